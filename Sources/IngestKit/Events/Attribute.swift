@@ -1,0 +1,33 @@
+/// One attribute of a starting element. ``value`` points into the parser's buffer and
+/// is valid only during the call that delivered it; use ``string`` to keep it.
+public struct Attribute {
+    public let name: Name
+    public let value: UnsafeBufferPointer<UInt8>
+
+    public init(name: Name, value: UnsafeBufferPointer<UInt8>) {
+        self.name = name
+        self.value = value
+    }
+
+    /// The value as a `String` (allocates).
+    public var string: String { String(decoding: value, as: UTF8.self) }
+}
+
+/// The attributes of a starting element, in document order.
+public struct Attributes: RandomAccessCollection {
+    @usableFromInline let storage: UnsafeBufferPointer<Attribute>
+
+    public init(_ storage: UnsafeBufferPointer<Attribute>) { self.storage = storage }
+
+    /// No attributes.
+    public static var none: Attributes { Attributes(UnsafeBufferPointer(start: nil, count: 0)) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.count }
+    public subscript(position: Int) -> Attribute { storage[position] }
+
+    /// The value of the attribute whose qualified name is `name`, as a `String`.
+    public subscript(name: String) -> String? {
+        first { $0.name.qualified == name }?.string
+    }
+}

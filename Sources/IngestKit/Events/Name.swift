@@ -1,0 +1,97 @@
+/// An element or attribute name, interned: every occurrence of the same name in one
+/// parse is the same object, so handlers compare names by identity (`===`) or by
+/// ``id`` and the hot path never builds a `String` for a name it has seen before.
+///
+/// For a namespaced name, ``qualified`` is the name as written (`dc:title`),
+/// ``local`` is the part after the prefix and ``namespaceURI`` is the URI the prefix
+/// was bound to. JSON keys become names with no namespace.
+public final class Name: Hashable, CustomStringConvertible, @unchecked Sendable {
+    /// Dense, 0-based number of this name in its ``NameTable``; handy as an array index.
+    public let id: Int
+    /// The name as written in the document, prefix included (`dc:title`).
+    public let qualified: String
+    /// The name without its prefix (`title`).
+    public let local: String
+    /// The namespace the name belongs to, or `nil`.
+    public let namespaceURI: String?
+
+    init(id: Int, qualified: String, local: String, namespaceURI: String?) {
+        self.id = id
+        self.qualified = qualified
+        self.local = local
+        self.namespaceURI = namespaceURI
+    }
+
+    public var description: String { qualified }
+    public static func == (lhs: Name, rhs: Name) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// The symbol table of one parse: turns the bytes of a name into its interned ``Name``.
+///
+/// Lookup hashes the bytes (FNV-1a) into an open-addressed table and compares bytes,
+/// so a name seen before costs no allocation at all.
+public final class NameTable: @unchecked Sendable {
+    private struct Slot {
+        var hash: UInt64
+        var bytes: [UInt8]
+        var name: Name
+    }
+
+    private var slots: [Slot?] = Array(repeating: nil, count: 64)
+    private var mask = 63
+    /// Every name interned so far, indexed by ``Name/id``.
+    public private(set) var names: [Name] = []
+
+    public init() {}
+
+    /// The interned name for `bytes`. `separator`, when given, splits Expat's
+    /// `URI<sep>local<sep>prefix` namespace triplets.
+    public func intern(_ bytes: UnsafeBufferPointer<UInt8>, namespaceSeparator separator: UInt8? = nil) -> Name {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while let slot = slots[index] {
+            if slot.hash == hash, slot.bytes.elementsEqual(bytes) { return slot.name }
+            index = (index + 1) & mask
+        }
+        let name = makeName(bytes, separator: separator)
+        slots[index] = Slot(hash: hash, bytes: Array(bytes), name: name)
+        if names.count * 2 > slots.count { grow() }
+        return name
+    }
+
+    /// The interned name for a Swift string (no namespace).
+    public func intern(_ string: String) -> Name {
+        var string = string
+        return string.withUTF8 { intern($0) }
+    }
+
+    private func makeName(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8?) -> Name {
+        let id = names.count
+        let name: Name
+        if let separator, bytes.contains(separator) {
+            let parts = bytes.split(separator: separator, omittingEmptySubsequences: false)
+                .map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) }
+            let uri = parts[0], local = parts.count > 1 ? parts[1] : ""
+            let qualified = parts.count > 2 && !parts[2].isEmpty ? "\(parts[2]):\(local)" : local
+            name = Name(id: id, qualified: qualified, local: local, namespaceURI: uri)
+        } else {
+            let string = String(decoding: bytes, as: UTF8.self)
+            name = Name(id: id, qualified: string, local: string, namespaceURI: nil)
+        }
+        names.append(name)
+        return name
+    }
+
+    private func grow() {
+        let old = slots
+        slots = Array(repeating: nil, count: old.count * 2)
+        mask = slots.count - 1
+        for case let slot? in old {
+            var index = Int(truncatingIfNeeded: slot.hash) & mask
+            while slots[index] != nil { index = (index + 1) & mask }
+            slots[index] = slot
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// A handler for one element: the seed's `MyXMLParserDelegate`, made Swift.
+///
+/// The ``HandlerStack`` owns the swapping. When an element starts, the handler in
+/// charge is asked for a handler for that child (``handler(forChild:)``); the stack
+/// makes it the handler in charge and tells it ``didStart(_:)``. Text inside the
+/// element is accumulated for it. When the element ends, the child hears
+/// ``didEnd(_:)``, then its parent hears ``didFinish(child:element:)`` — the moment
+/// to take the child's result — and the parent is in charge again. Handlers never
+/// touch the parser.
+///
+/// Every method has a default, so a handler writes only what it cares about:
+///
+/// ```swift
+/// final class PersonHandler: ElementHandler {
+///     var person = Person()
+///     func handler(forChild element: ElementStart) -> (any ElementHandler)? { TextHandler() }
+///     func didFinish(child: any ElementHandler, element: ElementEnd) {
+///         person[element.name.local] = element.text.string
+///     }
+/// }
+/// ```
+///
+/// Any method may throw; the parse stops and the error is reported with the position
+/// of the event that caused it.
+public protocol ElementHandler: AnyObject {
+    /// This handler's element has started. Default: nothing.
+    func didStart(_ element: ElementStart) throws
+
+    /// A child element starts. Return the handler that takes it over, or `nil` to
+    /// skip the child and everything inside it. Default: `nil`.
+    ///
+    /// Returning the same instance for successive children is allowed (it saves an
+    /// allocation per element) as long as it is not in charge of two elements at once.
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)?
+
+    /// Whether the stack should accumulate this element's text for ``ElementEnd/text``.
+    /// Default: `true`. A handler that does not need text returns `false` and saves
+    /// the copy.
+    var accumulatesText: Bool { get }
+
+    /// A piece of text directly inside this element, as it arrives (valid during the
+    /// call only). Default: nothing — the stack has already accumulated it.
+    func didReceive(text: UnsafeBufferPointer<UInt8>) throws
+
+    /// A child handed back by ``handler(forChild:)`` has finished its element; take
+    /// its result. `element.text` is the child's accumulated text. Default: nothing.
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws
+
+    /// This handler's element has ended; `element.text` holds all its text. Default: nothing.
+    func didEnd(_ element: ElementEnd) throws
+}
+
+extension ElementHandler {
+    public func didStart(_ element: ElementStart) throws {}
+    public func handler(forChild element: ElementStart) throws -> (any ElementHandler)? { nil }
+    public var accumulatesText: Bool { true }
+    public func didReceive(text: UnsafeBufferPointer<UInt8>) throws {}
+    public func didFinish(child: any ElementHandler, element: ElementEnd) throws {}
+    public func didEnd(_ element: ElementEnd) throws {}
+}
+
+/// An element that has just started, as a handler sees it. Attribute values are
+/// valid only during the call.
+public struct ElementStart {
+    public let name: Name
+    public let attributes: Attributes
+    public let position: SourcePosition
+    /// 1 for the document element, 2 for its children, and so on.
+    public let depth: Int
+}
+
+/// An element that has just ended, with the text accumulated directly inside it.
+/// ``text`` is valid only during the call; ``TextBytes/string`` keeps it.
+public struct ElementEnd {
+    public let name: Name
+    public let text: TextBytes
+    /// Where the element started.
+    public let startPosition: SourcePosition
+    /// Where the element's end tag is.
+    public let position: SourcePosition
+    public let depth: Int
+    /// Whether the element had element children.
+    public let hadChildElements: Bool
+}
+
+/// UTF-8 text borrowed from a parser or the stack, valid during the call only.
+public struct TextBytes {
+    public let bytes: UnsafeBufferPointer<UInt8>
+
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// The text as a `String` (allocates).
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether the text is empty or only XML white space (space, tab, CR, LF).
+    public var isWhitespace: Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
+    }
+}

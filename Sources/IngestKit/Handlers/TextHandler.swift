@@ -1,0 +1,8 @@
+/// The seed's "plain vanilla" delegate: it skips child elements and lets the stack
+/// accumulate its text, which the parent reads in
+/// ``ElementHandler/didFinish(child:element:)`` as `element.text`.
+///
+/// It keeps no state, so one shared instance serves any number of elements.
+public final class TextHandler: ElementHandler {
+    public init() {}
+}

@@ -1,0 +1,210 @@
+/// The mapping used when no schema is given: it finds the records and turns each
+/// into fields, inferring types from the values.
+///
+/// - Records are the child elements of the document element, or the elements a
+///   ``RecordPath`` names (`--records rss/channel/item`).
+/// - A record's attributes and leaf child elements become fields. A child element
+///   with children of its own, with attributes, or repeated within the record
+///   becomes one field holding JSON (see ``ElementTreeHandler``). A record's own
+///   non-blank text becomes a field named after the record element.
+/// - Records go into a table named after their parent when the parent is a pure
+///   collection — it holds nothing but records of one kind — and otherwise after the
+///   record element (`people` for folks.xml, `item` for an RSS channel's items).
+///
+/// It is a tree of ordinary ``ElementHandler``s — a path step per level, a
+/// collection, a record, its fields — so a declarative schema can compile into the
+/// same pieces.
+public final class AutomaticMapping {
+    public let recordPath: RecordPath?
+    let sink: any RecordSink
+    /// Whether the records' parent element was found at all.
+    var foundCollection = false
+
+    public init(recordPath: RecordPath? = nil, sink: any RecordSink) {
+        self.recordPath = recordPath
+        self.sink = sink
+    }
+
+    /// The handler for the document element: hand it to a ``HandlerStack``.
+    public func makeRootHandler() -> any ElementHandler {
+        guard let path = recordPath else { return CollectionHandler(recordStep: nil, mapping: self) }
+        return PathStepHandler(steps: path.steps[...], mapping: self)
+    }
+
+    /// Call after the parse: fails when `--records` never matched the document.
+    public func checkMatched() throws {
+        if let recordPath, !foundCollection {
+            throw IngestError(.data, "no element matches --records \(recordPath)")
+        }
+    }
+}
+
+/// One step of a record path above the collection: passes the matching child on,
+/// skips the others.
+final class PathStepHandler: ElementHandler {
+    let steps: ArraySlice<String>
+    unowned let mapping: AutomaticMapping
+
+    init(steps: ArraySlice<String>, mapping: AutomaticMapping) {
+        self.steps = steps
+        self.mapping = mapping
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) throws {
+        if element.depth == 1, !RecordPath.step(steps.first!, matches: element.name) {
+            throw IngestError(.data, "the document element is <\(element.name)>, but --records \(mapping.recordPath!) starts at <\(steps.first!)>")
+        }
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        let rest = steps.dropFirst()
+        guard RecordPath.step(rest.first!, matches: element.name) else { return nil }
+        if rest.count == 2 { return CollectionHandler(recordStep: rest.last!, mapping: mapping) }
+        return PathStepHandler(steps: rest, mapping: mapping)
+    }
+}
+
+/// The parent of records. Hands each record element to a ``RecordHandler`` and
+/// decides the records' table name, renaming the table if the collection turns out
+/// not to be pure after all.
+final class CollectionHandler: ElementHandler {
+    let recordStep: String?
+    unowned let mapping: AutomaticMapping
+    private var name: Name?
+    private var isPure = true
+    private var tableNames: [Name: String] = [:]
+    private var kinds: [Name] = []
+    private lazy var recordHandler = RecordHandler(collection: self)
+
+    init(recordStep: String?, mapping: AutomaticMapping) {
+        self.recordStep = recordStep
+        self.mapping = mapping
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) throws {
+        name = element.name
+        mapping.foundCollection = true
+    }
+
+    func didReceive(text: UnsafeBufferPointer<UInt8>) throws {
+        if isPure, !TextBytes(text).isWhitespace { try losePurity() }
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        guard recordStep.map({ RecordPath.step($0, matches: element.name) }) ?? true else {
+            if isPure { try losePurity() }
+            return nil
+        }
+        if tableNames[element.name] == nil {
+            kinds.append(element.name)
+            if kinds.count > 1, isPure { try losePurity() }
+            tableNames[element.name] = isPure ? name!.qualified : element.name.qualified
+        }
+        return recordHandler
+    }
+
+    func emit(_ record: inout Record, kind: Name) throws {
+        record.table = tableNames[kind]!
+        try mapping.sink.write(record)
+    }
+
+    /// The collection holds more than one kind of thing: each kind's table is named
+    /// after the record element from now on.
+    private func losePurity() throws {
+        isPure = false
+        for kind in kinds where tableNames[kind] != kind.qualified {
+            try mapping.sink.renameTable(tableNames[kind]!, to: kind.qualified)
+            tableNames[kind] = kind.qualified
+        }
+    }
+}
+
+/// Builds one ``Record`` from a record element: attributes, leaf children and
+/// nested children become fields.
+final class RecordHandler: ElementHandler {
+    unowned let collection: CollectionHandler
+    private var record = Record(table: "")
+    private var kind: Name?
+    /// Values of fields met more than once in this record, by index into `record.fields`.
+    private var repeats: [Int: [JSONValue]] = [:]
+    /// Trees of the nested fields, by index, in case they repeat.
+    private var trees: [Int: JSONValue] = [:]
+    private let fieldHandler = ElementTreeHandler()
+
+    init(collection: CollectionHandler) {
+        self.collection = collection
+    }
+
+    func didStart(_ element: ElementStart) throws {
+        kind = element.name
+        record.fields.removeAll(keepingCapacity: true)
+        record.position = element.position
+        repeats.removeAll()
+        trees.removeAll()
+        for attribute in element.attributes {
+            add(attribute.name, .inferring(attribute.value), json: { .string(attribute.string) })
+        }
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        fieldHandler
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        if fieldHandler.isLeaf {
+            add(element.name, .inferring(element.text.bytes), json: { .string(element.text.string) })
+        } else {
+            let tree = fieldHandler.value(text: element.text)
+            add(element.name, .json(tree.serialized, tree.shape), json: { tree })
+            if let index = record.fields.lastIndex(where: { $0.name === element.name }), trees[index] == nil {
+                trees[index] = tree
+            }
+        }
+    }
+
+    func didEnd(_ element: ElementEnd) throws {
+        if !element.text.isWhitespace {
+            add(element.name, .inferring(element.text.bytes), json: { .string(element.text.string) })
+        }
+        for (index, items) in repeats {
+            let list = JSONValue.array(items)
+            record.fields[index].value = .json(list.serialized, .array)
+        }
+        try collection.emit(&record, kind: kind!)
+    }
+
+    private func add(_ name: Name, _ value: @autoclosure () -> FieldValue, json: () -> JSONValue) {
+        guard let index = record.fields.firstIndex(where: { $0.name === name }) else {
+            record.fields.append(.init(name: name, value: value()))
+            return
+        }
+        if repeats[index] == nil {
+            repeats[index] = [trees[index] ?? record.fields[index].value.jsonValue]
+        }
+        repeats[index]!.append(json())
+    }
+}
+
+extension FieldValue {
+    /// The value as a JSON tree, for a field that turns out to repeat.
+    var jsonValue: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .number(let number): .string(number.text)
+        case .text(let text): .string(text)
+        case .json(let text, _): .string(text)
+        }
+    }
+}
+
+extension JSONValue {
+    var shape: FieldValue.JSONShape {
+        if case .array = self { return .array }
+        return .object
+    }
+}

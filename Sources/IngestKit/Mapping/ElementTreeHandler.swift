@@ -1,0 +1,60 @@
+/// Turns an element and everything inside it into a ``JSONValue``, for data that
+/// does not fit one column:
+///
+/// - a leaf element without attributes is its text: `"Matt"`;
+/// - an element whose element children all share one name is a list of their
+///   values: `<tags><tag>a</tag><tag>b</tag></tags>` is `["a","b"]`;
+/// - any other element is an object: attributes as `"@name"`, children by name
+///   (a name met more than once holds a list), non-blank text as `"#text"`.
+///
+/// Values stay strings: XML has no types, and a JSON column keeps the text as written.
+public final class ElementTreeHandler: ElementHandler {
+    private var attributes: [(key: String, value: JSONValue)] = []
+    private var children: [(name: Name, value: JSONValue)] = []
+
+    public init() {}
+
+    /// Whether the element had neither attributes nor child elements.
+    public var isLeaf: Bool { attributes.isEmpty && children.isEmpty }
+
+    public func didStart(_ element: ElementStart) throws {
+        attributes.removeAll(keepingCapacity: true)
+        children.removeAll(keepingCapacity: true)
+        for attribute in element.attributes {
+            attributes.append(("@" + attribute.name.qualified, .string(attribute.string)))
+        }
+    }
+
+    public func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        ElementTreeHandler()
+    }
+
+    public func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        let child = child as! ElementTreeHandler
+        children.append((element.name, child.value(text: element.text)))
+    }
+
+    /// The element's value, given the text that was accumulated for it.
+    public func value(text: TextBytes) -> JSONValue {
+        if isLeaf { return .string(text.string) }
+        if attributes.isEmpty, text.isWhitespace, let first = children.first?.name,
+           children.allSatisfy({ $0.name === first }) {
+            return .array(children.map(\.value))
+        }
+        var members = attributes
+        var seen: [Name: Int] = [:]
+        for child in children {
+            if let index = seen[child.name] {
+                if case .array(let items) = members[index].value {
+                    members[index].value = .array(items + [child.value])
+                }
+            } else {
+                seen[child.name] = members.count
+                let repeated = children.lazy.filter { $0.name === child.name }.count > 1
+                members.append((child.name.qualified, repeated ? .array([child.value]) : child.value))
+            }
+        }
+        if !text.isWhitespace { members.append(("#text", .string(text.string))) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file written under a temporary name beside its target and renamed into place
+/// only when complete, so a failed or killed run never leaves a torn file and never
+/// touches the previous one.
+///
+/// The temporary name is `.<target>.ingest-<pid>-<n>.tmp` in the target's directory
+/// (the same file system, so the rename is atomic). It is removed on
+/// ``discard()``, on deinit without ``commit()``, and on SIGINT, SIGTERM or SIGHUP.
+public final class AtomicFile {
+    public let target: String
+    public let temporaryPath: String
+    private var done = false
+
+    public init(target: String) throws {
+        self.target = target
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[...$0]) } ?? ""
+        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        temporaryPath = "\(directory).\(base).ingest-\(getpid())-\(TemporaryFiles.nextSerial()).tmp"
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw IngestError(.output, "cannot create a file beside it: \(String(cString: strerror(errno)))", file: target)
+        }
+        close(descriptor)
+        TemporaryFiles.register(temporaryPath)
+    }
+
+    deinit { if !done { discard() } }
+
+    /// Flushes the temporary file to disk and renames it over the target.
+    public func commit() throws {
+        guard !done else { return }
+        try Self.sync(path: temporaryPath, what: target)
+        guard rename(temporaryPath, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw IngestError(.output, "cannot move the finished file into place: \(reason)", file: target)
+        }
+        done = true
+        TemporaryFiles.unregister(temporaryPath)
+        let slash = target.lastIndex(of: "/")
+        try? Self.sync(path: slash.map { String(target[...$0]) } ?? ".", what: target)
+    }
+
+    /// Removes the temporary file; the target stays as it was.
+    public func discard() {
+        guard !done else { return }
+        done = true
+        unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
+    }
+
+    private static func sync(path: String, what: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw IngestError(.io, "cannot reopen to sync: \(String(cString: strerror(errno)))", file: what) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 || errno == EINVAL else {
+            throw IngestError(.io, "cannot flush to disk: \(String(cString: strerror(errno)))", file: what)
+        }
+    }
+}
+
+/// Temporary files to remove if the process is interrupted. Signal handlers may only
+/// touch plain memory, so paths are kept as C strings in a fixed table.
+enum TemporaryFiles {
+    private static let capacity = 64
+    nonisolated(unsafe) private static var paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+    nonisolated(unsafe) private static var installed = false
+    nonisolated(unsafe) private static var serial = 0
+
+    static func nextSerial() -> Int {
+        serial += 1
+        return serial
+    }
+
+    static func register(_ path: String) {
+        if !installed {
+            installed = true
+            paths.initialize(repeating: nil, count: capacity)
+            for signal in [SIGINT, SIGTERM, SIGHUP] {
+                Glibc.signal(signal) { number in
+                    TemporaryFiles.removeAll()
+                    Glibc.signal(number, SIG_DFL)
+                    raise(number)
+                }
+            }
+        }
+        for slot in 0..<capacity where paths[slot] == nil {
+            paths[slot] = strdup(path)
+            return
+        }
+    }
+
+    static func unregister(_ path: String) {
+        for slot in 0..<capacity {
+            if let entry = paths[slot], String(cString: entry) == path {
+                paths[slot] = nil
+                free(entry)
+            }
+        }
+    }
+
+    private static func removeAll() {
+        for slot in 0..<capacity {
+            if let entry = paths[slot] { unlink(entry) }
+        }
+    }
+}

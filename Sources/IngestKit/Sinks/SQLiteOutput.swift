@@ -1,0 +1,81 @@
+import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A SQLite database file as an output, written so that nothing is lost:
+///
+/// - ``Mode/create`` and ``Mode/replace`` build a new database in an ``AtomicFile``
+///   and rename it over the target only when every input has been read;
+/// - ``Mode/append`` inserts into the existing database in one transaction, which
+///   SQLite's journal makes all-or-nothing.
+///
+/// `-` as the path writes the finished database to standard output.
+public final class SQLiteOutput {
+    public enum Mode: Sendable {
+        /// Refuse an existing file.
+        case create
+        /// Rebuild an existing file atomically.
+        case replace
+        /// Insert into an existing file (or create it), creating or widening tables.
+        case append
+    }
+
+    public let path: String
+    public let mode: Mode
+    private let file: AtomicFile?
+    private var queue: DatabaseQueue?
+
+    public init(path: String, mode: Mode) throws {
+        self.path = path
+        self.mode = mode
+        let exists = path != "-" && FileStatus.exists(path)
+        if exists, mode == .create {
+            throw IngestError(.output, "already exists; use --replace to rebuild it or --append to add to it", file: path)
+        }
+        let appending = mode == .append && exists
+        file = appending ? nil : try AtomicFile(target: path == "-" ? FileStatus.temporaryDirectory + "/ingest-\(getpid())-stdout.db" : path)
+        var configuration = Configuration()
+        configuration.label = "ingest"
+        do {
+            queue = try DatabaseQueue(path: file?.temporaryPath ?? path, configuration: configuration)
+        } catch {
+            throw IngestError(.output, "cannot open as a SQLite database: \(error)", file: path)
+        }
+    }
+
+    /// Runs `body` with a sink writing into this database, then completes the output;
+    /// if `body` throws, the target is left exactly as it was.
+    public func write(_ body: (SQLiteSink) throws -> Void) throws {
+        guard let queue else { return }
+        do {
+            try queue.inDatabase { db in
+                if file != nil {
+                    // A private file being built: no journal is needed, the rename is the commit.
+                    try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+                }
+                let sink = SQLiteSink(database: db, batchSize: file == nil ? nil : 50_000)
+                do {
+                    try body(sink)
+                    try sink.finish()
+                } catch {
+                    sink.abandon()
+                    throw error
+                }
+            }
+            try queue.close()
+            self.queue = nil
+            try file?.commit()
+            if path == "-", let file { 
+                defer { FileStatus.remove(file.target) }
+                try FileStatus.copyToStandardOutput(file.target)
+             }
+        } catch let error as IngestError {
+            file?.discard()
+            throw error
+        } catch let error as DatabaseError {
+            file?.discard()
+            throw IngestError(.io, "SQLite: \(error.message ?? "\(error)")", file: path)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import GRDB
+import GRDBSQLite
+
+/// One table the SQLite sink writes: its columns, their types, and the prepared
+/// INSERT reused for every row.
+final class SQLiteTable {
+    struct Column {
+        var name: String
+        var type: ColumnType
+        /// The shape of JSON values seen, so empty nested elements can become `[]`/`{}`.
+        var jsonShape: FieldValue.JSONShape?
+    }
+
+    var name: String
+    private(set) var columns: [Column] = []
+    /// Whether the table existed before this run; such tables are never rebuilt.
+    let preexisting: Bool
+    private var indexByName: [String: Int] = [:]
+    /// Lower-cased names taken, since SQLite compares identifiers without case.
+    private var takenNames: Set<String> = []
+    /// Column index by ``Name/id``; -1 when not yet resolved.
+    private var indexByNameID: [Int] = []
+    private var insert: Statement?
+    private(set) var rowCount = 0
+
+    init(name: String, existingColumns: [Column]?) {
+        self.name = name
+        preexisting = existingColumns != nil
+        for column in existingColumns ?? [] { register(column) }
+    }
+
+    /// Creates the table in `db` with the columns the first record needs.
+    func create(in db: Database) throws {
+        try db.execute(sql: "CREATE TABLE \(name.quotedDatabaseIdentifier) (\(columnDefinitions))")
+    }
+
+    private var columnDefinitions: String {
+        columns.map { "\($0.name.quotedDatabaseIdentifier) \($0.type.sql)".trimmingSuffixSpace }.joined(separator: ", ")
+    }
+
+    /// The column index for field `name`, adding the column (typed for `value`) if new.
+    func columnIndex(for name: Name, value: FieldValue, in db: Database, create: Bool) throws -> Int {
+        if name.id < indexByNameID.count, indexByNameID[name.id] >= 0 { return indexByNameID[name.id] }
+        if indexByNameID.count <= name.id {
+            indexByNameID += Array(repeating: -1, count: name.id + 1 - indexByNameID.count)
+        }
+        let index: Int
+        if let existing = indexByName[name.qualified] {
+            index = existing
+        } else {
+            let column = Column(name: uniqueName(for: name.qualified), type: ColumnType(holding: value) ?? .untyped)
+            register(column)
+            index = columns.count - 1
+            if !create {
+                try db.execute(sql: "ALTER TABLE \(self.name.quotedDatabaseIdentifier) ADD COLUMN \(column.name.quotedDatabaseIdentifier) \(column.type.sql)")
+                insert = nil
+            }
+        }
+        indexByName[name.qualified] = index
+        indexByNameID[name.id] = index
+        return index
+    }
+
+    /// A name no other column has, ignoring case: `id`, then `id_2`, `id_3`…
+    private func uniqueName(for name: String) -> String {
+        var candidate = name
+        var suffix = 2
+        while takenNames.contains(candidate.lowercased()) {
+            candidate = "\(name)_\(suffix)"
+            suffix += 1
+        }
+        return candidate
+    }
+
+    private func register(_ column: Column) {
+        columns.append(column)
+        indexByName[column.name] = columns.count - 1
+        takenNames.insert(column.name.lowercased())
+    }
+
+    /// Widens column `index` so it holds `value`, rebuilding the table if it has rows.
+    func accommodate(_ value: FieldValue, inColumn index: Int, db: Database) throws {
+        if case .json(_, let shape) = value, columns[index].jsonShape == nil { columns[index].jsonShape = shape }
+        guard let needed = ColumnType(holding: value), needed > columns[index].type, !preexisting else { return }
+        columns[index].type = needed
+        try rebuild(in: db)
+    }
+
+    /// Recreates the table with the current column types, copying its rows. SQLite's
+    /// affinity converts the stored values, losslessly given the number rules.
+    private func rebuild(in db: Database) throws {
+        insert = nil
+        let scratch = "ingest rebuild of \(name)"
+        try db.execute(sql: "CREATE TABLE \(scratch.quotedDatabaseIdentifier) (\(columnDefinitions))")
+        try db.execute(sql: "INSERT INTO \(scratch.quotedDatabaseIdentifier) SELECT * FROM \(name.quotedDatabaseIdentifier)")
+        try db.execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
+        try db.execute(sql: "ALTER TABLE \(scratch.quotedDatabaseIdentifier) RENAME TO \(name.quotedDatabaseIdentifier)")
+    }
+
+    func rename(to newName: String, in db: Database) throws {
+        insert = nil
+        try db.execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
+        name = newName
+    }
+
+    /// The INSERT for all current columns, prepared once and reused until the
+    /// columns change.
+    func insertStatement(in db: Database) throws -> SQLiteStatement {
+        if let insert { return insert.sqliteStatement }
+        let names = columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
+        let slots = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let statement = try db.makeStatement(sql: "INSERT INTO \(name.quotedDatabaseIdentifier) (\(names)) VALUES (\(slots))")
+        insert = statement
+        return statement.sqliteStatement
+    }
+
+    func didInsertRow() { rowCount += 1 }
+
+    /// Gives empty nested elements, stored as '' before the column was known to hold
+    /// JSON, the empty JSON value of the column's shape.
+    func finish(in db: Database) throws {
+        insert = nil
+        for column in columns {
+            guard let shape = column.jsonShape else { continue }
+            try db.execute(sql: "UPDATE \(name.quotedDatabaseIdentifier) SET \(column.name.quotedDatabaseIdentifier) = ? WHERE \(column.name.quotedDatabaseIdentifier) = ''",
+                           arguments: [shape == .array ? "[]" : "{}"])
+        }
+    }
+}
+
+private extension String {
+    var trimmingSuffixSpace: String { hasSuffix(" ") ? String(dropLast()) : self }
+}

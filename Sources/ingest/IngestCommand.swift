@@ -1,0 +1,174 @@
+import ArgumentParser
+import IngestKit
+import Logging
+
+@main
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Stream XML of any size into a SQLite database.",
+        discussion: """
+        Records are the child elements of the document element, or the elements named
+        by --records. Their attributes and leaf child elements become columns, typed
+        from the values; nested or repeated children are kept as JSON text.
+
+        The output is written to a temporary file and renamed into place only when
+        the whole input has been read: a malformed input leaves an existing output
+        untouched. An existing output is refused unless --replace or --append is given.
+
+        EXAMPLES
+          ingest folks.xml                      writes folks.db (table people)
+          ingest folks.xml --to db --out people.db --replace
+          ingest feed.rss --records rss/channel/item
+          curl -s https://example.org/export.xml | ingest - --out export.db
+          ingest nightly.xml --out archive.db --append --quiet     (cron)
+          ingest suspect.xml --dry-run && echo well-formed
+
+        EXIT STATUS (sysexits)
+          0 success, 64 usage, 65 malformed input, 66 input missing or unreadable,
+          73 output cannot be created, 74 I/O error
+        """,
+        version: "0.1.0"
+    )
+
+    enum OutputKind: String, ExpressibleByArgument, CaseIterable {
+        case db
+    }
+
+    enum ParserKind: String, ExpressibleByArgument, CaseIterable {
+        case expat
+    }
+
+    @Argument(help: ArgumentHelp("XML files to read; - reads standard input.", valueName: "input"))
+    var inputs: [String]
+
+    @Option(help: "What to write: db (SQLite).")
+    var to: OutputKind = .db
+
+    @Option(help: ArgumentHelp("Output path; - writes to standard output. Default: each input's name with the output's extension, in the current directory.", valueName: "path"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("Path of the record elements, from the document element down, e.g. rss/channel/item.", valueName: "path"))
+    var records: String?
+
+    @Option(help: "XML parser: expat (streaming).")
+    var parser: ParserKind = .expat
+
+    @Flag(help: "Rebuild an existing output atomically.")
+    var replace = false
+
+    @Flag(help: "Insert into an existing database in one transaction, creating or widening tables as needed.")
+    var append = false
+
+    @Flag(help: "Parse and map, write nothing; the exit status tells valid from malformed.")
+    var dryRun = false
+
+    @Flag(name: .shortAndLong, help: "No progress bar and no summary.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Say what is being done.")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("Deepest element nesting accepted.", valueName: "n"))
+    var maxDepth = ParseLimits.default.maxDepth
+
+    @Option(help: ArgumentHelp("Most text accepted in one element, in bytes.", valueName: "n"))
+    var maxTextBytes = ParseLimits.default.maxTextBytes
+
+    func validate() throws {
+        if replace && append { throw ValidationError("--replace and --append exclude each other: pick one.") }
+        if inputs.contains("-") && out == nil && !dryRun {
+            throw ValidationError("Reading standard input: name the output with --out PATH (or --out - for standard output).")
+        }
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+        if maxDepth < 1 || maxTextBytes < 1 { throw ValidationError("--max-depth and --max-text-bytes must be positive.") }
+        if let records { _ = try RecordPath(records) }
+    }
+
+    func run() throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .info : .warning
+            return handler
+        }
+        let logger = Logger(label: "ingest")
+        do {
+            let importer = Importer(options: .init(
+                recordPath: try records.map(RecordPath.init),
+                limits: ParseLimits(maxDepth: maxDepth, maxTextBytes: maxTextBytes)))
+            for job in try jobs() {
+                let started = Clock.now
+                let counter = try run(job, importer: importer, logger: logger)
+                if !quiet { printSummary(job, counter: counter, seconds: Clock.now - started) }
+            }
+        } catch let error as IngestError {
+            StandardError.write("ingest: \(error)\n")
+            throw ExitCode(error.kind.exitCode)
+        }
+    }
+
+    /// One output and the inputs that go into it.
+    struct Job {
+        var inputs: [String]
+        var output: String?
+    }
+
+    private func jobs() throws -> [Job] {
+        if dryRun { return [Job(inputs: inputs, output: nil)] }
+        if let out { return [Job(inputs: inputs, output: out)] }
+        return inputs.map { Job(inputs: [$0], output: Self.defaultOutput(for: $0, extension: to.rawValue)) }
+    }
+
+    /// `data/folks.xml` becomes `folks.db` in the current directory.
+    static func defaultOutput(for input: String, extension ext: String) -> String {
+        let base = input.split(separator: "/").last.map(String.init) ?? input
+        let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
+        return "\(stem.isEmpty ? base : stem).\(ext)"
+    }
+
+    private func run(_ job: Job, importer: Importer, logger: Logger) throws -> CountingSink {
+        guard let output = job.output else {
+            let counter = CountingSink()
+            try readAll(job.inputs, importer: importer, into: counter, logger: logger)
+            return counter
+        }
+        let mode: SQLiteOutput.Mode = replace ? .replace : append ? .append : .create
+        let database = try SQLiteOutput(path: output, mode: mode)
+        var counter = CountingSink()
+        try database.write { sink in
+            counter = CountingSink(forwardingTo: sink)
+            try readAll(job.inputs, importer: importer, into: counter, logger: logger)
+        }
+        logger.info("wrote \(output)")
+        return counter
+    }
+
+    private func readAll(_ inputs: [String], importer: Importer, into counter: CountingSink, logger: Logger) throws {
+        for path in inputs {
+            let input = try InputFile(path: path)
+            logger.info("reading \(input.displayName)")
+            let meter = ProgressMeter(label: input.displayName, total: input.size, enabled: !quiet)
+            defer { meter.finish() }
+            try importer.run(input, into: counter) { bytes in
+                meter.update(bytes: bytes, records: counter.recordCount)
+            }
+        }
+    }
+
+    private func printSummary(_ job: Job, counter: CountingSink, seconds: Double) {
+        let bytes = job.inputs.compactMap { try? InputFile(path: $0).size }.reduce(0, +)
+        let megabytes = Double(bytes) / 1_048_576
+        let tables = counter.tables.isEmpty ? "no table" : "\(counter.tables.count) table\(counter.tables.count == 1 ? "" : "s") (\(counter.tables.joined(separator: ", ")))"
+        let destination = job.output.map { $0 == "-" ? " to standard output" : " to \($0)" } ?? ", dry run: nothing written"
+        StandardError.write("ingest: \(counter.recordCount) record\(counter.recordCount == 1 ? "" : "s") in \(tables)\(destination); \(Self.fixed(megabytes, 1)) MB in \(Self.fixed(seconds, 2)) s (\(Self.fixed(megabytes / max(seconds, 0.000_001), 1)) MB/s)\n")
+    }
+
+    static func fixed(_ value: Double, _ places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((value * scale).rounded())
+        let whole = scaled / Int(scale), fraction = abs(scaled % Int(scale))
+        let digits = String(fraction)
+        return places == 0 ? "\(whole)" : "\(whole).\(String(repeating: "0", count: places - digits.count))\(digits)"
+    }
+}
