@@ -1,0 +1,79 @@
+import Testing
+@testable import IngestKit
+
+@Suite struct AutomaticMappingTests {
+    @Test func folksBecomeThreeRecordsInTablePeople() throws {
+        let sink = try mapXML(String(contentsOfFile: folksURL.path, encoding: .utf8))
+        #expect(sink.rows.map(\.table) == ["people", "people", "people"])
+        #expect(sink.rows.map { $0.fields["firstName"] } == [.text("Matt"), .text("Snidely"), .text("Dudley")])
+        #expect(sink.rows.map { $0.fields["lastName"] } == [.text("Neuburg"), .text("Whiplash"), .text("Doright")])
+        #expect(sink.rows[0].order == ["firstName", "lastName"])
+    }
+
+    @Test func attributesAndLeavesBecomeTypedFields() throws {
+        let sink = try mapXML(#"<people><person id="7" active="true"><score>-1.5</score><zip>007</zip></person></people>"#)
+        let row = try #require(sink.rows.first)
+        #expect(row.order == ["id", "active", "score", "zip"])
+        #expect(row.fields["id"] == .number(.init(text: "7", kind: .integer)))
+        #expect(row.fields["active"] == .text("true"))
+        #expect(row.fields["score"] == .number(.init(text: "-1.5", kind: .real)))
+        #expect(row.fields["zip"] == .text("007"))
+    }
+
+    @Test func nestedListsAndObjectsBecomeJSON() throws {
+        let sink = try mapXML("""
+            <people><person>
+              <tags><tag>a</tag><tag>"b"</tag></tags>
+              <address kind="home"><city>Zürich</city><zip>8000</zip></address>
+              <empty></empty>
+            </person></people>
+            """)
+        let row = try #require(sink.rows.first)
+        #expect(row.fields["tags"] == .json(#"["a","\"b\""]"#, .array))
+        #expect(row.fields["address"] == .json(#"{"@kind":"home","city":"Zürich","zip":"8000"}"#, .object))
+        #expect(row.fields["empty"] == .text(""))
+    }
+
+    @Test func aLeafRepeatedInARecordBecomesAList() throws {
+        let sink = try mapXML("<r><item><tag>x</tag><n>1</n><tag>y</tag><tag>z</tag></item></r>")
+        #expect(sink.rows.first?.fields["tag"] == .json(#"["x","y","z"]"#, .array))
+        #expect(sink.rows.first?.order == ["tag", "n"])
+    }
+
+    @Test func aRecordsOwnTextIsAFieldNamedAfterIt() throws {
+        let sink = try mapXML("<tags><tag>swift</tag><tag>xml</tag></tags>")
+        #expect(sink.rows.map { $0.fields["tag"] } == [.text("swift"), .text("xml")])
+        #expect(sink.rows.map(\.table) == ["tags", "tags"])
+    }
+
+    @Test func aCollectionWithOtherContentIsRenamedAfterTheRecords() throws {
+        let sink = try mapXML("<root><row a=\"1\"/><row a=\"2\"/><meta>x</meta></root>")
+        #expect(sink.renames.map { "\($0.0)->\($0.1)" } == ["root->row"])
+        #expect(sink.rows.map(\.table) == ["row", "row", "meta"])
+    }
+
+    @Test func recordPathSelectsDeepRecordsAndNamesThemAfterThemselves() throws {
+        let rss = """
+            <rss version="2.0"><channel><title>News</title><link>http://x</link>
+            <item><title>One</title><guid>1</guid></item>
+            <item><title>Two</title><guid>2</guid></item>
+            </channel></rss>
+            """
+        let sink = try mapXML(rss, records: "rss/channel/item")
+        #expect(sink.rows.map(\.table) == ["item", "item"])
+        #expect(sink.rows.map { $0.fields["title"] } == [.text("One"), .text("Two")])
+    }
+
+    @Test func recordPathThatMatchesNothingIsAnError() {
+        let error = #expect(throws: IngestError.self) { try mapXML("<a><b/></a>", records: "a/c/d") }
+        #expect(error?.message.contains("no element matches") == true)
+        let rootError = #expect(throws: IngestError.self) { try mapXML("<a><b/></a>", records: "x/b") }
+        #expect(rootError?.message.contains("document element is <a>") == true)
+    }
+
+    @Test func recordPathNeedsParentAndRecord() {
+        #expect(throws: IngestError.self) { try RecordPath("people") }
+        #expect(throws: IngestError.self) { try RecordPath("people//person") }
+        #expect((try? RecordPath("/people/person"))?.steps == ["people", "person"])
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import Testing
+@testable import IngestKit
+
+@Suite struct SQLiteSinkTests {
+    let names = NameTable()
+
+    func record(_ table: String, _ fields: [(String, FieldValue)]) -> IngestKit.Record {
+        IngestKit.Record(table: table, fields: fields.map { IngestKit.Record.Field(name: names.intern($0.0), value: $0.1) })
+    }
+
+    func number(_ text: String) -> FieldValue {
+        var text = text
+        return text.withUTF8 { FieldValue.inferring($0) }
+    }
+
+    /// Writes `records` into a fresh in-memory database and returns it.
+    func write(_ records: [IngestKit.Record]) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try queue.inDatabase { db in
+            let sink = SQLiteSink(database: db)
+            for record in records { try sink.write(record) }
+            try sink.finish()
+        }
+        return queue
+    }
+
+    @Test func hostileNamesAreQuotedIdentifiers() throws {
+        let evil = #"x"); DROP TABLE people; --"#
+        let queue = try write([
+            record("people", [("firstName", .text("Matt"))]),
+            record("people", [(evil, .text("boom")), ("select", .text("s"))]),
+            record(#"we"ird table"#, [("", .text("empty name"))]),
+        ])
+        try queue.read { (db: Database) throws in
+            #expect(try db.tableExists("people"))
+            let columns = try db.columns(in: "people").map { $0.name }
+            #expect(columns == ["firstName", evil, "select"])
+            #expect(try String.fetchOne(db, sql: "SELECT \(evil.quotedDatabaseIdentifier) FROM people WHERE rowid = 2") == "boom")
+            #expect(try db.tableExists(#"we"ird table"#))
+        }
+    }
+
+    @Test func columnTypesFollowValuesAndWidenWithoutLoss() throws {
+        let queue = try write([
+            record("t", [("n", number("1")), ("r", number("2")), ("s", number("3"))]),
+            record("t", [("n", number("4")), ("r", number("2.5")), ("s", number("007"))]),
+            record("t", [("n", number("5")), ("r", number("-3.25")), ("s", number("1.50"))]),
+        ])
+        try queue.read { (db: Database) throws in
+            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map { "\($0["name"] as String) \($0["type"] as String)" }
+            #expect(types == ["n INTEGER", "r REAL", "s TEXT"])
+            #expect(try Int.fetchAll(db, sql: "SELECT n FROM t") == [1, 4, 5])
+            #expect(try Double.fetchAll(db, sql: "SELECT r FROM t") == [2, 2.5, -3.25])
+            #expect(try String.fetchAll(db, sql: "SELECT s FROM t") == ["3", "007", "1.50"])
+            #expect(try String.fetchAll(db, sql: "SELECT typeof(s) FROM t") == ["text", "text", "text"])
+        }
+    }
+
+    @Test func fieldsFirstSeenLaterAddColumns() throws {
+        let queue = try write([
+            record("t", [("a", .text("x"))]),
+            record("t", [("b", number("2")), ("a", .text("y"))]),
+        ])
+        try queue.read { (db: Database) throws in
+            let columns = try db.columns(in: "t").map { $0.name }
+            #expect(columns == ["a", "b"])
+            let rows = try Row.fetchAll(db, sql: "SELECT a, b FROM t")
+            #expect(rows[0]["b"] as Int? == nil)
+            #expect(rows[1]["b"] as Int? == 2)
+            #expect(rows[1]["a"] as String? == "y")
+        }
+    }
+
+    @Test func namesDifferingOnlyInCaseGetTheirOwnColumns() throws {
+        let queue = try write([record("t", [("id", number("1")), ("ID", number("2")), ("Id", number("3"))])])
+        try queue.read { (db: Database) throws in
+            let columns = try db.columns(in: "t").map { $0.name }
+            #expect(columns == ["id", "ID_2", "Id_3"])
+            #expect(try Row.fetchOne(db, sql: "SELECT * FROM t")?[1] as Int? == 2)
+        }
+    }
+
+    @Test func emptyNestedValuesBecomeEmptyJSONOnceTheColumnIsKnownToHoldJSON() throws {
+        let queue = try write([
+            record("t", [("tags", .text(""))]),
+            record("t", [("tags", .json(#"["a"]"#, .array))]),
+        ])
+        try queue.read { (db: Database) throws in
+            #expect(try String.fetchAll(db, sql: "SELECT tags FROM t") == ["[]", #"["a"]"#])
+        }
+    }
+
+    @Test func hugeAndUnicodeValuesSurvive() throws {
+        let huge = String(repeating: "Zoë 田中 😀 ", count: 200_000)
+        let queue = try write([record("t", [("v", .text(huge)), ("e", .text(""))])])
+        try queue.read { (db: Database) throws in
+            #expect(try String.fetchOne(db, sql: "SELECT v FROM t") == huge)
+            #expect(try String.fetchOne(db, sql: "SELECT e FROM t") == "")
+            #expect(try String.fetchOne(db, sql: "SELECT typeof(e) FROM t") == "text")
+        }
+    }
+
+    @Test func renamingATableKeepsItsRows() throws {
+        let queue = try DatabaseQueue()
+        try queue.inDatabase { db in
+            let sink = SQLiteSink(database: db)
+            try sink.write(record("root", [("a", .text("1"))]))
+            try sink.renameTable("root", to: "row")
+            try sink.write(record("row", [("a", .text("2"))]))
+            try sink.finish()
+        }
+        try queue.read { (db: Database) throws in
+            #expect(try !db.tableExists("root"))
+            #expect(try String.fetchAll(db, sql: "SELECT a FROM row") == ["1", "2"])
+        }
+    }
+}
+
+@Suite struct SQLiteOutputTests {
+    let names = NameTable()
+
+    func person(_ first: String) -> IngestKit.Record {
+        IngestKit.Record(table: "people", fields: [.init(name: names.intern("firstName"), value: .text(first))])
+    }
+
+    @Test func aFailedRunLeavesTheExistingFileByteForByte() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("out.db")
+        try SQLiteOutput(path: path, mode: .create).write { try $0.write(person("Matt")) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: IngestError.self) {
+            try SQLiteOutput(path: path, mode: .replace).write { sink in
+                try sink.write(person("Snidely"))
+                throw IngestError(.data, "malformed halfway")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["out.db"])
+    }
+
+    @Test func createRefusesAnExistingFile() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("out.db")
+        try Data("not mine".utf8).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: IngestError.self) { try SQLiteOutput(path: path, mode: .create) }
+        #expect(error?.kind == .output)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "not mine")
+    }
+
+    @Test func replaceRebuildsAndAppendAdds() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("out.db")
+        try SQLiteOutput(path: path, mode: .create).write { try $0.write(person("Matt")) }
+        try SQLiteOutput(path: path, mode: .replace).write { try $0.write(person("Dudley")) }
+        try SQLiteOutput(path: path, mode: .append).write { try $0.write(person("Nell")) }
+        let names = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT firstName FROM people") }
+        #expect(names == ["Dudley", "Nell"])
+    }
+
+    @Test func aFailedAppendRollsBack() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("out.db")
+        try SQLiteOutput(path: path, mode: .create).write { try $0.write(person("Matt")) }
+        #expect(throws: IngestError.self) {
+            try SQLiteOutput(path: path, mode: .append).write { sink in
+                for _ in 0..<1000 { try sink.write(person("Ghost")) }
+                throw IngestError(.data, "malformed")
+            }
+        }
+        let count = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM people") }
+        #expect(count == 1)
+    }
+}
