@@ -143,14 +143,23 @@ struct IngestCommand: ParsableCommand {
         return counter
     }
 
+    /// Reads every input into `counter`: a database is written while the next records
+    /// are parsed on a second thread; a dry run parses on this one.
     private func readAll(_ inputs: [String], importer: Importer, into counter: CountingSink, logger: Logger) throws {
         for path in inputs {
             let input = try InputFile(path: path)
             logger.info("reading \(input.displayName)")
             let meter = ProgressMeter(label: input.displayName, total: input.size, enabled: !quiet)
             defer { meter.finish() }
-            try importer.run(input, into: counter) { bytes in
-                meter.update(bytes: bytes, records: counter.recordCount)
+            if counter.downstream == nil {
+                try importer.run(input, into: counter) { bytes in
+                    meter.update(bytes: bytes, records: counter.recordCount)
+                }
+            } else {
+                let previous = counter.recordCount
+                try importer.runConcurrently(input, into: counter) { bytes, records in
+                    meter.update(bytes: bytes, records: previous + records)
+                }
             }
         }
     }

@@ -20,8 +20,13 @@ import Testing
         let queue = try DatabaseQueue()
         try queue.inDatabase { db in
             let sink = SQLiteSink(database: db)
-            for record in records { try sink.write(record) }
-            try sink.finish()
+            do {
+                for record in records { try sink.write(record) }
+                try sink.finish()
+            } catch {
+                sink.abandon()
+                throw error
+            }
         }
         return queue
     }
@@ -37,7 +42,7 @@ import Testing
             #expect(try db.tableExists("people"))
             let columns = try db.columns(in: "people").map { $0.name }
             #expect(columns == ["firstName", evil, "select"])
-            #expect(try String.fetchOne(db, sql: "SELECT \(evil.quotedDatabaseIdentifier) FROM people WHERE rowid = 2") == "boom")
+            #expect(try String.fetchOne(db, sql: "SELECT \(evil.quotedSQLIdentifier) FROM people WHERE rowid = 2") == "boom")
             #expect(try db.tableExists(#"we"ird table"#))
         }
     }

@@ -29,19 +29,18 @@ public final class Name: Hashable, CustomStringConvertible, @unchecked Sendable 
 
 /// The symbol table of one parse: turns the bytes of a name into its interned ``Name``.
 ///
-/// Lookup hashes the bytes (FNV-1a) into an open-addressed table and compares bytes,
-/// so a name seen before costs no allocation at all.
+/// Lookup hashes the bytes (FNV-1a) into an open-addressed table and compares them
+/// with `memcmp` against one byte arena, so a name seen before costs no allocation
+/// and no reference counting.
 public final class NameTable: @unchecked Sendable {
-    private struct Slot {
-        var hash: UInt64
-        var bytes: [UInt8]
-        var name: Name
-    }
-
-    private var slots: [Slot?] = Array(repeating: nil, count: 64)
-    private var mask = 63
+    /// Per slot: index into `names`, or -1 when empty.
+    @exclusivity(unchecked) private var slots = [Int32](repeating: -1, count: 64)
+    @exclusivity(unchecked) private var hashes: [UInt64] = []
+    /// The bytes of every name, back to back; `spans[id]` locates name `id`.
+    @exclusivity(unchecked) private var arena: [UInt8] = []
+    @exclusivity(unchecked) private var spans: [(start: Int, count: Int)] = []
     /// Every name interned so far, indexed by ``Name/id``.
-    public private(set) var names: [Name] = []
+    @exclusivity(unchecked) public private(set) var names: [Name] = []
 
     public init() {}
 
@@ -50,13 +49,21 @@ public final class NameTable: @unchecked Sendable {
     public func intern(_ bytes: UnsafeBufferPointer<UInt8>, namespaceSeparator separator: UInt8? = nil) -> Name {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
-        while let slot = slots[index] {
-            if slot.hash == hash, slot.bytes.elementsEqual(bytes) { return slot.name }
+        while true {
+            let id = Int(slots[index])
+            if id < 0 { break }
+            if hashes[id] == hash, spans[id].count == bytes.count, equalBytes(spans[id].start, bytes) {
+                return names[id]
+            }
             index = (index + 1) & mask
         }
         let name = makeName(bytes, separator: separator)
-        slots[index] = Slot(hash: hash, bytes: Array(bytes), name: name)
+        slots[index] = Int32(name.id)
+        hashes.append(hash)
+        spans.append((arena.count, bytes.count))
+        arena.append(contentsOf: bytes)
         if names.count * 2 > slots.count { grow() }
         return name
     }
@@ -65,6 +72,11 @@ public final class NameTable: @unchecked Sendable {
     public func intern(_ string: String) -> Name {
         var string = string
         return string.withUTF8 { intern($0) }
+    }
+
+    private func equalBytes(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, base, bytes.count) == 0 }
     }
 
     private func makeName(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8?) -> Name {
@@ -85,13 +97,18 @@ public final class NameTable: @unchecked Sendable {
     }
 
     private func grow() {
-        let old = slots
-        slots = Array(repeating: nil, count: old.count * 2)
-        mask = slots.count - 1
-        for case let slot? in old {
-            var index = Int(truncatingIfNeeded: slot.hash) & mask
-            while slots[index] != nil { index = (index + 1) & mask }
-            slots[index] = slot
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        let mask = slots.count - 1
+        for id in names.indices {
+            var index = Int(truncatingIfNeeded: hashes[id]) & mask
+            while slots[index] >= 0 { index = (index + 1) & mask }
+            slots[index] = Int32(id)
         }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

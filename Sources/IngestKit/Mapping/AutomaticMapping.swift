@@ -116,8 +116,9 @@ final class CollectionHandler: ElementHandler {
     /// after the record element from now on.
     private func losePurity() throws {
         isPure = false
-        for kind in kinds where tableNames[kind] != kind.qualified {
-            try mapping.sink.renameTable(tableNames[kind]!, to: kind.qualified)
+        for kind in kinds {
+            guard let table = tableNames[kind], table != kind.qualified else { continue }
+            try mapping.sink.renameTable(table, to: kind.qualified)
             tableNames[kind] = kind.qualified
         }
     }

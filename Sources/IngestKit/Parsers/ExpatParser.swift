@@ -57,7 +57,9 @@ final class ExpatSession {
     let receiver: any ParseEventReceiver
     let names = NameTable()
     var failure: IngestError?
-    private var attributeScratch: [Attribute] = []
+    @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
+    /// Names of the open elements, so an end tag needs no lookup.
+    @exclusivity(unchecked) private var openNames: [Name] = []
 
     init(receiver: any ParseEventReceiver) {
         self.receiver = receiver
@@ -120,7 +122,8 @@ final class ExpatSession {
     private func run(_ body: () throws -> Void) {
         do {
             try body()
-        } catch let error as IngestError {
+        } catch var error as IngestError {
+            if error.position == nil { error.position = position }
             fail(error)
         } catch {
             fail(IngestError(.data, "\(error)", position: position))
@@ -144,6 +147,7 @@ final class ExpatSession {
             index += 2
         }
         let element = intern(name)
+        openNames.append(element)
         run {
             try attributeScratch.withUnsafeBufferPointer {
                 try receiver.startElement(element, attributes: Attributes($0), at: position)
@@ -153,7 +157,7 @@ final class ExpatSession {
 
     private func endElement(_ name: UnsafePointer<XML_Char>) {
         guard failure == nil else { return }
-        let element = intern(name)
+        let element = openNames.removeLast()
         run { try receiver.endElement(element, at: position) }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Source → parser → handlers → sink: runs inputs through the automatic mapping into
 /// a sink and counts what went by.
 ///
@@ -26,6 +28,35 @@ public struct Importer {
         self.options = options
     }
 
+    /// Parses `input` on a second thread while `sink` is written on this one, through
+    /// a bounded ``RecordPipe``: on two cores, parsing and writing overlap. Records
+    /// arrive in `sink` in document order; errors from either side stop both.
+    ///
+    /// `progress` is called on the parsing thread with the bytes consumed and the
+    /// records produced so far.
+    public func runConcurrently(_ input: InputFile, into sink: any RecordSink,
+                                progress: (@Sendable (_ bytes: Int, _ records: Int) -> Void)? = nil) throws {
+        let pipe = RecordPipe()
+        let producedCounter = CountingSink(forwardingTo: pipe)
+        let job = UncheckedBox((self, input))
+        let produced = UncheckedBox(producedCounter)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let (importer, input) = job.value
+            do {
+                try importer.run(input, into: produced.value) { bytes in
+                    progress?(bytes, produced.value.recordCount)
+                }
+                try pipe.finish()
+            } catch {
+                pipe.fail(error)
+            }
+            done.signal()
+        }
+        defer { done.wait() }
+        try pipe.drain(into: sink)
+    }
+
     /// Parses `input` and writes its records to `sink`. `progress` hears the bytes
     /// consumed after each chunk. Errors name the input.
     public func run(_ input: InputFile, into sink: any RecordSink,
@@ -39,4 +70,11 @@ public struct Importer {
             throw error.inFile(input.displayName)
         }
     }
+}
+
+/// Hands a value to another thread that the compiler cannot prove safe to share;
+/// the caller guarantees only one thread uses it at a time.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

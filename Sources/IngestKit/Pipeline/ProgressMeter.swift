@@ -7,7 +7,9 @@ import Darwin
 /// A one-line progress bar on standard error — percent, MB/s, records/s and time
 /// left — for inputs of known size. It draws only when standard error is a terminal,
 /// at most ten times a second, and erases itself when done.
-public final class ProgressMeter {
+///
+/// It may be updated from a parsing thread, but from one thread at a time.
+public final class ProgressMeter: @unchecked Sendable {
     private let label: String
     private let total: Int
     private let started = Clock.now

@@ -24,6 +24,7 @@ public final class AtomicFile {
         temporaryPath = "\(directory).\(base).ingest-\(getpid())-\(TemporaryFiles.nextSerial()).tmp"
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
+            done = true  // nothing was created, so there is nothing to discard
             throw IngestError(.output, "cannot create a file beside it: \(String(cString: strerror(errno)))", file: target)
         }
         close(descriptor)
@@ -69,7 +70,11 @@ public final class AtomicFile {
 /// touch plain memory, so paths are kept as C strings in a fixed table.
 enum TemporaryFiles {
     private static let capacity = 64
-    nonisolated(unsafe) private static var paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+    nonisolated(unsafe) private static var paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        table.initialize(repeating: nil, count: capacity)
+        return table
+    }()
     nonisolated(unsafe) private static var installed = false
     nonisolated(unsafe) private static var serial = 0
 
@@ -81,7 +86,6 @@ enum TemporaryFiles {
     static func register(_ path: String) {
         if !installed {
             installed = true
-            paths.initialize(repeating: nil, count: capacity)
             for signal in [SIGINT, SIGTERM, SIGHUP] {
                 Glibc.signal(signal) { number in
                     TemporaryFiles.removeAll()

@@ -31,11 +31,11 @@ final class SQLiteTable {
 
     /// Creates the table in `db` with the columns the first record needs.
     func create(in db: Database) throws {
-        try db.execute(sql: "CREATE TABLE \(name.quotedDatabaseIdentifier) (\(columnDefinitions))")
+        try db.execute(sql: "CREATE TABLE \(name.quotedSQLIdentifier) (\(columnDefinitions))")
     }
 
     private var columnDefinitions: String {
-        columns.map { "\($0.name.quotedDatabaseIdentifier) \($0.type.sql)".trimmingSuffixSpace }.joined(separator: ", ")
+        columns.map { "\($0.name.quotedSQLIdentifier) \($0.type.sql)".trimmingSuffixSpace }.joined(separator: ", ")
     }
 
     /// The column index for field `name`, adding the column (typed for `value`) if new.
@@ -52,7 +52,7 @@ final class SQLiteTable {
             register(column)
             index = columns.count - 1
             if !create {
-                try db.execute(sql: "ALTER TABLE \(self.name.quotedDatabaseIdentifier) ADD COLUMN \(column.name.quotedDatabaseIdentifier) \(column.type.sql)")
+                try db.execute(sql: "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)")
                 insert = nil
             }
         }
@@ -91,15 +91,15 @@ final class SQLiteTable {
     private func rebuild(in db: Database) throws {
         insert = nil
         let scratch = "ingest rebuild of \(name)"
-        try db.execute(sql: "CREATE TABLE \(scratch.quotedDatabaseIdentifier) (\(columnDefinitions))")
-        try db.execute(sql: "INSERT INTO \(scratch.quotedDatabaseIdentifier) SELECT * FROM \(name.quotedDatabaseIdentifier)")
-        try db.execute(sql: "DROP TABLE \(name.quotedDatabaseIdentifier)")
-        try db.execute(sql: "ALTER TABLE \(scratch.quotedDatabaseIdentifier) RENAME TO \(name.quotedDatabaseIdentifier)")
+        try db.execute(sql: "CREATE TABLE \(scratch.quotedSQLIdentifier) (\(columnDefinitions))")
+        try db.execute(sql: "INSERT INTO \(scratch.quotedSQLIdentifier) SELECT * FROM \(name.quotedSQLIdentifier)")
+        try db.execute(sql: "DROP TABLE \(name.quotedSQLIdentifier)")
+        try db.execute(sql: "ALTER TABLE \(scratch.quotedSQLIdentifier) RENAME TO \(name.quotedSQLIdentifier)")
     }
 
     func rename(to newName: String, in db: Database) throws {
         insert = nil
-        try db.execute(sql: "ALTER TABLE \(name.quotedDatabaseIdentifier) RENAME TO \(newName.quotedDatabaseIdentifier)")
+        try db.execute(sql: "ALTER TABLE \(name.quotedSQLIdentifier) RENAME TO \(newName.quotedSQLIdentifier)")
         name = newName
     }
 
@@ -107,9 +107,9 @@ final class SQLiteTable {
     /// columns change.
     func insertStatement(in db: Database) throws -> SQLiteStatement {
         if let insert { return insert.sqliteStatement }
-        let names = columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
+        let names = columns.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
         let slots = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "INSERT INTO \(name.quotedDatabaseIdentifier) (\(names)) VALUES (\(slots))")
+        let statement = try db.makeStatement(sql: "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) VALUES (\(slots))")
         insert = statement
         return statement.sqliteStatement
     }
@@ -122,7 +122,7 @@ final class SQLiteTable {
         insert = nil
         for column in columns {
             guard let shape = column.jsonShape else { continue }
-            try db.execute(sql: "UPDATE \(name.quotedDatabaseIdentifier) SET \(column.name.quotedDatabaseIdentifier) = ? WHERE \(column.name.quotedDatabaseIdentifier) = ''",
+            try db.execute(sql: "UPDATE \(name.quotedSQLIdentifier) SET \(column.name.quotedSQLIdentifier) = ? WHERE \(column.name.quotedSQLIdentifier) = ''",
                            arguments: [shape == .array ? "[]" : "{}"])
         }
     }

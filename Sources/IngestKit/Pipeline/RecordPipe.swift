@@ -1,0 +1,107 @@
+import Foundation
+
+/// Carries records from a parsing thread to the thread that writes them, so parsing
+/// and writing overlap on two cores.
+///
+/// The producer side is a ``RecordSink``: records are copied into batches of
+/// `batchSize`, and at most `depth` batches wait in the pipe, so memory stays bounded
+/// (a slow writer makes the parser wait). The consumer calls ``drain(into:)`` to apply
+/// everything to the real sink, in order, on its own thread.
+public final class RecordPipe: RecordSink, @unchecked Sendable {
+    private enum Message {
+        case records([Record])
+        case rename(String, String)
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Message] = []
+    private var batch: [Record] = []
+    private var closed = false
+    private var failure: (any Error)?
+    private var consumerGone = false
+    private let batchSize: Int
+    private let depth: Int
+
+    public init(batchSize: Int = 1024, depth: Int = 8) {
+        self.batchSize = batchSize
+        self.depth = depth
+        batch.reserveCapacity(batchSize)
+    }
+
+    // MARK: Producer side
+
+    public func write(_ record: Record) throws {
+        batch.append(record)
+        if batch.count >= batchSize { try send(.records(batch)); batch.removeAll(keepingCapacity: true) }
+    }
+
+    public func renameTable(_ old: String, to new: String) throws {
+        try flush()
+        try send(.rename(old, new))
+    }
+
+    /// The producer is done: the consumer's ``drain(into:)`` returns after the rest.
+    public func finish() throws {
+        try flush()
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The producer failed: the consumer's ``drain(into:)`` throws `error`.
+    public func fail(_ error: any Error) {
+        condition.lock()
+        failure = error
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func flush() throws {
+        if !batch.isEmpty { try send(.records(batch)); batch.removeAll(keepingCapacity: true) }
+    }
+
+    private func send(_ message: Message) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= depth && !consumerGone { condition.wait() }
+        if consumerGone { throw CancellationError() }
+        queue.append(message)
+        condition.broadcast()
+    }
+
+    // MARK: Consumer side
+
+    /// Applies every record and rename to `sink` until the producer finishes; rethrows
+    /// the producer's error. If `sink` throws, the producer is stopped.
+    public func drain(into sink: any RecordSink) throws {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !closed { condition.wait() }
+            if let failure {
+                condition.unlock()
+                throw failure
+            }
+            if queue.isEmpty && closed {
+                condition.unlock()
+                return
+            }
+            let message = queue.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            do {
+                switch message {
+                case .records(let records): for record in records { try sink.write(record) }
+                case .rename(let old, let new): try sink.renameTable(old, to: new)
+                }
+            } catch {
+                condition.lock()
+                consumerGone = true
+                condition.broadcast()
+                condition.unlock()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@Suite("Hostile inputs")
+struct SafetyTests {
+    @Test("An external entity never brings a local file into the output")
+    func externalEntity() throws {
+        let box = try Sandbox()
+        try box.write("xxe.xml", """
+            <!DOCTYPE people [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><people><person><firstName>&xxe;</firstName><lastName>x</lastName></person></people>
+            """)
+        let passwd = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? ""
+        let secret = passwd.contains("root:") ? "root:" : String(passwd.prefix(while: { $0 != "\n" }))
+
+        let result = try box.run(["xxe.xml", "--out", "out.db"])
+
+        #expect(result.status == 0 || result.status == 65, "\(result)")
+        if result.status == 65 {
+            #expect(!box.exists("out.db"), "a failed run writes no database")
+            #expect(result.stderr.contains("xxe.xml:"), "a refusal is a diagnostic about the input: \(result)")
+        } else {
+            #expect(box.exists("out.db"), "a successful run writes its database")
+        }
+        if box.exists("out.db") {
+            #expect(!(try box.contents("out.db")).contains(secret), "the database holds /etc/passwd")
+            let values = try box.rows("out.db", "SELECT * FROM people").flatMap { $0 }.compactMap { $0 }
+            #expect(!values.contains { $0.contains(secret) }, "\(values)")
+        }
+        #expect(!result.stderr.contains(secret), "diagnostics leak /etc/passwd: \(result)")
+        #expect(!result.stdout.contains(secret))
+        #expect(try box.temporaryLeftovers() == [])
+    }
+
+    @Test("The same entity through --out - leaks nothing to standard output")
+    func externalEntityToStdout() throws {
+        let box = try Sandbox()
+        try box.write("xxe.xml", """
+            <!DOCTYPE people [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><people><person><firstName>&xxe;</firstName><lastName>x</lastName></person></people>
+            """)
+
+        let result = try box.run(["xxe.xml", "--out", "-"])
+
+        #expect(result.status == 0 || result.status == 65, "\(result)")
+        if result.status == 0 {
+            #expect(result.stdout.starts(with: Data("SQLite format 3\0".utf8)))
+        } else {
+            #expect(result.stdout.isEmpty, "a failed run writes nothing to standard output")
+        }
+        #expect(!result.stdout.contains("root:"))
+        #expect(!result.stderr.contains("root:"))
+    }
+}
+
+@Suite("Names that look like SQL")
+struct ColumnNameTests {
+    @Test("Columns named order, select, a.b and x-y work and hold their values")
+    func keywordAndPunctuatedColumns() throws {
+        let box = try Sandbox()
+        try box.write("rows.xml", #"<rows><row order="1" select="2"><a.b>3</a.b><x-y>4</x-y></row></rows>"#)
+
+        let result = try box.run(["rows.xml", "-q"])
+
+        #expect(result.status == 0, "\(result)")
+        #expect(Set(try box.columns("rows.db", table: "rows")) == ["order", "select", "a.b", "x-y"])
+        #expect(try box.rows("rows.db", #"SELECT "order", "select", "a.b", "x-y" FROM "rows""#)
+                == [["1", "2", "3", "4"]])
+    }
+
+    @Test("A table named after a keyword (group) works")
+    func keywordTable() throws {
+        let box = try Sandbox()
+        try box.write("group.xml", #"<group><table where="w"><from>f</from></table><table where="v"><from>g</from></table></group>"#)
+
+        let result = try box.run(["group.xml", "-q"])
+
+        #expect(result.status == 0, "\(result)")
+        #expect(try box.tables("group.db") == ["group"])
+        #expect(try box.rows("group.db", #"SELECT "where", "from" FROM "group" ORDER BY rowid"#)
+                == [["w", "f"], ["v", "g"]])
+    }
+}
