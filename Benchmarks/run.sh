@@ -1,0 +1,335 @@
+#!/usr/bin/env bash
+# Benchmarks/run.sh — measure ingest side by side with parse/insert floors and a
+# Python peer, in ONE run, on the shared data set (../shared/bench).
+#
+#   bash Benchmarks/run.sh [N]          N records (default 500000)
+#
+# Environment:
+#   INGEST=/path/to/ingest   use this binary instead of building one
+#   REPEAT=3                 run every measurement 3 times, keep the fastest
+#   FLAT=1                   also ingest a 4×N data set and compare peak RSS
+#
+# Every measurement goes through GNU time (`/usr/bin/time -f '%e %M %U %S'`):
+# wall seconds, peak resident set size, and CPU seconds (user + system). The
+# machine is shared and noisy, so only ratios taken within one run mean
+# anything; absolute times vary from run to run.
+# A failing measurement is reported and the others carry on; the script exits
+# non-zero at the end if anything failed.
+set -euo pipefail
+
+# ---------------------------------------------------------------- settings --
+
+N="${1:-500000}"
+REPEAT="${REPEAT:-1}"
+FLAT="${FLAT:-0}"
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"   # the repository root
+BENCH="$ROOT/../shared/bench"               # generator and peers, shared by projects
+DATA_ROOT="$ROOT/Benchmarks/data"           # gitignored
+WORK="$ROOT/Benchmarks/work"                # gitignored: databases written by the runs
+
+# Targets from the issue: ingest people.xml within 2.0× of (xmllint + sqlite3 import),
+# with peak RSS at most 64 MB.
+TARGET_RATIO=2.0
+TARGET_RSS_MB=64
+
+# Results, keyed by measurement name.
+declare -A SECS=() CPU=() RSS_KB=() BYTES=() STATUS=()
+ORDER=()          # measurement names in the order they ran
+FAILURES=()       # one line per thing that went wrong
+
+# ----------------------------------------------------------------- helpers --
+
+die()  { echo "run.sh: $*" >&2; exit 1; }
+note() { echo "== $*" >&2; }
+fail() { echo "!! FAILED: $*" >&2; FAILURES+=("$*"); }
+
+# Floating point through awk: calc '<expression>'.
+calc() { awk "BEGIN { printf \"%s\", $1 }"; }
+
+# divide A B PLACES: A / B with PLACES decimals, or n/a when B is zero (GNU time
+# reports wall time in hundredths, so a tiny run can take "0.00" s).
+divide() { calc "($2 > 0) ? sprintf(\"%.${3}f\", $1 / $2) : \"n/a\""; }
+
+file_size() { stat -c %s "$1"; }
+
+# ------------------------------------------------------------------- setup --
+
+check_arguments() {
+    [[ "$N" =~ ^[1-9][0-9]*$ ]] || die "N must be a positive whole number of records, not '$N'"
+    [[ "$REPEAT" =~ ^[1-9][0-9]*$ ]] || die "REPEAT must be a positive whole number, not '$REPEAT'"
+    [[ -f "$BENCH/gen_people.py" && -f "$BENCH/peers/lxml_to_sqlite.py" ]] || die \
+        "../shared/bench is missing (looked in $BENCH). Clone the repository with shared/ beside it."
+}
+
+# Install the floors' tools and the peer's module, only those that are missing.
+ensure_tools() {
+    local missing=()
+    command -v xmllint >/dev/null || missing+=(libxml2-utils)
+    command -v xmlwf   >/dev/null || missing+=(expat)
+    command -v sqlite3 >/dev/null || missing+=(sqlite3)
+    /usr/bin/time -f '%e' true >/dev/null 2>&1 || missing+=(time)   # GNU time, for peak RSS
+    if ((${#missing[@]})); then
+        note "installing Debian packages: ${missing[*]}"
+        local sudo=""; [[ $(id -u) -eq 0 ]] || sudo="sudo"
+        $sudo apt-get update
+        $sudo apt-get install -y "${missing[@]}"
+    fi
+    if ! python3 -c 'import lxml' 2>/dev/null; then
+        note "installing pip package: lxml"
+        python3 -m pip install --quiet lxml
+    fi
+}
+
+# Generate N records into DATA_ROOT/N unless a complete set is already there.
+# Generation writes to a temporary directory first so a crash never leaves a
+# half-written set that a later run would take as complete.
+ensure_data() {
+    local n="$1" dir="$DATA_ROOT/$1"
+    if [[ -s "$dir/people.xml" && -s "$dir/posts.xml" && -s "$dir/people.csv" ]]; then
+        return
+    fi
+    note "generating $n records into $dir"
+    rm -rf "$dir.partial"
+    python3 "$BENCH/gen_people.py" "$n" "$dir.partial"
+    rm -rf "$dir"
+    mv "$dir.partial" "$dir"
+}
+
+# Build ingest in release mode unless INGEST names a binary already.
+ensure_ingest() {
+    if [[ -n "${INGEST:-}" ]]; then
+        [[ -x "$INGEST" ]] || die "INGEST=$INGEST is not an executable file"
+        return
+    fi
+    note "building ingest (release, scratch path .build-bench)"
+    (cd "$ROOT" && swift build -c release --scratch-path .build-bench) >&2
+    INGEST="$(cd "$ROOT" && swift build -c release --scratch-path .build-bench --show-bin-path)/ingest"
+    [[ -x "$INGEST" ]] || die "build finished but $INGEST is not there"
+}
+
+# -------------------------------------------------------------- measuring --
+
+# measure NAME INPUT SETUP -- COMMAND...
+#   Runs COMMAND REPEAT times under GNU time, after calling SETUP (a function
+#   name, or ":" for none) before each run. Keeps the fastest wall time and the
+#   highest peak RSS seen (conservative against the RSS target), plus the CPU
+#   seconds (user + system) of the fastest run. INPUT is the file whose size
+#   gives MB/s. The command's stdout goes to WORK/NAME.out and its stderr to
+#   WORK/NAME.err, so checks can look at them afterwards.
+measure() {
+    local name="$1" input="$2" setup="$3"; shift 4
+    local timing="$WORK/$name.time" best="" cpu="" peak=0 i secs kb user sys rc
+    ORDER+=("$name")
+    BYTES[$name]=$(file_size "$input")
+    note "$name: $*"
+    for ((i = 1; i <= REPEAT; i++)); do
+        "$setup"
+        rc=0
+        /usr/bin/time -f '%e %M %U %S' -o "$timing" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" || rc=$?
+        if ((rc != 0)); then
+            STATUS[$name]="exit $rc"
+            fail "$name exited with status $rc: $*"
+            sed 's/^/     /' "$WORK/$name.err" | tail -n 20 >&2
+            return 0
+        fi
+        read -r secs kb user sys < <(tail -n 1 "$timing")
+        if [[ -z "$best" ]] || (($(calc "$secs < $best"))); then
+            best="$secs"
+            cpu=$(calc "sprintf(\"%.2f\", $user + $sys)")
+        fi
+        if ((kb > peak)); then peak=$kb; fi
+    done
+    SECS[$name]=$best
+    CPU[$name]=$cpu
+    RSS_KB[$name]=$peak
+    STATUS[$name]=ok
+}
+
+# Fresh outputs before each run, so every repeat does the same work.
+fresh_sqlite_db() { rm -f "$WORK/sqlite3.db"; }
+fresh_ingest_db() { rm -f "$WORK/ingest.db"; }
+fresh_posts_db()  { rm -f "$WORK/ingest-posts.db"; }
+fresh_lxml_db()   { rm -f "$WORK/lxml.db"; }
+fresh_flat_db()   { rm -f "$WORK/ingest-flat.db"; }
+
+# expect_count NAME DB TABLE WANT: the table must hold exactly WANT rows.
+expect_count() {
+    local name="$1" db="$2" table="$3" want="$4" got
+    [[ "${STATUS[$name]:-}" == ok ]] || return 0     # already reported
+    if ! got=$(sqlite3 "$db" "select count(*) from \"$table\"" 2>&1); then
+        STATUS[$name]="bad output"
+        fail "$name: cannot count rows of table $table in $db: $got"
+    elif [[ "$got" != "$want" ]]; then
+        STATUS[$name]="bad count"
+        fail "$name: table $table in $db has $got rows, expected $want"
+    fi
+}
+
+# expect_silent NAME: the command must have printed nothing (xmlwf reports
+# well-formedness errors on stdout and prints nothing on success).
+expect_silent() {
+    local name="$1"
+    [[ "${STATUS[$name]:-}" == ok ]] || return 0
+    if [[ -s "$WORK/$name.out" ]]; then
+        STATUS[$name]="printed errors"
+        fail "$name printed: $(head -c 300 "$WORK/$name.out")"
+    fi
+}
+
+run_measurements() {
+    local data="$DATA_ROOT/$N"
+    local people="$data/people.xml" posts="$data/posts.xml" csv="$data/people.csv"
+
+    # 1. libxml2 streaming parse, no mapping, no output: the XML parse floor.
+    measure xmllint-stream "$people" : -- xmllint --stream --noout "$people"
+
+    # 2. Expat parse, no mapping, no output: the floor for ingest's own parser.
+    measure xmlwf "$people" : -- xmlwf "$people"
+    expect_silent xmlwf
+
+    # 3. SQLite bulk insert from C of the same records: the write floor.
+    measure sqlite3-import "$csv" fresh_sqlite_db -- sqlite3 "$WORK/sqlite3.db" ".import --csv \"$csv\" people"
+    expect_count sqlite3-import "$WORK/sqlite3.db" people "$N"
+
+    # 4. The headline: ingest people.xml (child elements) into SQLite.
+    measure ingest-people "$people" fresh_ingest_db -- \
+        "$INGEST" "$people" --to db --out "$WORK/ingest.db" --replace --quiet
+    expect_count ingest-people "$WORK/ingest.db" people "$N"
+
+    # 5. ingest posts.xml: the same records as attribute-only rows.
+    measure ingest-posts "$posts" fresh_posts_db -- \
+        "$INGEST" "$posts" --to db --out "$WORK/ingest-posts.db" --replace --quiet
+    expect_count ingest-posts "$WORK/ingest-posts.db" posts "$N"
+
+    # 6. ingest parse + map only, no SQLite: shows how the time splits between
+    #    parsing/mapping and writing; compared with xmlwf (same parser, Expat).
+    measure ingest-dry-run "$people" : -- "$INGEST" "$people" --dry-run --quiet
+
+    # 7. Peer: what a Python user writes (lxml iterparse + sqlite3 executemany).
+    measure lxml-peer "$people" fresh_lxml_db -- \
+        python3 "$BENCH/peers/lxml_to_sqlite.py" "$people" "$WORK/lxml.db"
+    expect_count lxml-peer "$WORK/lxml.db" person "$N"
+
+    # 8. Optional flatness check: 4× the records should not need more memory.
+    if [[ "$FLAT" == 1 ]]; then
+        local big=$((N * 4))
+        measure "ingest-people-x4" "$DATA_ROOT/$big/people.xml" fresh_flat_db -- \
+            "$INGEST" "$DATA_ROOT/$big/people.xml" --to db --out "$WORK/ingest-flat.db" --replace --quiet
+        expect_count "ingest-people-x4" "$WORK/ingest-flat.db" people "$big"
+    fi
+}
+
+# -------------------------------------------------------------- reporting --
+
+# Which source the binary was built from: the commit, and whether Sources/ had
+# uncommitted edits at the time of the run.
+source_state() {
+    local head
+    head=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null) || { echo "source: not a git checkout"; return; }
+    if [[ -n "$(git -C "$ROOT" status --porcelain -- Sources Package.swift 2>/dev/null)" ]]; then
+        echo "source: $head + uncommitted changes in Sources/"
+    else
+        echo "source: $head"
+    fi
+}
+
+print_environment() {
+    echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "machine:  $(nproc) cores, $(uname -m), $(uname -sr)"
+    echo "records:  N=$N  (people.xml $(file_size "$DATA_ROOT/$N/people.xml") bytes)  REPEAT=$REPEAT  FLAT=$FLAT"
+    echo "ingest:   $INGEST ($("$INGEST" --version 2>/dev/null | head -n 1 || echo '?')), $(source_state)"
+    echo "tools:    $(xmllint --version 2>&1 | head -n 1); $(xmlwf -v 2>&1 | head -n 1);" \
+         "sqlite3 $(sqlite3 --version | cut -d' ' -f1); python $(python3 -c 'import platform; print(platform.python_version())');" \
+         "lxml $(python3 -c 'import lxml.etree as e; print(e.__version__)')"
+    echo "MB = 2^20 bytes; MB/s = input file size / wall seconds; RSS = peak resident set size; CPU s = user + system."
+    echo
+}
+
+print_table() {
+    local name secs cpu mbps rss
+    local row='| %-18s | %8s | %8s | %11s | %8s | %-14s |\n'
+    printf "$row" measurement seconds "MB/s" "peak RSS MB" "CPU s" status
+    printf "$row" ------------------ -------: -------: ----------: -------: --------------
+    for name in "${ORDER[@]}"; do
+        if [[ -n "${SECS[$name]:-}" ]]; then
+            secs=${SECS[$name]} cpu=${CPU[$name]}
+            mbps=$(divide "${BYTES[$name]} / 1048576" "$secs" 1)
+            rss=$(calc "sprintf(\"%.1f\", ${RSS_KB[$name]} / 1024)")
+        else
+            secs="-" cpu="-" mbps="-" rss="-"
+        fi
+        printf "$row" "$name" "$secs" "$mbps" "$rss" "$cpu" "${STATUS[$name]}"
+    done
+    echo
+}
+
+# have NAME...: all these measurements produced a time.
+have() { local n; for n; do [[ -n "${SECS[$n]:-}" ]] || return 1; done; }
+
+# times A B: A / B as "1.23x", or n/a.
+times() { local r; r=$(divide "$1" "$2" 2); [[ "$r" == n/a ]] && echo n/a || echo "${r}x"; }
+
+print_ratios() {
+    echo "ratios (wall time, lower is better for ingest):"
+    if have ingest-people xmllint-stream sqlite3-import; then
+        local floor r rss verdict
+        floor=$(calc "sprintf(\"%.2f\", ${SECS[xmllint-stream]} + ${SECS[sqlite3-import]})")
+        r=$(divide "${SECS[ingest-people]}" "$floor" 2)   # number or n/a
+        rss=$(calc "sprintf(\"%.1f\", ${RSS_KB[ingest-people]} / 1024)")
+        if [[ "$r" == n/a ]]; then
+            verdict="cannot judge"
+        else
+            verdict=$(calc "($r <= $TARGET_RATIO && $rss <= $TARGET_RSS_MB) ? \"meets\" : \"MISSES\"")
+        fi
+        echo "  ingest people.xml / (xmllint --stream + sqlite3 .import) = ${SECS[ingest-people]} / $floor = $(times "${SECS[ingest-people]}" "$floor");" \
+             "peak RSS $rss MB  -> $verdict target (<= ${TARGET_RATIO}x, <= $TARGET_RSS_MB MB)"
+    else
+        echo "  ingest vs floors: not available (a measurement failed)"
+    fi
+    if have ingest-people lxml-peer; then
+        echo "  ingest people.xml / lxml peer = ${SECS[ingest-people]} / ${SECS[lxml-peer]} = $(times "${SECS[ingest-people]}" "${SECS[lxml-peer]}")"
+    else
+        echo "  ingest vs lxml peer: not available (a measurement failed)"
+    fi
+    if have ingest-dry-run xmlwf; then
+        echo "  ingest --dry-run / xmlwf = ${SECS[ingest-dry-run]} / ${SECS[xmlwf]} = $(times "${SECS[ingest-dry-run]}" "${SECS[xmlwf]}")"
+    else
+        echo "  ingest dry-run vs xmlwf: not available (a measurement failed)"
+    fi
+    if [[ "$FLAT" == 1 ]]; then
+        if have ingest-people ingest-people-x4; then
+            echo "  flatness: ingest peak RSS $(calc "sprintf(\"%.1f\", ${RSS_KB[ingest-people]} / 1024)") MB at N=$N," \
+                 "$(calc "sprintf(\"%.1f\", ${RSS_KB[ingest-people-x4]} / 1024)") MB at N=$((N * 4))" \
+                 "($(times "${RSS_KB[ingest-people-x4]}" "${RSS_KB[ingest-people]}"))"
+        else
+            echo "  flatness: not available (a measurement failed)"
+        fi
+    fi
+    echo
+}
+
+# -------------------------------------------------------------------- main --
+
+main() {
+    check_arguments
+    ensure_tools
+    ensure_data "$N"
+    if [[ "$FLAT" == 1 ]]; then ensure_data $((N * 4)); fi
+    ensure_ingest
+    mkdir -p "$WORK"
+
+    run_measurements
+
+    echo
+    print_environment
+    print_table
+    print_ratios
+    if ((${#FAILURES[@]})); then
+        echo "FAILURES:"
+        printf '  - %s\n' "${FAILURES[@]}"
+        exit 1
+    fi
+}
+
+main

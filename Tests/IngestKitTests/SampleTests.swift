@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+@testable import IngestKit
+
+/// Every sample in `Samples/` maps as the README says.
+@Suite struct SampleTests {
+    func sample(_ name: String) throws -> String {
+        try String(contentsOf: packageRoot.appendingPathComponent("Samples/\(name)"), encoding: .utf8)
+    }
+
+    @Test func feedWithNamespacesCDATAAndEntities() throws {
+        let sink = try mapXML(sample("feed.rss"), records: "rss/channel/item")
+        #expect(sink.rows.map(\.table) == ["item", "item"])
+        #expect(sink.rows.map { $0.fields["dc:creator"] } == [.text("Smith & Sons"), .text("Smith & Sons")])
+        #expect(sink.rows[0].fields["description"] == .text("First release: <b>streams</b> XML into SQLite."))
+        #expect(sink.rows[1].fields["title"] == .text("Zoë & Łukasz join"))
+        #expect(sink.rows[1].fields["description"] == .text("Two new maintainers 🎉"))
+        #expect(sink.rows[0].fields["guid"] == .json(##"{"@isPermaLink":"false","#text":"note-1"}"##, .object))
+    }
+
+    @Test func catalogWithAttributesAndNesting() throws {
+        let sink = try mapXML(sample("catalog.xml"))
+        #expect(sink.rows.map(\.table) == ["catalog", "catalog", "catalog"])
+        #expect(sink.rows.map { $0.fields["id"] } == ["1", "2", "3"].map { .number(.init(text: $0, kind: .integer)) })
+        #expect(sink.rows[2].fields["authors"] == .json(#"["Terry Pratchett","Neil Gaiman"]"#, .array))
+        #expect(sink.rows[1].fields["isbn"] == .text("0062500000"))
+        #expect(sink.rows[0].fields["price"] == .json(##"{"@currency":"USD","#text":"39.99"}"##, .object))
+    }
+}
