@@ -6,11 +6,17 @@ import Logging
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
-        abstract: "Stream XML of any size into a SQLite database.",
+        abstract: "Stream XML or JSON of any size into a SQLite database.",
         discussion: """
-        Records are the child elements of the document element, or the elements named
-        by --records. Their attributes and leaf child elements become columns, typed
-        from the values; nested or repeated children are kept as JSON text.
+        XML: records are the child elements of the document element, or the elements
+        named by --records. Their attributes and leaf child elements become columns,
+        typed from the values; nested or repeated children are kept as JSON text.
+
+        JSON: records are the items of a top-level array, or of each array-valued
+        member of the top-level object (table named after the key); with --nl (or a
+        .ndjson/.jsonl name) every line is a record. Keys become columns; strings,
+        numbers, booleans and null keep their types; nested values are kept as JSON.
+        In --records, a JSON array's items are called item: --records people/item.
 
         The output is written to a temporary file and renamed into place only when
         the whole input has been read: a malformed input leaves an existing output
@@ -20,6 +26,10 @@ struct IngestCommand: ParsableCommand {
           ingest folks.xml                      writes folks.db (table people)
           ingest folks.xml --to db --out people.db --replace
           ingest feed.rss --records rss/channel/item
+          ingest folks.json                     same people table as folks.xml
+          ingest events.ndjson --append --out events.db
+          zcat log.jsonl.gz | ingest - --nl --out log.db
+          ingest export.json --records data/results/item
           curl -s https://example.org/export.xml | ingest - --out export.db
           ingest nightly.xml --out archive.db --append --quiet     (cron)
           ingest suspect.xml --dry-run && echo well-formed
@@ -39,7 +49,7 @@ struct IngestCommand: ParsableCommand {
         case expat
     }
 
-    @Argument(help: ArgumentHelp("XML files to read; - reads standard input.", valueName: "input"))
+    @Argument(help: ArgumentHelp("XML or JSON files to read; - reads standard input.", valueName: "input"))
     var inputs: [String]
 
     @Option(help: "What to write: db (SQLite).")
@@ -53,6 +63,15 @@ struct IngestCommand: ParsableCommand {
 
     @Option(help: "XML parser: expat (streaming).")
     var parser: ParserKind = .expat
+
+    @Option(help: ArgumentHelp("Input format: xml, json or ndjson. Default: from the file name (.xml, .json, .ndjson, .jsonl), else from the first byte.", valueName: "format"))
+    var from: InputFormat?
+
+    @Flag(help: "Read JSON Lines: one JSON value per line (or concatenated values). Same as --from ndjson.")
+    var nl = false
+
+    @Flag(help: "Only check that the input is well-formed: parse, no mapping, nothing written.")
+    var parseOnly = false
 
     @Flag(help: "Rebuild an existing output atomically.")
     var replace = false
@@ -77,12 +96,13 @@ struct IngestCommand: ParsableCommand {
 
     func validate() throws {
         if replace && append { throw ValidationError("--replace and --append exclude each other: pick one.") }
-        if inputs.contains("-") && out == nil && !dryRun {
+        if inputs.contains("-") && out == nil && !dryRun && !parseOnly {
             throw ValidationError("Reading standard input: name the output with --out PATH (or --out - for standard output).")
         }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
         if maxDepth < 1 || maxTextBytes < 1 { throw ValidationError("--max-depth and --max-text-bytes must be positive.") }
         if let records { _ = try RecordPath(records) }
+        if nl, let from, from != .jsonLines { throw ValidationError("--nl reads JSON Lines; it contradicts --from \(from.rawValue).") }
     }
 
     func run() throws {
@@ -95,7 +115,8 @@ struct IngestCommand: ParsableCommand {
         do {
             let importer = Importer(options: .init(
                 recordPath: try records.map(RecordPath.init),
-                limits: ParseLimits(maxDepth: maxDepth, maxTextBytes: maxTextBytes)))
+                limits: ParseLimits(maxDepth: maxDepth, maxTextBytes: maxTextBytes),
+                format: nl ? .jsonLines : from))
             for job in try jobs() {
                 let started = Clock.now
                 let counter = try run(job, importer: importer, logger: logger)
@@ -114,7 +135,7 @@ struct IngestCommand: ParsableCommand {
     }
 
     private func jobs() throws -> [Job] {
-        if dryRun { return [Job(inputs: inputs, output: nil)] }
+        if dryRun || parseOnly { return [Job(inputs: inputs, output: nil)] }
         if let out { return [Job(inputs: inputs, output: out)] }
         return inputs.map { Job(inputs: [$0], output: Self.defaultOutput(for: $0, extension: to.rawValue)) }
     }
@@ -129,7 +150,7 @@ struct IngestCommand: ParsableCommand {
     private func run(_ job: Job, importer: Importer, logger: Logger) throws -> CountingSink {
         guard let output = job.output else {
             let counter = CountingSink()
-            try readAll(job.inputs, importer: importer, into: counter, logger: logger)
+            try readAll(job.inputs, importer: importer, output: nil, into: counter, logger: logger)
             return counter
         }
         let mode: SQLiteOutput.Mode = replace ? .replace : append ? .append : .create
@@ -137,7 +158,7 @@ struct IngestCommand: ParsableCommand {
         var counter = CountingSink()
         try database.write { sink in
             counter = CountingSink(forwardingTo: sink)
-            try readAll(job.inputs, importer: importer, into: counter, logger: logger)
+            try readAll(job.inputs, importer: importer, output: output, into: counter, logger: logger)
         }
         logger.info("wrote \(output)")
         return counter
@@ -145,13 +166,22 @@ struct IngestCommand: ParsableCommand {
 
     /// Reads every input into `counter`: a database is written while the next records
     /// are parsed on a second thread; a dry run parses on this one.
-    private func readAll(_ inputs: [String], importer: Importer, into counter: CountingSink, logger: Logger) throws {
+    private func readAll(_ inputs: [String], importer: Importer, output: String?, into counter: CountingSink, logger: Logger) throws {
+        var importer = importer
         for path in inputs {
             let input = try InputFile(path: path)
             logger.info("reading \(input.displayName)")
             let meter = ProgressMeter(label: input.displayName, total: input.size, enabled: !quiet)
             defer { meter.finish() }
-            if counter.downstream == nil {
+            if path == "-" {
+                // Standard input has no name: a JSON top-level array's table is named after the output.
+                importer.options.documentName = output.flatMap { $0 == "-" ? nil : Importer.stem($0) } ?? "stdin"
+            } else {
+                importer.options.documentName = nil
+            }
+            if parseOnly {
+                try importer.parseOnly(input) { bytes in meter.update(bytes: bytes, records: 0) }
+            } else if counter.downstream == nil {
                 try importer.run(input, into: counter) { bytes in
                     meter.update(bytes: bytes, records: counter.recordCount)
                 }
@@ -167,6 +197,10 @@ struct IngestCommand: ParsableCommand {
     private func printSummary(_ job: Job, counter: CountingSink, seconds: Double) {
         let bytes = job.inputs.compactMap { try? InputFile(path: $0).size }.reduce(0, +)
         let megabytes = Double(bytes) / 1_048_576
+        if parseOnly {
+            StandardError.write("ingest: well-formed, \(Self.fixed(megabytes, 1)) MB in \(Self.fixed(seconds, 2)) s (\(Self.fixed(megabytes / max(seconds, 0.000_001), 1)) MB/s), nothing written\n")
+            return
+        }
         let tables = counter.tables.isEmpty ? "no table" : "\(counter.tables.count) table\(counter.tables.count == 1 ? "" : "s") (\(counter.tables.joined(separator: ", ")))"
         let destination = job.output.map { $0 == "-" ? " to standard output" : " to \($0)" } ?? ", dry run: nothing written"
         StandardError.write("ingest: \(counter.recordCount) record\(counter.recordCount == 1 ? "" : "s") in \(tables)\(destination); \(Self.fixed(megabytes, 1)) MB in \(Self.fixed(seconds, 2)) s (\(Self.fixed(megabytes / max(seconds, 0.000_001), 1)) MB/s)\n")
@@ -181,3 +215,5 @@ struct IngestCommand: ParsableCommand {
         return places == 0 ? "\(whole)" : "\(whole).\(String(repeating: "0", count: places - digits.count))\(digits)"
     }
 }
+
+extension InputFormat: ExpressibleByArgument {}

@@ -67,6 +67,8 @@ public struct ElementStart {
     public let position: SourcePosition
     /// 1 for the document element, 2 for its children, and so on.
     public let depth: Int
+    /// What the element holds: ``ContentKind/markup`` for XML, a JSON type for JSON.
+    public var kind: ContentKind = .markup
 }
 
 /// An element that has just ended, with the text accumulated directly inside it.
@@ -81,6 +83,8 @@ public struct ElementEnd {
     public let depth: Int
     /// Whether the element had element children.
     public let hadChildElements: Bool
+    /// What the element held: ``ContentKind/markup`` for XML, a JSON type for JSON.
+    public var kind: ContentKind = .markup
 }
 
 /// UTF-8 text borrowed from a parser or the stack, valid during the call only.

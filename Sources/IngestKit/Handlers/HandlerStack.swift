@@ -20,6 +20,7 @@ public final class HandlerStack: ParseEventReceiver {
         var accumulates: Bool
         var textStart: Int
         var hadChildElements = false
+        var kind: ContentKind
     }
 
     public let limits: ParseLimits
@@ -40,6 +41,43 @@ public final class HandlerStack: ParseEventReceiver {
     public var depth: Int { frames.count + skipping }
 
     public func startElement(_ name: Name, attributes: Attributes, at position: SourcePosition) throws {
+        try start(name, attributes: attributes, kind: .markup, at: position)
+    }
+
+    public func startElement(_ name: Name, kind: ContentKind, at position: SourcePosition) throws {
+        try start(name, attributes: .none, kind: kind, at: position)
+    }
+
+    /// A JSON scalar: the child's handler hears it start and end with its text, and
+    /// its parent hears it finish, without copying the text into the stack.
+    public func scalar(_ name: Name, kind: ContentKind, text bytes: UnsafeBufferPointer<UInt8>,
+                       at position: SourcePosition) throws {
+        let depth = frames.count + skipping + 1
+        guard skipping == 0, depth > 1, depth <= limits.maxDepth, bytes.count <= limits.maxTextBytes else {
+            if skipping > 0 { return }
+            try start(name, attributes: .none, kind: kind, at: position)
+            if !bytes.isEmpty { try text(bytes, at: position) }
+            return try endElement(name, at: position)
+        }
+        let top = frames.count - 1
+        frames[top].hadChildElements = true
+        let parent = frames[top].handler
+        var element = ElementStart(name: name, attributes: .none, position: position, depth: depth)
+        element.kind = kind
+        do {
+            guard let handler = try parent.handler(forChild: element) else { return }
+            try handler.didStart(element)
+            var end = ElementEnd(name: name, text: TextBytes(bytes), startPosition: position,
+                                 position: position, depth: depth, hadChildElements: false)
+            end.kind = kind
+            try handler.didEnd(end)
+            try parent.didFinish(child: handler, element: end)
+        } catch {
+            throw Self.located(error, position)
+        }
+    }
+
+    private func start(_ name: Name, attributes: Attributes, kind: ContentKind, at position: SourcePosition) throws {
         let depth = frames.count + skipping + 1
         guard depth <= limits.maxDepth else {
             throw IngestError(.data, "elements nested deeper than \(limits.maxDepth) levels (raise the limit with --max-depth)", position: position)
@@ -48,7 +86,8 @@ public final class HandlerStack: ParseEventReceiver {
             skipping += 1
             return
         }
-        let element = ElementStart(name: name, attributes: attributes, position: position, depth: depth)
+        var element = ElementStart(name: name, attributes: attributes, position: position, depth: depth)
+        element.kind = kind
         let handler: (any ElementHandler)?
         if frames.isEmpty {
             guard !sawDocumentElement else {
@@ -66,7 +105,7 @@ public final class HandlerStack: ParseEventReceiver {
             return
         }
         frames.append(Frame(handler: handler, name: name, start: position,
-                            accumulates: handler.accumulatesText, textStart: text.count))
+                            accumulates: handler.accumulatesText, textStart: text.count, kind: kind))
         try Self.locate(position) { try handler.didStart(element) }
     }
 
@@ -91,8 +130,9 @@ public final class HandlerStack: ParseEventReceiver {
         let depth = frames.count + 1
         try text.withUnsafeBufferPointer { buffer in
             let own = UnsafeBufferPointer(rebasing: buffer[frame.textStart...])
-            let end = ElementEnd(name: frame.name, text: TextBytes(own), startPosition: frame.start,
+            var end = ElementEnd(name: frame.name, text: TextBytes(own), startPosition: frame.start,
                                  position: position, depth: depth, hadChildElements: frame.hadChildElements)
+            end.kind = frame.kind
             try Self.locate(position) {
                 try frame.handler.didEnd(end)
                 if !frames.isEmpty { try frames[frames.count - 1].handler.didFinish(child: frame.handler, element: end) }

@@ -27,7 +27,7 @@ public final class AutomaticMapping {
 
     /// The handler for the document element: hand it to a ``HandlerStack``.
     public func makeRootHandler() -> any ElementHandler {
-        guard let path = recordPath else { return CollectionHandler(recordStep: nil, mapping: self) }
+        guard let path = recordPath else { return DocumentHandler(mapping: self) }
         return PathStepHandler(steps: path.steps[...], mapping: self)
     }
 
@@ -69,14 +69,14 @@ final class PathStepHandler: ElementHandler {
 /// The parent of records. Hands each record element to a ``RecordHandler`` and
 /// decides the records' table name, renaming the table if the collection turns out
 /// not to be pure after all.
-final class CollectionHandler: ElementHandler {
+final class CollectionHandler: ElementHandler, RecordEmitter {
     let recordStep: String?
     unowned let mapping: AutomaticMapping
-    private var name: Name?
-    private var isPure = true
-    private var tableNames: [Name: String] = [:]
-    private var kinds: [Name] = []
-    private lazy var recordHandler = RecordHandler(collection: self)
+    @exclusivity(unchecked) private var name: Name?
+    @exclusivity(unchecked) private var isPure = true
+    @exclusivity(unchecked) private var tableNames: [Name: String] = [:]
+    @exclusivity(unchecked) private var kinds: [Name] = []
+    private lazy var recordHandler = RecordHandler(emitter: self)
 
     init(recordStep: String?, mapping: AutomaticMapping) {
         self.recordStep = recordStep
@@ -127,39 +127,44 @@ final class CollectionHandler: ElementHandler {
 /// Builds one ``Record`` from a record element: attributes, leaf children and
 /// nested children become fields.
 final class RecordHandler: ElementHandler {
-    unowned let collection: CollectionHandler
-    private var record = Record(table: "")
-    private var kind: Name?
+    unowned let emitter: any RecordEmitter
+    @exclusivity(unchecked) private var record = Record(table: "")
+    @exclusivity(unchecked) private var kind: Name?
     /// Values of fields met more than once in this record, by index into `record.fields`.
-    private var repeats: [Int: [JSONValue]] = [:]
+    @exclusivity(unchecked) private var repeats: [Int: [JSONValue]] = [:]
     /// Trees of the nested fields, by index, in case they repeat.
-    private var trees: [Int: JSONValue] = [:]
+    @exclusivity(unchecked) private var trees: [Int: JSONValue] = [:]
     private let fieldHandler = ElementTreeHandler()
+    /// JSON scalars need no handler of their own: their text arrives with their end.
+    private let scalarHandler = TextHandler()
 
-    init(collection: CollectionHandler) {
-        self.collection = collection
+    init(emitter: any RecordEmitter) {
+        self.emitter = emitter
     }
 
     func didStart(_ element: ElementStart) throws {
         kind = element.name
         record.fields.removeAll(keepingCapacity: true)
         record.position = element.position
-        repeats.removeAll()
-        trees.removeAll()
+        if !repeats.isEmpty { repeats.removeAll() }
+        if !trees.isEmpty { trees.removeAll() }
         for attribute in element.attributes {
             add(attribute.name, .inferring(attribute.value), json: { .string(attribute.string) })
         }
     }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        fieldHandler
+        element.kind.isScalar ? scalarHandler : fieldHandler
     }
 
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        if fieldHandler.isLeaf {
+        if element.kind.isScalar {
+            add(element.name, FieldValue(scalar: element.kind, element.text.bytes),
+                json: { JSONValue(scalar: element.kind, element.text) })
+        } else if element.kind == .markup, fieldHandler.isLeaf {
             add(element.name, .inferring(element.text.bytes), json: { .string(element.text.string) })
         } else {
-            let tree = fieldHandler.value(text: element.text)
+            let tree = fieldHandler.value(of: element)
             add(element.name, .json(tree.serialized, tree.shape), json: { tree })
             if let index = record.fields.lastIndex(where: { $0.name === element.name }), trees[index] == nil {
                 trees[index] = tree
@@ -168,14 +173,17 @@ final class RecordHandler: ElementHandler {
     }
 
     func didEnd(_ element: ElementEnd) throws {
-        if !element.text.isWhitespace {
+        if element.kind.isScalar {
+            add(element.name, FieldValue(scalar: element.kind, element.text.bytes),
+                json: { JSONValue(scalar: element.kind, element.text) })
+        } else if element.kind == .markup, !element.text.isWhitespace {
             add(element.name, .inferring(element.text.bytes), json: { .string(element.text.string) })
         }
         for (index, items) in repeats {
             let list = JSONValue.array(items)
             record.fields[index].value = .json(list.serialized, .array)
         }
-        try collection.emit(&record, kind: kind!)
+        try emitter.emit(&record, kind: kind!)
     }
 
     private func add(_ name: Name, _ value: @autoclosure () -> FieldValue, json: () -> JSONValue) {
@@ -190,7 +198,24 @@ final class RecordHandler: ElementHandler {
     }
 }
 
+/// Whatever turns finished records into sink writes: decides their table.
+protocol RecordEmitter: AnyObject {
+    func emit(_ record: inout Record, kind: Name) throws
+}
+
 extension FieldValue {
+    /// The value of a JSON scalar: a string stays text, `true`/`false` a boolean,
+    /// `null` null, and a number is a ``Number`` when INTEGER or REAL holds it exactly,
+    /// otherwise its text as written (`1e5`, `1.50`, an integer past 64 bits).
+    init(scalar kind: ContentKind, _ bytes: UnsafeBufferPointer<UInt8>) {
+        switch kind {
+        case .number: self = .inferring(bytes)
+        case .boolean: self = .bool(bytes.first == UInt8(ascii: "t"))
+        case .null: self = .null
+        default: self = .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
     /// The value as a JSON tree, for a field that turns out to repeat.
     var jsonValue: JSONValue {
         switch self {

@@ -7,10 +7,14 @@
 /// - any other element is an object: attributes as `"@name"`, children by name
 ///   (a name met more than once holds a list), non-blank text as `"#text"`.
 ///
-/// Values stay strings: XML has no types, and a JSON column keeps the text as written.
+/// XML values stay strings: XML has no types, and a JSON column keeps the text as
+/// written. JSON input keeps its own shape and types: an array is a list (`[]` when
+/// empty), an object an object, and scalars keep their type (numbers as written).
 public final class ElementTreeHandler: ElementHandler {
-    private var attributes: [(key: String, value: JSONValue)] = []
-    private var children: [(name: Name, value: JSONValue)] = []
+    @exclusivity(unchecked) private var attributes: [(key: String, value: JSONValue)] = []
+    @exclusivity(unchecked) private var children: [(name: Name, value: JSONValue)] = []
+
+    private let scalarHandler = TextHandler()
 
     public init() {}
 
@@ -18,24 +22,36 @@ public final class ElementTreeHandler: ElementHandler {
     public var isLeaf: Bool { attributes.isEmpty && children.isEmpty }
 
     public func didStart(_ element: ElementStart) throws {
-        attributes.removeAll(keepingCapacity: true)
-        children.removeAll(keepingCapacity: true)
+        if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
+        if !children.isEmpty { children.removeAll(keepingCapacity: true) }
         for attribute in element.attributes {
             attributes.append(("@" + attribute.name.qualified, .string(attribute.string)))
         }
     }
 
     public func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        ElementTreeHandler()
+        element.kind.isScalar ? scalarHandler : ElementTreeHandler()
     }
 
     public func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        let child = child as! ElementTreeHandler
-        children.append((element.name, child.value(text: element.text)))
+        if element.kind.isScalar {
+            children.append((element.name, JSONValue(scalar: element.kind, element.text)))
+        } else {
+            children.append((element.name, (child as! ElementTreeHandler).value(of: element)))
+        }
     }
 
-    /// The element's value, given the text that was accumulated for it.
-    public func value(text: TextBytes) -> JSONValue {
+    /// The value of the element this handler took, given its end.
+    public func value(of element: ElementEnd) -> JSONValue {
+        switch element.kind {
+        case .markup: return value(text: element.text)
+        case .array: return .array(children.map(\.value))
+        case .object: return .object(children.map { ($0.name.qualified, $0.value) })
+        default: return JSONValue(scalar: element.kind, element.text)
+        }
+    }
+
+    private func value(text: TextBytes) -> JSONValue {
         if isLeaf { return .string(text.string) }
         if attributes.isEmpty, text.isWhitespace, let first = children.first?.name,
            children.allSatisfy({ $0.name === first }) {

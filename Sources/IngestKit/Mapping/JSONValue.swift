@@ -22,6 +22,16 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// The value of a JSON scalar element (``ContentKind/isScalar``).
+    public init(scalar kind: ContentKind, _ text: TextBytes) {
+        switch kind {
+        case .number: self = .number(text.string)
+        case .boolean: self = .bool(text.bytes.first == UInt8(ascii: "t"))
+        case .null: self = .null
+        default: self = .string(text.string)
+        }
+    }
+
     /// Compact JSON text (RFC 8259), non-ASCII characters kept as UTF-8.
     public var serialized: String {
         var out = ""
@@ -57,6 +67,11 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// Writes `text` as a JSON string literal.
     public static func writeString(_ text: String, to out: inout String) {
         out += "\""
+        defer { out += "\"" }
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += text
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -70,6 +85,5 @@ public indirect enum JSONValue: Equatable, Sendable {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        out += "\""
     }
 }

@@ -14,6 +14,10 @@ public struct RecordPath: Equatable, Sendable, CustomStringConvertible {
         self.steps = trimmed
     }
 
+    init(steps: [String]) {
+        self.steps = steps
+    }
+
     public var description: String { steps.joined(separator: "/") }
 
     static func step(_ step: String, matches name: Name) -> Bool {

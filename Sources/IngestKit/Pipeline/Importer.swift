@@ -14,11 +14,19 @@ public struct Importer {
         public var recordPath: RecordPath?
         public var limits: ParseLimits
         public var chunkSize: Int
+        /// The inputs' format; `nil` tells it from each input's name or first bytes.
+        public var format: InputFormat?
+        /// The name of a JSON input's document element, which names the table of a
+        /// top-level array; `nil` uses the input's file name without its extension.
+        public var documentName: String?
 
-        public init(recordPath: RecordPath? = nil, limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize) {
+        public init(recordPath: RecordPath? = nil, limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
+                    format: InputFormat? = nil, documentName: String? = nil) {
             self.recordPath = recordPath
             self.limits = limits
             self.chunkSize = chunkSize
+            self.format = format
+            self.documentName = documentName
         }
     }
 
@@ -61,14 +69,50 @@ public struct Importer {
     /// consumed after each chunk. Errors name the input.
     public func run(_ input: InputFile, into sink: any RecordSink,
                     progress: ((Int) -> Void)? = nil) throws {
-        let mapping = AutomaticMapping(recordPath: options.recordPath, sink: sink)
-        let stack = HandlerStack(root: mapping.makeRootHandler(), limits: options.limits)
         do {
-            try ExpatParser(chunkSize: options.chunkSize).parse(input, into: stack, progress: progress)
+            let format = try options.format ?? InputFormat.detect(input)
+            var recordPath = options.recordPath
+            if format != .xml, let path = recordPath {
+                // JSON paths start below the top-level value, as ijson's do (`people/item`).
+                recordPath = RecordPath(steps: ["*"] + path.steps)
+            }
+            let mapping = AutomaticMapping(recordPath: recordPath, sink: sink)
+            let stack = HandlerStack(root: mapping.makeRootHandler(), limits: options.limits)
+            try parser(for: input, format: format).parse(input, into: stack, progress: progress)
             try mapping.checkMatched()
         } catch let error as IngestError {
             throw error.inFile(input.displayName)
         }
+    }
+
+    /// Parses `input` without mapping it: a check of well-formedness, and the parser's
+    /// own speed.
+    public func parseOnly(_ input: InputFile, progress: ((Int) -> Void)? = nil) throws {
+        do {
+            let format = try options.format ?? InputFormat.detect(input)
+            try parser(for: input, format: format).parse(input, into: DiscardingReceiver(), progress: progress)
+        } catch let error as IngestError {
+            throw error.inFile(input.displayName)
+        }
+    }
+
+    /// The parser for `format`.
+    public func parser(for input: InputFile, format: InputFormat) -> any StreamingParser {
+        switch format {
+        case .xml:
+            return ExpatParser(chunkSize: options.chunkSize)
+        case .json, .jsonLines:
+            let name = options.documentName ?? input.path.map(Self.stem) ?? "stdin"
+            return JSONParser(documentName: name, lines: format == .jsonLines, limits: options.limits,
+                              chunkSize: options.chunkSize)
+        }
+    }
+
+    /// `data/people.ndjson` → `people`.
+    public static func stem(_ path: String) -> String {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
+        return stem.isEmpty ? base : stem
     }
 }
 

@@ -17,6 +17,9 @@ public final class InputFile {
     public let size: Int?
     private let descriptor: Int32
     private var closed = false
+    /// Bytes read ahead by ``peek(_:)``, served before the rest of the input.
+    private var lookahead: [UInt8] = []
+    private var lookaheadOffset = 0
 
     /// Opens `path` for reading; `-` means standard input.
     public init(path: String) throws {
@@ -48,6 +51,35 @@ public final class InputFile {
 
     /// Reads up to `buffer.count` bytes; returns 0 at the end of the input.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if lookaheadOffset < lookahead.count {
+            let count = min(buffer.count, lookahead.count - lookaheadOffset)
+            lookahead.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + lookaheadOffset, byteCount: count) }
+            lookaheadOffset += count
+            return count
+        }
+        return try readFromDescriptor(into: buffer)
+    }
+
+    /// Shows `body` the first bytes of the input (up to 4 KiB, fewer if the input is
+    /// shorter) without consuming them: later reads start at the beginning. Call it
+    /// before the first read.
+    public func peek<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        if lookahead.isEmpty {
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            var filled = 0
+            while filled < bytes.count {
+                let count = try bytes.withUnsafeMutableBytes {
+                    try readFromDescriptor(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
+                }
+                if count == 0 { break }
+                filled += count
+            }
+            lookahead = Array(bytes[..<filled])
+        }
+        return try lookahead.withUnsafeBytes { try body($0) }
+    }
+
+    private func readFromDescriptor(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }

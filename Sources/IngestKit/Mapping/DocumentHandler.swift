@@ -1,0 +1,69 @@
+/// The document element when no record path is given: it finds the records.
+///
+/// - XML: the document element is the collection; its child elements are the records.
+/// - A JSON array (or JSON Lines): its items are the records, in a table named after
+///   the document (the input's name).
+/// - A JSON object: each member whose value is an array is a collection of records,
+///   in a table named after its key (`{"people":[...]}` → `people`). An object with
+///   no array member, or a scalar, is itself one record.
+final class DocumentHandler: ElementHandler, RecordEmitter {
+    unowned let mapping: AutomaticMapping
+    /// The document element as a collection (XML, JSON array).
+    private var collection: CollectionHandler?
+    /// The document as one record (JSON object or scalar), until an array turns up.
+    private var whole: RecordHandler?
+    private var foundArray = false
+    private var scalarText: [UInt8] = []
+
+    init(mapping: AutomaticMapping) {
+        self.mapping = mapping
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) throws {
+        mapping.foundCollection = true
+        if element.kind == .markup || element.kind == .array {
+            collection = CollectionHandler(recordStep: nil, mapping: mapping)
+            try collection!.didStart(element)
+        } else {
+            whole = RecordHandler(emitter: self)
+            try whole!.didStart(element)
+        }
+    }
+
+    func didReceive(text: UnsafeBufferPointer<UInt8>) throws {
+        if let collection { return try collection.didReceive(text: text) }
+        scalarText.append(contentsOf: text)
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        if let collection { return try collection.handler(forChild: element) }
+        if element.kind == .array {
+            foundArray = true
+            return CollectionHandler(recordStep: nil, mapping: mapping)
+        }
+        return foundArray ? nil : try whole!.handler(forChild: element)
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        guard collection == nil, !foundArray, let whole else { return }
+        try whole.didFinish(child: child, element: element)
+    }
+
+    func didEnd(_ element: ElementEnd) throws {
+        guard collection == nil, !foundArray, let whole else { return }
+        try scalarText.withUnsafeBufferPointer { text in
+            var end = ElementEnd(name: element.name, text: TextBytes(text), startPosition: element.startPosition,
+                                 position: element.position, depth: element.depth,
+                                 hadChildElements: element.hadChildElements)
+            end.kind = element.kind
+            try whole.didEnd(end)
+        }
+    }
+
+    func emit(_ record: inout Record, kind: Name) throws {
+        record.table = kind.qualified
+        try mapping.sink.write(record)
+    }
+}
