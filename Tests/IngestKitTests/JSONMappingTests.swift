@@ -6,7 +6,7 @@ import Testing
 func mapJSON(_ json: String, name: String = "doc", lines: Bool = false, records: String? = nil,
              chunkSize: Int = defaultChunkSize) throws -> CollectingSink {
     let sink = CollectingSink()
-    let path = try records.map { RecordPath(steps: ["*"] + (try RecordPath($0)).steps) }
+    let path = try records.map { try RecordPath($0).belowDocumentElement }
     let mapping = AutomaticMapping(recordPath: path, sink: sink)
     let stack = HandlerStack(root: mapping.makeRootHandler())
     try JSONParser(documentName: name, lines: lines, chunkSize: chunkSize).parse(bytes: Array(json.utf8), into: stack)

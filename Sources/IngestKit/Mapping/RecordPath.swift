@@ -2,6 +2,8 @@
 /// separated by `/` (`rss/channel/item`). A step of `*` matches any element.
 public struct RecordPath: Equatable, Sendable, CustomStringConvertible {
     public let steps: [String]
+    /// The path as the user wrote it, for messages.
+    private let written: String
 
     /// Parses `people/person`; a leading `/` is allowed. Needs at least two steps:
     /// the records' parent and the records.
@@ -12,13 +14,20 @@ public struct RecordPath: Equatable, Sendable, CustomStringConvertible {
             throw IngestError(.usage, "--records \(text): expected a path like people/person (the records' parent, then the records)")
         }
         self.steps = trimmed
+        written = trimmed.joined(separator: "/")
     }
 
-    init(steps: [String]) {
+    /// The same path one level down: JSON paths start below the top-level value.
+    var belowDocumentElement: RecordPath {
+        RecordPath(steps: ["*"] + steps, written: written)
+    }
+
+    private init(steps: [String], written: String) {
         self.steps = steps
+        self.written = written
     }
 
-    public var description: String { steps.joined(separator: "/") }
+    public var description: String { written }
 
     static func step(_ step: String, matches name: Name) -> Bool {
         step == "*" || step == name.qualified || step == name.local

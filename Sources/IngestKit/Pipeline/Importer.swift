@@ -74,7 +74,7 @@ public struct Importer {
             var recordPath = options.recordPath
             if format != .xml, let path = recordPath {
                 // JSON paths start below the top-level value, as ijson's do (`people/item`).
-                recordPath = RecordPath(steps: ["*"] + path.steps)
+                recordPath = path.belowDocumentElement
             }
             let mapping = AutomaticMapping(recordPath: recordPath, sink: sink)
             let stack = HandlerStack(root: mapping.makeRootHandler(), limits: options.limits)
