@@ -8,6 +8,7 @@
 #   INGEST=/path/to/ingest   use this binary instead of building one
 #   REPEAT=3                 run every measurement 3 times, keep the fastest
 #   FLAT=1                   also ingest a 4×N data set and compare peak RSS
+#   SUITES="xml json"        which groups to measure (default: all of them)
 #
 # Every measurement goes through GNU time (`/usr/bin/time -f '%e %M %U %S'`):
 # wall seconds, peak resident set size, and CPU seconds (user + system). The
@@ -22,6 +23,7 @@ set -euo pipefail
 N="${1:-500000}"
 REPEAT="${REPEAT:-1}"
 FLAT="${FLAT:-0}"
+SUITES="${SUITES:-xml json}"
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"   # the repository root
 BENCH="$ROOT/../shared/bench"               # generator and peers, shared by projects
@@ -32,6 +34,10 @@ WORK="$ROOT/Benchmarks/work"                # gitignored: databases written by t
 # with peak RSS at most 64 MB.
 TARGET_RATIO=2.0
 TARGET_RSS_MB=64
+# Issue 4: ingest people.json within 0.6x of the ijson peer, tokenizer at least half
+# of json_verify's throughput (its time at most 2x), same RSS bound.
+TARGET_JSON_PEER_RATIO=0.6
+TARGET_TOKENIZER_RATIO=2.0
 
 # Results, keyed by measurement name.
 declare -A SECS=() CPU=() RSS_KB=() BYTES=() STATUS=()
@@ -64,7 +70,7 @@ check_arguments() {
 
 # Install the floors' tools and the peer's module, only those that are missing.
 ensure_tools() {
-    local missing=()
+    local missing=() missing_late=()
     command -v xmllint >/dev/null || missing+=(libxml2-utils)
     command -v xmlwf   >/dev/null || missing+=(expat)
     command -v sqlite3 >/dev/null || missing+=(sqlite3)
@@ -75,10 +81,20 @@ ensure_tools() {
         $sudo apt-get update
         $sudo apt-get install -y "${missing[@]}"
     fi
-    if ! python3 -c 'import lxml' 2>/dev/null; then
-        note "installing pip package: lxml"
-        python3 -m pip install --quiet lxml
+    command -v json_verify >/dev/null || missing_late+=(yajl-tools)
+    if ((${#missing_late[@]})); then
+        note "installing Debian packages: ${missing_late[*]}"
+        local sudo=""; [[ $(id -u) -eq 0 ]] || sudo="sudo"
+        $sudo apt-get update
+        $sudo apt-get install -y "${missing_late[@]}"
     fi
+    local module
+    for module in lxml ijson sqlite_utils; do
+        if ! python3 -c "import $module" 2>/dev/null; then
+            note "installing pip package: ${module/_/-}"
+            python3 -m pip install --quiet "${module/_/-}"
+        fi
+    done
 }
 
 # Generate N records into DATA_ROOT/N unless a complete set is already there.
@@ -86,7 +102,7 @@ ensure_tools() {
 # half-written set that a later run would take as complete.
 ensure_data() {
     local n="$1" dir="$DATA_ROOT/$1"
-    if [[ -s "$dir/people.xml" && -s "$dir/posts.xml" && -s "$dir/people.csv" ]]; then
+    if [[ -s "$dir/people.xml" && -s "$dir/posts.xml" && -s "$dir/people.csv" && -s "$dir/people.json" && -s "$dir/people.ndjson" ]]; then
         return
     fi
     note "generating $n records into $dir"
@@ -152,6 +168,11 @@ fresh_ingest_db() { rm -f "$WORK/ingest.db"; }
 fresh_posts_db()  { rm -f "$WORK/ingest-posts.db"; }
 fresh_lxml_db()   { rm -f "$WORK/lxml.db"; }
 fresh_flat_db()   { rm -f "$WORK/ingest-flat.db"; }
+fresh_json_db()   { rm -f "$WORK/ingest-json.db"; }
+fresh_ndjson_db() { rm -f "$WORK/ingest-ndjson.db"; }
+fresh_ijson_db()  { rm -f "$WORK/ijson.db"; }
+fresh_utils_db()  { rm -f "$WORK/sqlite-utils.db"; }
+fresh_jflat_db()  { rm -f "$WORK/ingest-json-flat.db"; }
 
 # expect_count NAME DB TABLE WANT: the table must hold exactly WANT rows.
 expect_count() {
@@ -220,6 +241,47 @@ run_measurements() {
     fi
 }
 
+run_json_measurements() {
+    local data="$DATA_ROOT/$N"
+    local json="$data/people.json" ndjson="$data/people.ndjson"
+
+    # 1. yajl's json_verify: the JSON parse floor.
+    measure json-verify "$json" : -- sh -c 'exec json_verify -q < "$1"' json_verify "$json"
+
+    # 2. ingest's tokenizer alone: parse, no mapping, nothing written.
+    measure ingest-json-parse "$json" : -- "$INGEST" "$json" --parse-only --quiet
+
+    # 3. The headline: one JSON document into SQLite.
+    measure ingest-json "$json" fresh_json_db -- \
+        "$INGEST" "$json" --to db --out "$WORK/ingest-json.db" --replace --quiet
+    expect_count ingest-json "$WORK/ingest-json.db" people "$N"
+
+    # 4. JSON Lines into SQLite (table named after the file: people).
+    measure ingest-ndjson "$ndjson" fresh_ndjson_db -- \
+        "$INGEST" "$ndjson" --to db --out "$WORK/ingest-ndjson.db" --replace --quiet
+    expect_count ingest-ndjson "$WORK/ingest-ndjson.db" people "$N"
+
+    # 5. Parse + map, no SQLite.
+    measure ingest-json-dry "$json" : -- "$INGEST" "$json" --dry-run --quiet
+
+    # 6. Peer: ijson (yajl2_c backend) + sqlite3 executemany.
+    measure ijson-peer "$json" fresh_ijson_db -- \
+        python3 "$BENCH/peers/ijson_to_sqlite.py" "$json" "$WORK/ijson.db"
+    expect_count ijson-peer "$WORK/ijson.db" person "$N"
+
+    # 7. Peer: sqlite-utils insert --nl, the common JSON-to-SQLite command.
+    measure sqlite-utils "$ndjson" fresh_utils_db -- \
+        sqlite-utils insert "$WORK/sqlite-utils.db" people "$ndjson" --nl
+    expect_count sqlite-utils "$WORK/sqlite-utils.db" people "$N"
+
+    if [[ "$FLAT" == 1 ]]; then
+        local big=$((N * 4))
+        measure "ingest-json-x4" "$DATA_ROOT/$big/people.json" fresh_jflat_db -- \
+            "$INGEST" "$DATA_ROOT/$big/people.json" --to db --out "$WORK/ingest-json-flat.db" --replace --quiet
+        expect_count "ingest-json-x4" "$WORK/ingest-json-flat.db" people "$big"
+    fi
+}
+
 # -------------------------------------------------------------- reporting --
 
 # Which source the binary was built from: the commit, and whether Sources/ had
@@ -242,6 +304,7 @@ print_environment() {
     echo "tools:    $(xmllint --version 2>&1 | head -n 1); $(xmlwf -v 2>&1 | head -n 1);" \
          "sqlite3 $(sqlite3 --version | cut -d' ' -f1); python $(python3 -c 'import platform; print(platform.python_version())');" \
          "lxml $(python3 -c 'import lxml.etree as e; print(e.__version__)')"
+    echo "json:     $(python3 -c 'import ijson; print("ijson", ijson.__version__, ijson.backend)' 2>/dev/null); $(sqlite-utils --version 2>/dev/null)"
     echo "MB = 2^20 bytes; MB/s = input file size / wall seconds; RSS = peak resident set size; CPU s = user + system."
     echo
 }
@@ -269,6 +332,36 @@ have() { local n; for n; do [[ -n "${SECS[$n]:-}" ]] || return 1; done; }
 
 # times A B: A / B as "1.23x", or n/a.
 times() { local r; r=$(divide "$1" "$2" 2); [[ "$r" == n/a ]] && echo n/a || echo "${r}x"; }
+
+print_json_ratios() {
+    echo "JSON ratios (wall time, lower is better for ingest):"
+    if have ingest-json ijson-peer; then
+        local r rss verdict
+        r=$(divide "${SECS[ingest-json]}" "${SECS[ijson-peer]}" 2)
+        rss=$(calc "sprintf(\"%.1f\", ${RSS_KB[ingest-json]} / 1024)")
+        verdict=$([[ "$r" == n/a ]] && echo "cannot judge" || calc "($r <= $TARGET_JSON_PEER_RATIO && $rss <= $TARGET_RSS_MB) ? \"meets\" : \"MISSES\"")
+        echo "  ingest people.json / ijson peer = ${SECS[ingest-json]} / ${SECS[ijson-peer]} = $(times "${SECS[ingest-json]}" "${SECS[ijson-peer]}");" \
+             "peak RSS $rss MB  -> $verdict target (<= ${TARGET_JSON_PEER_RATIO}x, <= $TARGET_RSS_MB MB)"
+    fi
+    if have ingest-json-parse json-verify; then
+        local r verdict
+        r=$(divide "${SECS[ingest-json-parse]}" "${SECS[json-verify]}" 2)
+        verdict=$([[ "$r" == n/a ]] && echo "cannot judge" || calc "($r <= $TARGET_TOKENIZER_RATIO) ? \"meets\" : \"MISSES\"")
+        echo "  ingest --parse-only / json_verify = ${SECS[ingest-json-parse]} / ${SECS[json-verify]} = $(times "${SECS[ingest-json-parse]}" "${SECS[json-verify]}")" \
+             " -> $verdict target (throughput at least half: <= ${TARGET_TOKENIZER_RATIO}x)"
+    fi
+    if have ingest-ndjson sqlite-utils; then
+        echo "  ingest people.ndjson / sqlite-utils --nl = ${SECS[ingest-ndjson]} / ${SECS[sqlite-utils]} = $(times "${SECS[ingest-ndjson]}" "${SECS[sqlite-utils]}")"
+    fi
+    if have ingest-json-dry json-verify; then
+        echo "  ingest people.json --dry-run / json_verify = ${SECS[ingest-json-dry]} / ${SECS[json-verify]} = $(times "${SECS[ingest-json-dry]}" "${SECS[json-verify]}")"
+    fi
+    if [[ "$FLAT" == 1 ]] && have ingest-json ingest-json-x4; then
+        echo "  flatness: ingest people.json peak RSS $(calc "sprintf(\"%.1f\", ${RSS_KB[ingest-json]} / 1024)") MB at N=$N," \
+             "$(calc "sprintf(\"%.1f\", ${RSS_KB[ingest-json-x4]} / 1024)") MB at N=$((N * 4))"
+    fi
+    echo
+}
 
 print_ratios() {
     echo "ratios (wall time, lower is better for ingest):"
@@ -319,12 +412,14 @@ main() {
     ensure_ingest
     mkdir -p "$WORK"
 
-    run_measurements
+    [[ " $SUITES " == *" xml "* ]] && run_measurements
+    [[ " $SUITES " == *" json "* ]] && run_json_measurements
 
     echo
     print_environment
     print_table
-    print_ratios
+    [[ " $SUITES " == *" xml "* ]] && print_ratios
+    [[ " $SUITES " == *" json "* ]] && print_json_ratios
     if ((${#FAILURES[@]})); then
         echo "FAILURES:"
         printf '  - %s\n' "${FAILURES[@]}"

@@ -10,7 +10,7 @@ struct Person: Equatable {
 final class PeopleHandler: ElementHandler {
     var people: [Person] = []
     func handler(forChild element: ElementStart) -> (any ElementHandler)? {
-        element.name.local == "person" ? PersonHandler() : nil
+        ["person", "item"].contains(element.name.local) ? PersonHandler() : nil
     }
     func didFinish(child: any ElementHandler, element: ElementEnd) {
         people.append((child as! PersonHandler).person)
@@ -29,7 +29,22 @@ final class PersonHandler: ElementHandler {
     }
 }
 
+/// folks.json's top-level object, as the README shows it.
+final class FolksHandler: ElementHandler {
+    let people = PeopleHandler()
+    func handler(forChild element: ElementStart) -> (any ElementHandler)? {
+        element.name.local == "people" ? people : nil
+    }
+}
+
 @Suite struct SeedPeopleTests {
+    @Test func folksJSONBecomesTheSameThreePeopleThroughTheSameHandlers() throws {
+        let folks = FolksHandler()
+        try JSONParser(documentName: "folks").parse(
+            InputFile(path: packageRoot.appendingPathComponent("Samples/folks.json").path), into: HandlerStack(root: folks))
+        #expect(folks.people.people == seedPeople)
+    }
+
     let seedPeople = [Person(firstName: "Matt", lastName: "Neuburg"),
                       Person(firstName: "Snidely", lastName: "Whiplash"),
                       Person(firstName: "Dudley", lastName: "Doright")]
