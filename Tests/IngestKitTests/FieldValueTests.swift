@@ -23,3 +23,28 @@ import Testing
         #expect(infer(text) == .text(text))
     }
 }
+
+@Suite("Number rules: the fast path agrees with the slow one")
+struct NumberFastPathTests {
+    @Test("Every decimal the fast path calls REAL is the shortest form of its Double")
+    func fastPathAgrees() {
+        var generator = SystemRandomNumberGenerator()
+        var checked = 0
+        for _ in 0..<20_000 {
+            let integer = Int.random(in: 0...3, using: &generator) == 0 ? "0" : String(Int.random(in: 1...999_999_999, using: &generator))
+            let fraction = String(Int.random(in: 1...99_999_999, using: &generator))
+            let padded = String(repeating: "0", count: Int.random(in: 0...3, using: &generator)) + fraction
+            let text = (Bool.random(using: &generator) ? "-" : "") + integer + "." + padded
+            var copy = text
+            let fast = copy.withUTF8 { NumberSyntax.isPlainShortestDecimal($0) }
+            guard fast else { continue }
+            checked += 1
+            #expect(Double(text)!.description == text, "\(text) is not the shortest form")
+        }
+        #expect(checked > 1_000)
+        for text in ["73.0", "1.50", "0.05", "1234567890123456.5", "01.5", "1e5", ".5", "1."] {
+            var copy = text
+            #expect(!copy.withUTF8 { NumberSyntax.isPlainShortestDecimal($0) }, "\(text)")
+        }
+    }
+}

@@ -62,14 +62,15 @@ public final class HandlerStack: ParseEventReceiver {
         let top = frames.count - 1
         frames[top].hadChildElements = true
         let parent = frames[top].handler
-        var element = ElementStart(name: name, attributes: .none, position: position, depth: depth)
-        element.kind = kind
+        var end = ElementEnd(name: name, text: TextBytes(bytes), startPosition: position,
+                             position: position, depth: depth, hadChildElements: false)
+        end.kind = kind
         do {
+            if try parent.take(scalar: end) { return }
+            var element = ElementStart(name: name, attributes: .none, position: position, depth: depth)
+            element.kind = kind
             guard let handler = try parent.handler(forChild: element) else { return }
             try handler.didStart(element)
-            var end = ElementEnd(name: name, text: TextBytes(bytes), startPosition: position,
-                                 position: position, depth: depth, hadChildElements: false)
-            end.kind = kind
             try handler.didEnd(end)
             try parent.didFinish(child: handler, element: end)
         } catch {

@@ -157,6 +157,12 @@ final class RecordHandler: ElementHandler {
         element.kind.isScalar ? scalarHandler : fieldHandler
     }
 
+    func take(scalar element: ElementEnd) throws -> Bool {
+        add(element.name, FieldValue(scalar: element.kind, element.text.bytes),
+            json: { JSONValue(scalar: element.kind, element.text) })
+        return true
+    }
+
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         if element.kind.isScalar {
             add(element.name, FieldValue(scalar: element.kind, element.text.bytes),

@@ -33,6 +33,11 @@ public final class ElementTreeHandler: ElementHandler {
         element.kind.isScalar ? scalarHandler : ElementTreeHandler()
     }
 
+    public func take(scalar element: ElementEnd) throws -> Bool {
+        children.append((element.name, JSONValue(scalar: element.kind, element.text)))
+        return true
+    }
+
     public func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         if element.kind.isScalar {
             children.append((element.name, JSONValue(scalar: element.kind, element.text)))

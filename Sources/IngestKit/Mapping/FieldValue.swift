@@ -60,6 +60,7 @@ enum NumberSyntax {
         if isCanonicalInteger(bytes) {
             return Int64(text()) != nil ? .integer : nil
         }
+        if isPlainShortestDecimal(bytes) { return .real }
         guard bytes.count <= 24, looksDecimal(bytes) else { return nil }
         let string = text()
         guard let double = Double(string), double.isFinite else { return nil }
@@ -79,6 +80,28 @@ enum NumberSyntax {
         guard let lead = digits.first, digits.allSatisfy(isDigit) else { return false }
         if lead == UInt8(ascii: "0") { return digits.count == 1 && bytes.count == 1 }
         return true
+    }
+
+    /// `-?(0|[1-9][0-9]*)\.[0-9]*[1-9]` with at most 15 significant digits and a value
+    /// of at least 0.1: such a decimal is exactly the shortest form of its `Double`
+    /// (15 digits always survive the round trip, and `description` writes values
+    /// from 0.1 up to 2^53 without an exponent), so no conversion is needed to know.
+    static func isPlainShortestDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
+        let integerStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let integerDigits = index - integerStart
+        guard integerDigits > 0, index < bytes.count, bytes[index] == UInt8(ascii: "."),
+              integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return false }
+        index += 1
+        let fractionStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let fractionDigits = index - fractionStart
+        guard index == bytes.count, fractionDigits > 0, bytes[index - 1] != UInt8(ascii: "0") else { return false }
+        if bytes[integerStart] == UInt8(ascii: "0") {
+            return bytes[fractionStart] != UInt8(ascii: "0") && fractionDigits <= 15
+        }
+        return integerDigits + fractionDigits <= 15
     }
 
     /// Only characters a decimal literal can have; `Double(_:)` decides the rest.
