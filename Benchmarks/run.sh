@@ -8,7 +8,14 @@
 #   INGEST=/path/to/ingest   use this binary instead of building one
 #   REPEAT=3                 run every measurement 3 times, keep the fastest
 #   FLAT=1                   also ingest a 4×N data set and compare peak RSS
-#   SUITES="xml json"        which groups to measure (default: all of them)
+#   SUITES="db plist json"   which groups to measure (default: all three): db = XML
+#                            into SQLite with its floors and the lxml peer; plist =
+#                            binary/XML plist and keyed archive beside Python's
+#                            plistlib; json = JSON into SQLite beside json_verify,
+#                            the ijson peer and sqlite-utils
+#   DATA_ROOT=/path          where the generated data sets live (default
+#                            Benchmarks/data); point it at another checkout's data
+#                            instead of generating a second copy
 #
 # Every measurement goes through GNU time (`/usr/bin/time -f '%e %M %U %S'`):
 # wall seconds, peak resident set size, and CPU seconds (user + system). The
@@ -23,11 +30,11 @@ set -euo pipefail
 N="${1:-500000}"
 REPEAT="${REPEAT:-1}"
 FLAT="${FLAT:-0}"
-SUITES="${SUITES:-xml json}"
+SUITES="${SUITES:-db plist json}"
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"   # the repository root
 BENCH="$ROOT/../shared/bench"               # generator and peers, shared by projects
-DATA_ROOT="$ROOT/Benchmarks/data"           # gitignored
+DATA_ROOT="${DATA_ROOT:-$ROOT/Benchmarks/data}"   # gitignored
 WORK="$ROOT/Benchmarks/work"                # gitignored: databases written by the runs
 
 # Targets from the issue: ingest people.xml within 2.0× of (xmllint + sqlite3 import),
@@ -64,6 +71,10 @@ file_size() { stat -c %s "$1"; }
 check_arguments() {
     [[ "$N" =~ ^[1-9][0-9]*$ ]] || die "N must be a positive whole number of records, not '$N'"
     [[ "$REPEAT" =~ ^[1-9][0-9]*$ ]] || die "REPEAT must be a positive whole number, not '$REPEAT'"
+    local suite
+    for suite in $SUITES; do
+        [[ "$suite" =~ ^(db|plist|json)$ ]] || die "SUITES lists db, plist and json, not '$suite'"
+    done
     [[ -f "$BENCH/gen_people.py" && -f "$BENCH/peers/lxml_to_sqlite.py" ]] || die \
         "../shared/bench is missing (looked in $BENCH). Clone the repository with shared/ beside it."
 }
@@ -173,6 +184,31 @@ fresh_ndjson_db() { rm -f "$WORK/ingest-ndjson.db"; }
 fresh_ijson_db()  { rm -f "$WORK/ijson.db"; }
 fresh_utils_db()  { rm -f "$WORK/sqlite-utils.db"; }
 fresh_jflat_db()  { rm -f "$WORK/ingest-json-flat.db"; }
+fresh_plists()    { rm -f "$WORK"/*.plist "$WORK"/*.archive; }
+
+# expect_records NAME N HEADER FILE: ingest's summary (on stderr) must report N
+# records, and FILE must start with HEADER (bplist00 or <?xml).
+expect_records() {
+    local name="$1" want="$2" header="$3" file="$4"
+    [[ "${STATUS[$name]:-}" == ok ]] || return 0
+    if ! grep -q "ingest: $want records " "$WORK/$name.err"; then
+        STATUS[$name]="bad count"
+        fail "$name: summary was: $(head -c 300 "$WORK/$name.err")"
+    elif [[ "$(head -c ${#header} "$file")" != "$header" ]]; then
+        STATUS[$name]="bad output"
+        fail "$name: $file does not start with $header"
+    fi
+}
+
+# expect_file NAME HEADER FILE: FILE must start with HEADER.
+expect_file() {
+    local name="$1" header="$2" file="$3"
+    [[ "${STATUS[$name]:-}" == ok ]] || return 0
+    if [[ "$(head -c ${#header} "$file")" != "$header" ]]; then
+        STATUS[$name]="bad output"
+        fail "$name: $file does not start with $header"
+    fi
+}
 
 # expect_count NAME DB TABLE WANT: the table must hold exactly WANT rows.
 expect_count() {
@@ -198,7 +234,46 @@ expect_silent() {
     fi
 }
 
-run_measurements() {
+# Property lists and keyed archives of people.xml, beside the Python peer that
+# builds the whole list in memory and dumps it with plistlib (fed people.ndjson, the
+# same records, so it does not pay for XML parsing). The summary line (not --quiet)
+# tells how many records ingest wrote.
+run_plist_measurements() {
+    local data="$DATA_ROOT/$N" people="$DATA_ROOT/$N/people.xml"
+
+    measure ingest-plist-binary "$people" fresh_plists -- \
+        "$INGEST" "$people" --to plist --plist-format binary --out "$WORK/ingest-binary.plist" --replace
+    expect_records ingest-plist-binary "$N" bplist00 "$WORK/ingest-binary.plist"
+
+    measure ingest-plist-xml "$people" fresh_plists -- \
+        "$INGEST" "$people" --to plist --plist-format xml --out "$WORK/ingest-xml.plist" --replace
+    expect_records ingest-plist-xml "$N" "<?xml" "$WORK/ingest-xml.plist"
+
+    measure ingest-archive "$people" fresh_plists -- \
+        "$INGEST" "$people" --to archive --out "$WORK/ingest.archive" --replace
+    expect_records ingest-archive "$N" bplist00 "$WORK/ingest.archive"
+
+    measure plistlib-binary "$data/people.ndjson" fresh_plists -- \
+        python3 "$BENCH/peers/plistlib_dump.py" "$data/people.ndjson" "$WORK/plistlib-binary.plist" binary
+    expect_file plistlib-binary bplist00 "$WORK/plistlib-binary.plist"
+
+    measure plistlib-xml "$data/people.ndjson" fresh_plists -- \
+        python3 "$BENCH/peers/plistlib_dump.py" "$data/people.ndjson" "$WORK/plistlib-xml.plist" xml
+    expect_file plistlib-xml "<?xml" "$WORK/plistlib-xml.plist"
+
+    if [[ "$FLAT" == 1 ]]; then
+        local big=$((N * 4))
+        measure ingest-plist-binary-x4 "$DATA_ROOT/$big/people.xml" fresh_plists -- \
+            "$INGEST" "$DATA_ROOT/$big/people.xml" --to plist --plist-format binary --out "$WORK/ingest-binary.plist" --replace
+        expect_records ingest-plist-binary-x4 "$big" bplist00 "$WORK/ingest-binary.plist"
+        measure ingest-archive-x4 "$DATA_ROOT/$big/people.xml" fresh_plists -- \
+            "$INGEST" "$DATA_ROOT/$big/people.xml" --to archive --out "$WORK/ingest.archive" --replace
+        expect_records ingest-archive-x4 "$big" bplist00 "$WORK/ingest.archive"
+    fi
+    fresh_plists
+}
+
+run_db_measurements() {
     local data="$DATA_ROOT/$N"
     local people="$data/people.xml" posts="$data/posts.xml" csv="$data/people.csv"
 
@@ -311,9 +386,9 @@ print_environment() {
 
 print_table() {
     local name secs cpu mbps rss
-    local row='| %-18s | %8s | %8s | %11s | %8s | %-14s |\n'
+    local row='| %-22s | %8s | %8s | %11s | %8s | %-14s |\n'
     printf "$row" measurement seconds "MB/s" "peak RSS MB" "CPU s" status
-    printf "$row" ------------------ -------: -------: ----------: -------: --------------
+    printf "$row" ---------------------- -------: -------: ----------: -------: --------------
     for name in "${ORDER[@]}"; do
         if [[ -n "${SECS[$name]:-}" ]]; then
             secs=${SECS[$name]} cpu=${CPU[$name]}
@@ -402,7 +477,33 @@ print_ratios() {
     echo
 }
 
+print_plist_ratios() {
+    echo "plist ratios (wall time, lower is better for ingest):"
+    local ours peer
+    for pair in "ingest-plist-binary plistlib-binary" "ingest-plist-xml plistlib-xml"; do
+        read -r ours peer <<<"$pair"
+        if have "$ours" "$peer"; then
+            echo "  $ours / $peer = ${SECS[$ours]} / ${SECS[$peer]} = $(times "${SECS[$ours]}" "${SECS[$peer]}");" \
+                 "peak RSS $(calc "sprintf(\"%.1f\", ${RSS_KB[$ours]} / 1024)") MB vs $(calc "sprintf(\"%.1f\", ${RSS_KB[$peer]} / 1024)") MB"
+        else
+            echo "  $ours vs $peer: not available (a measurement failed)"
+        fi
+    done
+    if [[ "$FLAT" == 1 ]]; then
+        for name in ingest-plist-binary ingest-archive; do
+            if have "$name" "$name-x4"; then
+                echo "  flatness: $name peak RSS $(calc "sprintf(\"%.1f\", ${RSS_KB[$name]} / 1024)") MB at N=$N," \
+                     "$(calc "sprintf(\"%.1f\", ${RSS_KB[$name-x4]} / 1024)") MB at N=$((N * 4))"
+            fi
+        done
+    fi
+    echo
+}
+
 # -------------------------------------------------------------------- main --
+
+# suite NAME: NAME is among the groups to measure.
+suite() { [[ " $SUITES " == *" $1 "* ]]; }
 
 main() {
     check_arguments
@@ -412,14 +513,16 @@ main() {
     ensure_ingest
     mkdir -p "$WORK"
 
-    [[ " $SUITES " == *" xml "* ]] && run_measurements
-    [[ " $SUITES " == *" json "* ]] && run_json_measurements
+    if suite db; then run_db_measurements; fi
+    if suite plist; then run_plist_measurements; fi
+    if suite json; then run_json_measurements; fi
 
     echo
     print_environment
     print_table
-    [[ " $SUITES " == *" xml "* ]] && print_ratios
-    [[ " $SUITES " == *" json "* ]] && print_json_ratios
+    if suite db; then print_ratios; fi
+    if suite plist; then print_plist_ratios; fi
+    if suite json; then print_json_ratios; fi
     if ((${#FAILURES[@]})); then
         echo "FAILURES:"
         printf '  - %s\n' "${FAILURES[@]}"

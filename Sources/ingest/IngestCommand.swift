@@ -6,7 +6,7 @@ import Logging
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
-        abstract: "Stream XML or JSON of any size into a SQLite database.",
+        abstract: "Stream XML or JSON of any size into a SQLite database, a property list, a keyed archive or JSON.",
         discussion: """
         XML: records are the child elements of the document element, or the elements
         named by --records. Their attributes and leaf child elements become columns,
@@ -22,8 +22,19 @@ struct IngestCommand: ParsableCommand {
         the whole input has been read: a malformed input leaves an existing output
         untouched. An existing output is refused unless --replace or --append is given.
 
+        --to plist writes an Apple property list (XML, or --plist-format binary): an array
+        of one dictionary per record, or a dictionary of such arrays when there are
+        several tables. --to archive writes an NSKeyedArchiver archive (binary plist by
+        default): an NSArray of one object per record, of class --class NAME (default:
+        the table name singularised and capitalised, people -> Person). --to json and
+        --to ndjson write JSON. Every output is written atomically.
+
         EXAMPLES
           ingest folks.xml                      writes folks.db (table people)
+          ingest folks.xml --to plist           writes folks.plist (XML)
+          ingest folks.xml --to plist --plist-format binary --out folks.bplist
+          ingest folks.xml --to archive         writes folks.archive (class Person)
+          ingest folks.xml --to ndjson --out -  one JSON object per line on stdout
           ingest folks.xml --to db --out people.db --replace
           ingest feed.rss --records rss/channel/item
           ingest folks.json                     same people table as folks.xml
@@ -42,7 +53,7 @@ struct IngestCommand: ParsableCommand {
     )
 
     enum OutputKind: String, ExpressibleByArgument, CaseIterable {
-        case db
+        case db, plist, archive, json, ndjson
     }
 
     enum ParserKind: String, ExpressibleByArgument, CaseIterable {
@@ -52,8 +63,14 @@ struct IngestCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("XML or JSON files to read; - reads standard input.", valueName: "input"))
     var inputs: [String]
 
-    @Option(help: "What to write: db (SQLite).")
+    @Option(help: "What to write: db (SQLite), plist (property list), archive (NSKeyedArchiver), json, ndjson.")
     var to: OutputKind = .db
+
+    @Option(help: ArgumentHelp("Property list encoding for --to plist and --to archive: xml or binary. Default: xml for plist, binary for archive.", valueName: "format"))
+    var plistFormat: PlistFormat?
+
+    @Option(name: .customLong("class"), help: ArgumentHelp("Class name of the record objects with --to archive. Default: the table name singularised and capitalised (people -> Person).", valueName: "name"))
+    var className: String?
 
     @Option(help: ArgumentHelp("Output path; - writes to standard output. Default: each input's name with the output's extension, in the current directory.", valueName: "path"))
     var out: String?
@@ -96,6 +113,7 @@ struct IngestCommand: ParsableCommand {
 
     func validate() throws {
         if replace && append { throw ValidationError("--replace and --append exclude each other: pick one.") }
+        try validateFileOutputOptions()
         if inputs.contains("-") && out == nil && !dryRun && !parseOnly {
             throw ValidationError("Reading standard input: name the output with --out PATH (or --out - for standard output).")
         }
@@ -153,6 +171,7 @@ struct IngestCommand: ParsableCommand {
             try readAll(job.inputs, importer: importer, output: nil, into: counter, logger: logger)
             return counter
         }
+        if to != .db { return try runFileOutput(job, to: output, importer: importer, logger: logger) }
         let mode: SQLiteOutput.Mode = replace ? .replace : append ? .append : .create
         let database = try SQLiteOutput(path: output, mode: mode)
         var counter = CountingSink()
@@ -166,7 +185,7 @@ struct IngestCommand: ParsableCommand {
 
     /// Reads every input into `counter`: a database is written while the next records
     /// are parsed on a second thread; a dry run parses on this one.
-    private func readAll(_ inputs: [String], importer: Importer, output: String?, into counter: CountingSink, logger: Logger) throws {
+    func readAll(_ inputs: [String], importer: Importer, output: String?, into counter: CountingSink, logger: Logger) throws {
         var importer = importer
         for path in inputs {
             let input = try InputFile(path: path)

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import IngestKit
+
+@Suite struct JSONRecordSinkTests {
+    let factory = RecordFactory()
+
+    func write(_ records: [IngestKit.Record], _ format: JSONRecordSink.Format, renames: [Int: (String, String)] = [:]) throws -> Data {
+        let directory = try TemporaryDirectory()
+        return try writeFile(records, in: directory, renames: renames) { try JSONRecordSink(output: $0, format: format) }
+    }
+
+    var mixed: IngestKit.Record {
+        factory.record("t", [("n", factory.inferred("42")), ("r", factory.inferred("2.5")), ("b", .bool(false)),
+                             ("s", .text("a \"quoted\"\n line")), ("z", .null), ("huge", factory.inferred("18446744073709551616")),
+                             ("tags", .json(#"["x","y"]"#, .array)), ("o", .json(#"{"k":"v"}"#, .object))])
+    }
+
+    @Test func arrayKeepsTypesAndEmbedsNestedJSON() throws {
+        let data = try write([mixed, mixed], .array)
+        let rows = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(rows.count == 2)
+        let row = rows[0]
+        #expect((row["n"] as? NSNumber)?.int64Value == 42)
+        #expect((row["r"] as? NSNumber)?.doubleValue == 2.5)
+        #expect((row["b"] as? NSNumber)?.boolValue == false)
+        #expect(row["s"] as? String == "a \"quoted\"\n line")
+        #expect(row["z"] is NSNull)
+        #expect(row["huge"] as? String == "18446744073709551616")
+        #expect(row["tags"] as? [String] == ["x", "y"], "nested data is JSON, not a string")
+        #expect(row["o"] as? [String: String] == ["k": "v"])
+    }
+
+    @Test func linesHaveOneObjectEach() throws {
+        let data = try write([mixed, factory.record("u", [("a", .text("b"))])], .lines)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines[2].isEmpty)
+        let second = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: String]
+        #expect(second == ["a": "b"])
+        #expect((try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])?.count == 8)
+    }
+
+    @Test func severalTablesMakeAnObjectOfArrays() throws {
+        let records = [factory.record("catalog", [("t", .text("A"))]), factory.record("magazine", [("t", .text("M"))]),
+                       factory.record("book", [("t", .text("B"))])]
+        let data = try write(records, .array, renames: [0: ("catalog", "book")])
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [[String: String]]])
+        #expect(root == ["book": [["t": "A"], ["t": "B"]], "magazine": [["t": "M"]]])
+    }
+
+    @Test func zeroRecords() throws {
+        #expect(try JSONSerialization.jsonObject(with: write([], .array)) as? [Any] != nil)
+        #expect(try write([], .lines).isEmpty)
+    }
+}
