@@ -22,12 +22,12 @@ struct IngestCommand: ParsableCommand {
         the whole input has been read: a malformed input leaves an existing output
         untouched. An existing output is refused unless --replace or --append is given.
 
-        --to plist writes an Apple property list (XML, or --plist-format binary): an array
-        of one dictionary per record, or a dictionary of such arrays when there are
-        several tables. --to archive writes an NSKeyedArchiver archive (binary plist by
-        default): an NSArray of one object per record, of class --class NAME (default:
-        the table name singularised and capitalised, people -> Person). --to json and
-        --to ndjson write JSON. Every output is written atomically.
+        --to plist writes an Apple property list (XML, or --plist-format binary):
+        an array of one dictionary per record, or a dictionary of such arrays when
+        there are several tables. --to archive writes an NSKeyedArchiver archive
+        (a binary plist by default): an NSArray of one object per record, of class
+        --class NAME (default: the table name singularised and capitalised,
+        people -> Person). --to json and --to ndjson write JSON.
 
         EXAMPLES
           ingest folks.xml                      writes folks.db (table people)

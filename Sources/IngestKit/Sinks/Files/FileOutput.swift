@@ -43,8 +43,8 @@ public final class FileOutput {
     }
 
     /// A temporary file beside the output, removed when released.
-    func makeSpool() throws -> SpoolFile {
-        try SpoolFile(beside: file.target)
+    func makeSpool(capacity: Int = 256 * 1024) throws -> SpoolFile {
+        try SpoolFile(beside: file.target, capacity: capacity)
     }
 
     /// Flushes the file, renames it into place (or copies it to standard output).

@@ -6,10 +6,10 @@ final class SpoolFile {
     private let file: AtomicFile
     let writer: BufferedFileWriter
 
-    /// A new, empty spool beside `target`.
-    init(beside target: String) throws {
+    /// A new, empty spool beside `target`, written through a buffer of `capacity` bytes.
+    init(beside target: String, capacity: Int = 256 * 1024) throws {
         file = try AtomicFile(target: target)
-        writer = try BufferedFileWriter(path: file.temporaryPath, displayName: target)
+        writer = try BufferedFileWriter(path: file.temporaryPath, displayName: target, capacity: capacity)
     }
 
     deinit { file.discard() }

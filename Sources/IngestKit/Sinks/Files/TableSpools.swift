@@ -1,7 +1,8 @@
 /// Per-table spool files for outputs whose root groups records by table: each
 /// table's records are written to their own temporary file as they arrive (tables
 /// may interleave), and read back in table order when the output is assembled.
-/// Memory holds one entry per table, whatever the number of records.
+/// Memory holds one entry and a 64 KiB buffer per table, whatever the number of
+/// records.
 final class TableSpools {
     struct Table {
         var name: String
@@ -25,7 +26,7 @@ final class TableSpools {
             lastIndex = found
             return found
         }
-        tables.append(Table(name: table, spool: try output.makeSpool()))
+        tables.append(Table(name: table, spool: try output.makeSpool(capacity: 64 * 1024)))
         lastIndex = tables.count - 1
         return lastIndex
     }

@@ -94,7 +94,6 @@ public final class KeyedArchiveSink: RecordSink {
 
     public func write(_ record: Record) throws {
         let uid = allocate()
-        try beginEntry()
         try writer.beginDictionary()
         try writer.key("$class")
         try writer.uid(classUID(for: record.table))
@@ -195,13 +194,10 @@ public final class KeyedArchiveSink: RecordSink {
         while index < queue.count {
             let entry = queue[index]
             index += 1
-            switch entry {
-            case .recordClass(let classIndex):
+            if case .recordClass(let classIndex) = entry {
                 classes[classIndex].reserved = try reserveEntry()
                 continue
-            default: break
             }
-            try beginEntry()
             switch entry {
             case .string(let text): try writer.scalar(.string(text))
             case .scalar(let scalar): try writer.scalar(scalar)
@@ -248,8 +244,6 @@ public final class KeyedArchiveSink: RecordSink {
         try writer.scalar(.string(name))
         try writer.endDictionary()
     }
-
-    private func beginEntry() throws {}
 
     /// The entry just written becomes the next element of `$objects`.
     private func endEntry() throws {
