@@ -78,6 +78,25 @@ struct JSONInputTests {
         ])
     }
 
+    @Test("JSON types reach a property list: true is <true/>, null is left out of the dictionary")
+    func jsonToPlist() throws {
+        let box = try Sandbox()
+        try box.write("t.ndjson", #"{"a":true,"b":null,"c":1.5,"d":[1,"x"],"s":"7"}"# + "\n")
+        let result = try box.run(["t.ndjson", "--to", "plist"])
+        #expect(result.status == 0, "\(result)")
+        let plist = try PropertyListSerialization.propertyList(from: try box.contents("t.plist"), format: nil)
+        let records = try #require(plist as? [[String: Any]])
+        #expect(records.count == 1)
+        let record = try #require(records.first)
+        #expect(Set(record.keys) == ["a", "c", "d", "s"], "null is absent: \(record)")
+        #expect(record["a"] as? Bool == true)
+        #expect(record["c"] as? Double == 1.5)
+        #expect(record["s"] as? String == "7")
+        #expect((record["d"] as? [Any])?.count == 2)
+        let xml = String(decoding: try box.contents("t.plist"), as: UTF8.self)
+        #expect(xml.contains("<true/>"), "\(xml)")
+    }
+
     @Test("JSON Lines from standard input: --nl, table named after the output")
     func standardInput() throws {
         let box = try Sandbox()
