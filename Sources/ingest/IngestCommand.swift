@@ -160,9 +160,7 @@ struct IngestCommand: ParsableCommand {
 
     /// `data/folks.xml` becomes `folks.db` in the current directory.
     static func defaultOutput(for input: String, extension ext: String) -> String {
-        let base = input.split(separator: "/").last.map(String.init) ?? input
-        let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
-        return "\(stem.isEmpty ? base : stem).\(ext)"
+        "\(Importer.stem(input)).\(ext)"
     }
 
     private func run(_ job: Job, importer: Importer, logger: Logger) throws -> CountingSink {

@@ -52,9 +52,10 @@ public final class HandlerStack: ParseEventReceiver {
     /// its parent hears it finish, without copying the text into the stack.
     public func scalar(_ name: Name, kind: ContentKind, text bytes: UnsafeBufferPointer<UInt8>,
                        at position: SourcePosition) throws {
-        let depth = frames.count + skipping + 1
-        guard skipping == 0, depth > 1, depth <= limits.maxDepth, bytes.count <= limits.maxTextBytes else {
-            if skipping > 0 { return }
+        if skipping > 0 { return }
+        let depth = frames.count + 1
+        guard !frames.isEmpty, depth <= limits.maxDepth, bytes.count <= limits.maxTextBytes else {
+            // The document element itself, or over a limit: the element events say so.
             try start(name, attributes: .none, kind: kind, at: position)
             if !bytes.isEmpty { try text(bytes, at: position) }
             return try endElement(name, at: position)

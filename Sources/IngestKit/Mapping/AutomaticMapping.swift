@@ -135,8 +135,6 @@ final class RecordHandler: ElementHandler {
     /// Trees of the nested fields, by index, in case they repeat.
     @exclusivity(unchecked) private var trees: [Int: JSONValue] = [:]
     private let fieldHandler = ElementTreeHandler()
-    /// JSON scalars need no handler of their own: their text arrives with their end.
-    private let scalarHandler = TextHandler()
 
     init(emitter: any RecordEmitter) {
         self.emitter = emitter
@@ -154,20 +152,17 @@ final class RecordHandler: ElementHandler {
     }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        element.kind.isScalar ? scalarHandler : fieldHandler
+        fieldHandler
     }
 
+    /// A JSON scalar member is a field with its JSON type.
     func take(scalar element: ElementEnd) throws -> Bool {
-        add(element.name, FieldValue(scalar: element.kind, element.text.bytes),
-            json: { JSONValue(scalar: element.kind, element.text) })
+        addScalar(element)
         return true
     }
 
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        if element.kind.isScalar {
-            add(element.name, FieldValue(scalar: element.kind, element.text.bytes),
-                json: { JSONValue(scalar: element.kind, element.text) })
-        } else if element.kind == .markup, fieldHandler.isLeaf {
+        if element.kind == .markup, fieldHandler.isLeaf {
             add(element.name, .inferring(element.text.bytes), json: { .string(element.text.string) })
         } else {
             let tree = fieldHandler.value(of: element)
@@ -180,8 +175,7 @@ final class RecordHandler: ElementHandler {
 
     func didEnd(_ element: ElementEnd) throws {
         if element.kind.isScalar {
-            add(element.name, FieldValue(scalar: element.kind, element.text.bytes),
-                json: { JSONValue(scalar: element.kind, element.text) })
+            addScalar(element)   // a JSON scalar as a record of its own
         } else if element.kind == .markup, !element.text.isWhitespace {
             add(element.name, .inferring(element.text.bytes), json: { .string(element.text.string) })
         }
@@ -190,6 +184,11 @@ final class RecordHandler: ElementHandler {
             record.fields[index].value = .json(list.serialized, .array)
         }
         try emitter.emit(&record, kind: kind!)
+    }
+
+    private func addScalar(_ element: ElementEnd) {
+        add(element.name, FieldValue(scalar: element.kind, element.text.bytes),
+            json: { JSONValue(scalar: element.kind, element.text) })
     }
 
     private func add(_ name: Name, _ value: @autoclosure () -> FieldValue, json: () -> JSONValue) {

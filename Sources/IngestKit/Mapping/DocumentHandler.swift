@@ -46,6 +46,13 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
         return foundArray ? nil : try whole!.handler(forChild: element)
     }
 
+    /// Scalar members of a top-level object are the whole-document record's fields
+    /// (until an array turns up); an array's scalar items are records.
+    func take(scalar element: ElementEnd) throws -> Bool {
+        guard collection == nil else { return false }
+        return try foundArray || whole!.take(scalar: element)
+    }
+
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         guard collection == nil, !foundArray, let whole else { return }
         try whole.didFinish(child: child, element: element)

@@ -14,8 +14,6 @@ public final class ElementTreeHandler: ElementHandler {
     @exclusivity(unchecked) private var attributes: [(key: String, value: JSONValue)] = []
     @exclusivity(unchecked) private var children: [(name: Name, value: JSONValue)] = []
 
-    private let scalarHandler = TextHandler()
-
     public init() {}
 
     /// Whether the element had neither attributes nor child elements.
@@ -30,7 +28,7 @@ public final class ElementTreeHandler: ElementHandler {
     }
 
     public func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        element.kind.isScalar ? scalarHandler : ElementTreeHandler()
+        ElementTreeHandler()
     }
 
     public func take(scalar element: ElementEnd) throws -> Bool {
@@ -39,11 +37,7 @@ public final class ElementTreeHandler: ElementHandler {
     }
 
     public func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        if element.kind.isScalar {
-            children.append((element.name, JSONValue(scalar: element.kind, element.text)))
-        } else {
-            children.append((element.name, (child as! ElementTreeHandler).value(of: element)))
-        }
+        children.append((element.name, (child as! ElementTreeHandler).value(of: element)))
     }
 
     /// The value of the element this handler took, given its end.

@@ -67,6 +67,8 @@ public final class JSONTokenizer {
     @exclusivity(unchecked) private var pending = Pending.none
     @exclusivity(unchecked) private var tokenPosition = SourcePosition.start
     @exclusivity(unchecked) private var numberState: UInt8 = 0
+    /// How much of a cut number was already scanned (in `numberState`).
+    @exclusivity(unchecked) private var scannedNumberBytes = 0
     /// Decoded text of the current string, once it has an escape or spans buffers.
     @exclusivity(unchecked) private var scratch: [UInt8] = []
     @exclusivity(unchecked) private var inScratch = false
@@ -175,9 +177,9 @@ public final class JSONTokenizer {
         switch pending {
         case .none: break
         case .string, .key:
-            guard try resumeString(final: final) else { return }
+            guard try string(from: start, final: final) else { return }
         case .number:
-            guard try resumeNumber(final: final) else { return }
+            guard try number(scanningFrom: start, final: final) else { return }
         case .literal:
             guard try literal(at: start, final: final) else { return }
         }
@@ -198,7 +200,7 @@ public final class JSONTokenizer {
             case .value, .valueOrArrayEnd:
                 if byte == UInt8(ascii: "]"), state == .valueOrArrayEnd {
                     p += 1
-                    try close(isObject: false, at: p - 1)
+                    try close(at: p - 1)
                     continue
                 }
                 start = p
@@ -238,7 +240,7 @@ public final class JSONTokenizer {
             case .keyOrObjectEnd, .key:
                 if byte == UInt8(ascii: "}"), state == .keyOrObjectEnd {
                     p += 1
-                    try close(isObject: true, at: p - 1)
+                    try close(at: p - 1)
                     continue
                 }
                 guard byte == UInt8(ascii: "\"") else { throw unexpected(at: p) }
@@ -259,7 +261,7 @@ public final class JSONTokenizer {
                     state = object ? .key : .value
                 } else if byte == (object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     p += 1
-                    try close(isObject: object, at: p - 1)
+                    try close(at: p - 1)
                 } else {
                     throw unexpected(at: p)
                 }
@@ -289,7 +291,7 @@ public final class JSONTokenizer {
         }
     }
 
-    private func close(isObject object: Bool, at p: Int) throws {
+    private func close(at p: Int) throws {
         let name = containerNames.removeLast().takeUnretainedValue()
         isObject.removeLast()
         try receiver.endElement(name, at: here(p))
@@ -317,10 +319,6 @@ public final class JSONTokenizer {
     }
 
     // MARK: Strings
-
-    private func resumeString(final: Bool) throws -> Bool {
-        try string(from: start, final: final)
-    }
 
     /// Scans a string's contents from `p` (just after the opening quote, or where a
     /// cut string resumes). Returns `false` when the buffer ends first: what was read
@@ -528,10 +526,6 @@ public final class JSONTokenizer {
 
     // MARK: Numbers
 
-    private func resumeNumber(final: Bool) throws -> Bool {
-        try number(scanningFrom: start, final: final)
-    }
-
     /// Scans the number starting at `start` (resuming at `from` with `numberState`).
     /// The grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     private func number(scanningFrom from: Int, final: Bool) throws -> Bool {
@@ -591,7 +585,6 @@ public final class JSONTokenizer {
         start = p
         return true
     }
-    @exclusivity(unchecked) private var scannedNumberBytes = 0
 
     /// Letters, digits and such cannot follow a number or literal directly.
     private static func continuesToken(_ byte: UInt8) -> Bool {
