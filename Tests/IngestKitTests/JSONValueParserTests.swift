@@ -14,6 +14,14 @@ import Testing
         }
     }
 
+    @Test func serialisesCompactlyWithOnlyTheNecessaryEscapes() {
+        let value = JSONValue.object([("q\"", .array([.string("\"\\/\n\r\t\u{1}\u{1F}é😀"), .number("1.50"), .null]))])
+        #expect(value.serialized == #"{"q\"":["\"\\/\n\r\t\u0001\u001fé😀",1.50,null]}"#)
+        var text = "x"
+        JSONValue.writeString("a\"b", to: &text)
+        #expect(text == #"x"a\"b""#)
+    }
+
     @Test func unescapesSurrogatePairs() throws {
         #expect(try JSONValue(parsing: #"["\ud83d\ude00","\u00e9","\ud800x"]"#)
                 == .array([.string("😀"), .string("é"), .string("\u{FFFD}x")]))

@@ -34,55 +34,70 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Compact JSON text (RFC 8259), non-ASCII characters kept as UTF-8.
     public var serialized: String {
-        var out = ""
-        write(to: &out)
-        return out
+        var bytes: [UInt8] = []
+        write(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public func write(to out: inout String) {
+        out += serialized
+    }
+
+    /// Appends the compact JSON text as UTF-8: bytes, because appending small pieces
+    /// to a `String` costs several times more, and this runs for every nested value.
+    public func write(into out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let text): out += text
-        case .string(let text): Self.writeString(text, to: &out)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let text): out.append(contentsOf: text.utf8)
+        case .string(let text): Self.writeString(text, into: &out)
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
-                item.write(to: &out)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { out += "," }
-                Self.writeString(member.key, to: &out)
-                out += ":"
-                member.value.write(to: &out)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(member.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.write(into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
     /// Writes `text` as a JSON string literal.
     public static func writeString(_ text: String, to out: inout String) {
-        out += "\""
-        defer { out += "\"" }
+        var bytes: [UInt8] = []
+        writeString(text, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal in UTF-8. Only `"`, `\\` and control
+    /// characters are escaped; they are ASCII, so the UTF-8 can be scanned byte by byte.
+    public static func writeString(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        defer { out.append(UInt8(ascii: "\"")) }
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out += text
+            out.append(contentsOf: text.utf8)
             return
         }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        let hexDigits = Array("0123456789abcdef".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])                 // \"
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])                 // \\
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case ..<0x20:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            default: out.append(byte)
             }
         }
     }
