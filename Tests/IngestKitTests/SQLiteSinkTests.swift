@@ -97,6 +97,33 @@ import Testing
         }
     }
 
+    @Test func aRowWithFewerFieldsLeavesTheOthersNull() throws {
+        // Bindings are cleared after every row; a stale one would repeat "y".
+        let queue = try write([
+            record("t", [("a", .text("x")), ("b", .text("y")), ("n", number("7"))]),
+            record("t", [("a", .text(""))]),
+            record("t", [("b", .text("é"))]),
+        ])
+        try queue.read { (db: Database) throws in
+            let rows = try Row.fetchAll(db, sql: "SELECT a, b, n FROM t")
+            #expect(rows.map { $0["a"] as String? } == ["x", "", nil])
+            #expect(rows.map { $0["b"] as String? } == ["y", nil, "é"])
+            #expect(rows.map { $0["n"] as Int? } == [7, nil, nil])
+        }
+    }
+
+    @Test func afterBatchIsCalledOnceForEveryCommittedBatch() throws {
+        var batches = 0
+        let queue = try DatabaseQueue()
+        try queue.inDatabase { db in
+            let sink = SQLiteSink(database: db, batchSize: 2, afterBatch: { batches += 1 })
+            for index in 0..<5 { try sink.write(record("t", [("i", number("\(index)"))])) }
+            try sink.finish()
+        }
+        #expect(batches == 2)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t") } == 5)
+    }
+
     @Test func hugeAndUnicodeValuesSurvive() throws {
         let huge = String(repeating: "Zoë 田中 😀 ", count: 200_000)
         let queue = try write([record("t", [("v", .text(huge)), ("e", .text(""))])])

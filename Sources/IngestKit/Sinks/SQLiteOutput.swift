@@ -54,7 +54,8 @@ public final class SQLiteOutput {
                     // A private file being built: no journal is needed, the rename is the commit.
                     try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
                 }
-                let sink = SQLiteSink(database: db, batchSize: file == nil ? nil : 50_000)
+                let sink = SQLiteSink(database: db, batchSize: file == nil ? nil : 50_000,
+                                      afterBatch: file.map { file in { file.startWriteback() } })
                 do {
                     try body(sink)
                     try sink.finish()

@@ -18,16 +18,27 @@ public final class SQLiteSink: RecordSink {
     private let batchSize: Int?
     private var tables: [String: SQLiteTable] = [:]
     private var tableOrder: [SQLiteTable] = []
-    private var current: SQLiteTable?
-    private var rowsInBatch = 0
-    private var inTransaction = false
+    // Touched for every row on one thread: exclusivity is checked statically only.
+    @exclusivity(unchecked) private var current: SQLiteTable?
+    @exclusivity(unchecked) private var rowsInBatch = 0
+    @exclusivity(unchecked) private var inTransaction = false
+    /// Per row: the column index of each field, the row's text and where each sits.
+    @exclusivity(unchecked) private var columnOfField: [Int] = []
+    @exclusivity(unchecked) private var textBuffer: [UInt8] = []
+    @exclusivity(unchecked) private var pendingText: [PendingText] = []
+
+    /// Called after each batch is committed (see ``init(database:batchSize:afterBatch:)``).
+    private let afterBatch: (() -> Void)?
 
     /// - Parameters:
     ///   - database: an open connection; the sink owns its transactions until ``finish()``.
     ///   - batchSize: rows per transaction, or `nil` for one transaction in all.
-    public init(database: Database, batchSize: Int? = nil) {
+    ///   - afterBatch: called after each batch's commit, e.g. to start writing the
+    ///     file to disk early (``AtomicFile/startWriteback()``).
+    public init(database: Database, batchSize: Int? = nil, afterBatch: (() -> Void)? = nil) {
         db = database
         self.batchSize = batchSize
+        self.afterBatch = afterBatch
     }
 
     /// The tables written, in the order they were first met, with their row counts.
@@ -39,30 +50,86 @@ public final class SQLiteSink: RecordSink {
             inTransaction = true
         }
         let table = try self.table(named: record.table, for: record)
-        var statement = try table.insertStatement(in: db)
+        // First every field finds its column, and the table widens where a value
+        // needs it (which can rebuild the table and its statement); then the values
+        // are bound to the final statement.
+        columnOfField.removeAll(keepingCapacity: true)
         for field in record.fields {
             let index = try table.columnIndex(for: field.name, value: field.value, in: db, create: false)
-            let before = table.columns.count
             try table.accommodate(field.value, inColumn: index, db: db)
-            if before != table.columns.count { statement = try table.insertStatement(in: db) }
+            columnOfField.append(index)
         }
-        statement = try table.insertStatement(in: db)
-        sqlite3_clear_bindings(statement)
-        for field in record.fields {
-            let index = try table.columnIndex(for: field.name, value: field.value, in: db, create: false)
-            try bind(field.value, as: table.columns[index].type, at: Int32(index + 1), in: statement)
-        }
-        let status = sqlite3_step(statement)
-        sqlite3_reset(statement)
-        guard status == SQLITE_DONE else {
-            throw IngestError(.io, "cannot insert into \(table.name): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))", position: record.position)
-        }
+        let statement = try table.insertStatement(in: db)
+        try bindAndInsert(record, into: table, with: statement)
         table.didInsertRow()
         rowsInBatch += 1
         if let batchSize, rowsInBatch >= batchSize {
             try db.commit()
             inTransaction = false
             rowsInBatch = 0
+            afterBatch?()
+        }
+    }
+
+    /// Binds the record's values and runs the INSERT. Text is copied once into a
+    /// buffer reused for every row and bound without another copy (`SQLITE_STATIC`):
+    /// the buffer stays put until the statement has run and its bindings are cleared.
+    private func bindAndInsert(_ record: Record, into table: SQLiteTable, with statement: SQLiteStatement) throws {
+        // One leading byte so the buffer's address is never NULL: empty text bound
+        // from a NULL pointer would become SQL NULL, not ''.
+        textBuffer.removeAll(keepingCapacity: true)
+        textBuffer.append(0)
+        pendingText.removeAll(keepingCapacity: true)
+        for (field, column) in zip(record.fields, columnOfField) {
+            let slot = Int32(column + 1)
+            let status: Int32
+            switch field.value {
+            case .null:
+                status = sqlite3_bind_null(statement, slot)
+            case .bool(let flag):
+                status = sqlite3_bind_int64(statement, slot, flag ? 1 : 0)
+            case .number(let number):
+                switch (table.columns[column].type, number.kind) {
+                case (.integer, _), (.untyped, .integer):
+                    status = sqlite3_bind_int64(statement, slot, number.int64Value)
+                case (.real, _), (.untyped, .real):
+                    status = sqlite3_bind_double(statement, slot, number.doubleValue)
+                case (.text, _):
+                    deferText(number.text, to: slot)
+                    continue
+                }
+            case .text(let text), .json(let text, _):
+                if text.isEmpty { table.didStoreEmptyText(inColumn: column) }
+                deferText(text, to: slot)
+                continue
+            }
+            try check(status, "cannot bind a value")
+        }
+        let status = try textBuffer.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            for text in pendingText {
+                try check(sqlite3_bind_text(statement, text.slot, base + text.offset, Int32(text.count), sqliteStatic),
+                          "cannot bind a value")
+            }
+            let status = sqlite3_step(statement)
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            return status
+        }
+        guard status == SQLITE_DONE else {
+            throw IngestError(.io, "cannot insert into \(table.name): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))", position: record.position)
+        }
+    }
+
+    private func deferText(_ text: String, to slot: Int32) {
+        let offset = textBuffer.count
+        textBuffer.append(contentsOf: text.utf8)
+        pendingText.append(PendingText(slot: slot, offset: offset, count: textBuffer.count - offset))
+    }
+
+    private func check(_ status: Int32, _ what: String) throws {
+        guard status == SQLITE_OK else {
+            throw IngestError(.io, "\(what): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
         }
     }
 
@@ -110,40 +177,14 @@ public final class SQLiteSink: RecordSink {
         current = table
         return table
     }
-
-    private func bind(_ value: FieldValue, as type: ColumnType, at index: Int32, in statement: SQLiteStatement) throws {
-        let status: Int32
-        switch value {
-        case .null:
-            status = sqlite3_bind_null(statement, index)
-        case .bool(let flag):
-            status = sqlite3_bind_int64(statement, index, flag ? 1 : 0)
-        case .number(let number):
-            switch (type, number.kind) {
-            case (.integer, _), (.untyped, .integer): status = sqlite3_bind_int64(statement, index, number.int64Value)
-            case (.real, _), (.untyped, .real): status = sqlite3_bind_double(statement, index, number.doubleValue)
-            case (.text, _): status = bindText(number.text, at: index, in: statement)
-            }
-        case .text(let text), .json(let text, _):
-            status = bindText(text, at: index, in: statement)
-        }
-        guard status == SQLITE_OK else {
-            throw IngestError(.io, "cannot bind a value: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
-        }
-    }
-
-    private func bindText(_ text: String, at index: Int32, in statement: SQLiteStatement) -> Int32 {
-        var text = text
-        return text.withUTF8 { bytes in
-            // A NULL pointer would bind SQL NULL; an empty string must stay ''.
-            guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                return sqlite3_bind_text(statement, index, "", 0, sqliteTransient)
-            }
-            return sqlite3_bind_text(statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
-                                     Int32(bytes.count), sqliteTransient)
-        }
-    }
 }
 
-/// SQLite's `SQLITE_TRANSIENT`: copy the bound bytes before the call returns.
-private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// A text value waiting in ``SQLiteSink``'s row buffer for its parameter slot.
+private struct PendingText {
+    var slot: Int32
+    var offset: Int
+    var count: Int
+}
+
+/// SQLite's `SQLITE_STATIC`: the bound bytes stay valid until the statement is reset.
+private let sqliteStatic = unsafeBitCast(0, to: sqlite3_destructor_type.self)

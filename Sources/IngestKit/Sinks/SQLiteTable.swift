@@ -9,19 +9,21 @@ final class SQLiteTable {
         var type: ColumnType
         /// The shape of JSON values seen, so empty nested elements can become `[]`/`{}`.
         var jsonShape: FieldValue.JSONShape?
+        /// Whether '' was stored, which ``finish(in:)`` may have to turn into `[]`/`{}`.
+        var holdsEmptyText = false
     }
 
     var name: String
-    private(set) var columns: [Column] = []
+    @exclusivity(unchecked) private(set) var columns: [Column] = []
     /// Whether the table existed before this run; such tables are never rebuilt.
     let preexisting: Bool
     private var indexByName: [String: Int] = [:]
     /// Lower-cased names taken, since SQLite compares identifiers without case.
     private var takenNames: Set<String> = []
     /// Column index by ``Name/id``; -1 when not yet resolved.
-    private var indexByNameID: [Int] = []
-    private var insert: Statement?
-    private(set) var rowCount = 0
+    @exclusivity(unchecked) private var indexByNameID: [Int] = []
+    @exclusivity(unchecked) private var insert: Statement?
+    @exclusivity(unchecked) private(set) var rowCount = 0
 
     init(name: String, existingColumns: [Column]?) {
         self.name = name
@@ -116,11 +118,13 @@ final class SQLiteTable {
 
     func didInsertRow() { rowCount += 1 }
 
+    func didStoreEmptyText(inColumn index: Int) { columns[index].holdsEmptyText = true }
+
     /// Gives empty nested elements, stored as '' before the column was known to hold
     /// JSON, the empty JSON value of the column's shape.
     func finish(in db: Database) throws {
         insert = nil
-        for column in columns {
+        for column in columns where column.holdsEmptyText {
             guard let shape = column.jsonShape else { continue }
             try db.execute(sql: "UPDATE \(name.quotedSQLIdentifier) SET \(column.name.quotedSQLIdentifier) = ? WHERE \(column.name.quotedSQLIdentifier) = ''",
                            arguments: [shape == .array ? "[]" : "{}"])
