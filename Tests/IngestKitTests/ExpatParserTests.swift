@@ -34,6 +34,42 @@ import Testing
         #expect(log.events == ["<a>", "<b>x</b> Smith & Sons é😀", "</a>"])
     }
 
+    @Test func iconvTablesDescribeSingleAndMultiByteEncodings() throws {
+        let latin2 = try ExpatIconvEncoding(name: "ISO-8859-2")
+        #expect(latin2.map[0x41] == 0x41)
+        #expect(latin2.map[0xA3] == 0x141)      // Ł
+        let shiftJIS = try ExpatIconvEncoding(name: "Shift_JIS")
+        #expect(shiftJIS.map[0x93] == -2)       // lead byte of 日
+        #expect(shiftJIS.map[0xB1] == 0xFF71)   // half-width ｱ, one byte
+        let eucJP = try ExpatIconvEncoding(name: "EUC-JP")
+        #expect(eucJP.map[0x8F] == -3)          // JIS X 0212, three bytes
+        #expect(eucJP.map[0x8E] == -2)          // half-width kana, two bytes
+        #expect(eucJP.map[0xB0] == -2)
+    }
+
+    @Test func iconvRefusesWhatAByteTableCannotCarryAndWhatItDoesNotKnow() {
+        #expect(throws: ExpatIconvEncoding.Refusal.notATable) { try ExpatIconvEncoding(name: "ISO-2022-JP") }
+        #expect(throws: ExpatIconvEncoding.Refusal.notATable) { try ExpatIconvEncoding(name: "UTF-7") }
+        #expect(throws: ExpatIconvEncoding.Refusal.unknown) { try ExpatIconvEncoding(name: "x-no-such-charset") }
+        #expect(throws: ExpatIconvEncoding.Refusal.unknown) { try ExpatIconvEncoding(name: "../../etc/passwd") }
+        #expect(throws: ExpatIconvEncoding.Refusal.unknown) { try ExpatIconvEncoding(name: "") }
+    }
+
+    @Test func multiByteCharactersSplitAcrossChunksDecode() throws {
+        // <a b="日本ｱ">丂</a>… in Shift_JIS (日本ｱ) and EUC-JP (丂), bytes as the standards give them.
+        let shiftJIS: [UInt8] = Array(#"<?xml version="1.0" encoding="Shift_JIS"?><a b=""#.utf8) + [0x93, 0xFA, 0x96, 0x7B, 0xB1]
+            + Array("\">".utf8) + [0x93, 0xFA] + Array("</a>".utf8)
+        let eucJP: [UInt8] = Array(#"<?xml version="1.0" encoding="EUC-JP"?><a>"#.utf8) + [0x8F, 0xB0, 0xA1] + Array("</a>".utf8)
+        for size in [1, 2, 3, 5, 64] {
+            let log = EventLog()
+            try ExpatParser(chunkSize: size).parse(bytes: shiftJIS, into: log)
+            #expect(log.events == ["<a b=日本ｱ>", "日", "</a>"], "chunk size \(size)")
+            let euc = EventLog()
+            try ExpatParser(chunkSize: size).parse(bytes: eucJP, into: euc)
+            #expect(euc.events == ["<a>", "丂", "</a>"], "chunk size \(size)")
+        }
+    }
+
     @Test func textSplitAcrossChunksIsDeliveredWhole() throws {
         let xml = "<a><b>Łukasz Dvořák 田中 Смирнов</b></a>"
         for size in [1, 2, 3, 7] {

@@ -57,6 +57,8 @@ final class ExpatSession {
     let receiver: any ParseEventReceiver
     let names = NameTable()
     var failure: IngestError?
+    /// The declared encoding neither Expat nor iconv could read, for the error message.
+    var unreadableEncoding: (name: String, reason: ExpatIconvEncoding.Refusal)?
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Names of the open elements, so an end tag needs no lookup.
     @exclusivity(unchecked) private var openNames: [Name] = []
@@ -75,6 +77,17 @@ final class ExpatSession {
         XML_SetCharacterDataHandler(parser) { data, text, length in
             ExpatSession.from(data).characters(text!, Int(length))
         }
+        XML_SetUnknownEncodingHandler(parser, { data, name, info in
+            let session = ExpatSession.from(data)
+            let name = name.map { String(cString: $0) } ?? ""
+            do throws(ExpatIconvEncoding.Refusal) {
+                try ExpatIconvEncoding(name: name).describe(to: info!)
+                return Int32(XML_STATUS_OK.rawValue)
+            } catch {
+                session.unreadableEncoding = (name, error)
+                return Int32(XML_STATUS_ERROR.rawValue)
+            }
+        }, Unmanaged.passUnretained(self).toOpaque())
         // The handler's first argument is set to this session rather than the parser.
         XML_SetExternalEntityRefHandlerArg(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetExternalEntityRefHandler(parser) { session, _, _, systemID, _ in
@@ -110,7 +123,11 @@ final class ExpatSession {
         if let failure { return .failure(failure) }
         guard status == XML_STATUS_ERROR else { return .success(()) }
         let code = XML_GetErrorCode(parser)
-        let message = XML_ErrorString(code).map { String(cString: $0) } ?? "XML error \(code.rawValue)"
+        var message = XML_ErrorString(code).map { String(cString: $0) } ?? "XML error \(code.rawValue)"
+        if code == XML_ERROR_UNKNOWN_ENCODING || code == XML_ERROR_INCORRECT_ENCODING, let unreadableEncoding {
+            message = "cannot read the encoding \"\(unreadableEncoding.name)\": \(unreadableEncoding.reason)"
+            if unreadableEncoding.reason == .notATable { message += "; --parser libxml2 reads it" }
+        }
         return .failure(IngestError(.data, message, position: position))
     }
 
