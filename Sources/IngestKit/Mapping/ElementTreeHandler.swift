@@ -14,7 +14,14 @@ public final class ElementTreeHandler: ElementHandler {
     @exclusivity(unchecked) private var attributes: [(key: String, value: JSONValue)] = []
     @exclusivity(unchecked) private var children: [(name: Name, value: JSONValue)] = []
 
-    public init() {}
+    /// Whether an element whose children share one name stays an object keyed by
+    /// that name (`{"tag":["a","b"]}`) instead of becoming the list `["a","b"]`:
+    /// decoding a model type needs the names.
+    public let keepsNames: Bool
+
+    public init(keepsNames: Bool = false) {
+        self.keepsNames = keepsNames
+    }
 
     /// Whether the element had neither attributes nor child elements.
     public var isLeaf: Bool { attributes.isEmpty && children.isEmpty }
@@ -28,7 +35,7 @@ public final class ElementTreeHandler: ElementHandler {
     }
 
     public func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        ElementTreeHandler()
+        ElementTreeHandler(keepsNames: keepsNames)
     }
 
     public func take(scalar element: ElementEnd) throws -> Bool {
@@ -52,7 +59,7 @@ public final class ElementTreeHandler: ElementHandler {
 
     private func value(text: TextBytes) -> JSONValue {
         if isLeaf { return .string(text.string) }
-        if attributes.isEmpty, text.isWhitespace, let first = children.first?.name,
+        if !keepsNames, attributes.isEmpty, text.isWhitespace, let first = children.first?.name,
            children.allSatisfy({ $0.name === first }) {
             return .array(children.map(\.value))
         }

@@ -85,6 +85,24 @@ public struct Importer {
         }
     }
 
+    /// Parses `input` and hands over each element at `path` whole, as a tree with
+    /// the position where it starts: the source of ``records(_:at:from:options:buffer:)``.
+    /// XML paths start at the document element (`people/person`); JSON paths start
+    /// below the top-level value (`people/item`, or `item` for a top-level array).
+    public func runTrees(_ input: InputFile, at path: String,
+                         deliver: @escaping (JSONValue, SourcePosition) throws -> Void) throws {
+        do {
+            let format = try options.format ?? InputFormat.detect(input)
+            let recordPath = try RecordPath(format == .xml ? path : "*/" + path)
+            let locator = RecordTreeLocator(path: recordPath, deliver: deliver)
+            let stack = HandlerStack(root: locator, limits: options.limits)
+            try parser(for: input, format: format).parse(input, into: stack, progress: nil)
+            try locator.checkMatched()
+        } catch let error as IngestError {
+            throw error.inFile(input.displayName)
+        }
+    }
+
     /// Parses `input` without mapping it: a check of well-formedness, and the parser's
     /// own speed.
     public func parseOnly(_ input: InputFile, progress: ((Int) -> Void)? = nil) throws {
