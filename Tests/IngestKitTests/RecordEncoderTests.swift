@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import Testing
+@testable import IngestKit
+
+@Suite("Writing Encodable values through sinks")
+struct RecordEncoderTests {
+    struct Person: Codable, Equatable {
+        var firstName: String
+        var lastName: String
+        var age: Int?
+        var score: Double
+        var member: Bool
+        var tags: [String]
+        var address: Address?
+        struct Address: Codable, Equatable { var city: String }
+    }
+
+    static let people = [
+        Person(firstName: "Matt", lastName: "Neuburg", age: 60, score: 1.5, member: true, tags: ["a", "b"], address: .init(city: "Ojai")),
+        Person(firstName: "Zoë \"Q\"", lastName: "田中", age: nil, score: 0.1, member: false, tags: [], address: nil),
+    ]
+
+    @Test func fieldsFollowTheLosslessRulesAndNestedValuesBecomeJSON() throws {
+        let names = NameTable()
+        let record = try RecordEncoder.record(Self.people[0], table: "people", names: names)
+        #expect(record.fields.map(\.name.qualified) == ["firstName", "lastName", "age", "score", "member", "tags", "address"])
+        #expect(record["firstName"] == .text("Matt"))
+        #expect(record["age"] == .number(.init(text: "60", kind: .integer)))
+        #expect(record["score"] == .number(.init(text: "1.5", kind: .real)))
+        #expect(record["member"] == .bool(true))
+        #expect(record["tags"] == .json(#"["a","b"]"#, .array))
+        #expect(record["address"] == .json(#"{"city":"Ojai"}"#, .object))
+
+        // Optionals left out by the synthesised encoder are absent, not null.
+        let second = try RecordEncoder.record(Self.people[1], table: "people", names: names)
+        #expect(second["age"] == nil)
+        #expect(second["tags"] == .json("[]", .array))
+        // A double needing 17 digits would not survive SQLite's REAL text round trip
+        // under the 15-digit rule, so it stays exact, as text.
+        struct Sum: Encodable { var x = 0.1 + 0.2 }
+        #expect(try RecordEncoder.record(Sum(), table: "t", names: names)["x"] == .text("0.30000000000000004"))
+    }
+
+    @Test func valuesRoundTripThroughSQLiteIntoTheDecoder() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("people.db")
+        let output = try SQLiteOutput(path: path, mode: .create)
+        try output.write { sink in try IngestKit.write(Self.people, as: "people", to: sink) }
+
+        let queue = try DatabaseQueue(path: path)
+        let rows = try await queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT firstName, lastName, age, typeof(age), score, member, tags, address FROM people")
+        }
+        #expect(rows.count == 2)
+        #expect(rows[0]["firstName"] as String? == "Matt")
+        #expect(rows[0]["typeof(age)"] as String? == "integer")
+        #expect(rows[0]["score"] as Double? == 1.5)
+        #expect(rows[0]["member"] as Int? == 1)
+        #expect(rows[0]["tags"] as String? == #"["a","b"]"#)
+        #expect(rows[1]["lastName"] as String? == "田中")
+        #expect(rows[1]["age"] as Int? == nil)
+    }
+
+    @Test func datesBecomePlistDatesAndDataBase64() throws {
+        struct Event: Encodable { var at: Date; var blob: Data }
+        let at = Date(timeIntervalSince1970: 1_700_000_000)
+        let directory = try TemporaryDirectory()
+        let data = try writeFile([], in: directory) { output in
+            let sink = try PlistSink(output: output, format: .binary)
+            try IngestKit.write([Event(at: at, blob: Data([0, 1, 2, 255]))], as: "events", to: sink)
+            return sink
+        }
+        let list = try #require(try readPlist(data) as? [[String: Any]])
+        #expect(list.first?["at"] as? Date == at)
+        #expect(list.first?["blob"] as? String == Data([0, 1, 2, 255]).base64EncodedString())
+    }
+
+    @Test func aValueThatIsNotKeyedIsRefused() {
+        #expect(throws: EncodingError.self) { try RecordEncoder.record([1, 2], table: "t", names: NameTable()) }
+        struct Bad: Encodable { var x = Double.nan }
+        #expect(throws: EncodingError.self) { try RecordEncoder.record(Bad(), table: "t", names: NameTable()) }
+    }
+}
