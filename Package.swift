@@ -42,6 +42,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Benchmarks/run.sh's measure of IngestKit.records (streaming Decodable).
+        .executableTarget(
+            name: "ingest-decode-bench",
+            dependencies: ["IngestKit"],
+            path: "Benchmarks/DecodeRecords"
+        ),
         .testTarget(
             name: "IngestKitTests",
             dependencies: [

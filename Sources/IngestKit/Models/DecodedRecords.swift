@@ -178,16 +178,21 @@ final class DecodingSession: @unchecked Sendable {
 
     /// Gives `item` to a waiting consumer, or buffers it, waiting for room first.
     private func hand(over item: Item) throws {
-        let waiting = try locked { state -> CheckedContinuation<Item?, any Error>? in
-            while state.items.count - state.head >= capacity, !state.cancelled { condition.wait() }
-            if state.cancelled { throw Cancelled() }
-            if let waiting = state.waiting {
-                state.waiting = nil
-                return waiting
-            }
-            state.items.append(item)
-            return nil
+        // Not through `locked`: `state` must be read afresh after every wait, and an
+        // inout parameter may be assumed unchanged across the call to `wait()`.
+        condition.lock()
+        while state.items.count - state.head >= capacity, !state.cancelled { condition.wait() }
+        guard !state.cancelled else {
+            condition.unlock()
+            throw Cancelled()
         }
+        let waiting = state.waiting
+        if waiting != nil {
+            state.waiting = nil
+        } else {
+            state.items.append(item)
+        }
+        condition.unlock()
         waiting?.resume(returning: item)
     }
 }
