@@ -62,6 +62,14 @@ import Testing
         #expect(error?.message.contains("at character") == true)
     }
 
+    @Test func anUnknownFunctionIsAUsageErrorAtEvaluation() throws {
+        let tree = try XMLTree(contentsOf: folksURL.path)
+        let error = #expect(throws: IngestError.self) { try tree.select("//person[shout(lastName)]") }
+        #expect(error?.kind == .usage)
+        #expect(error?.message == "XPath expression \"//person[shout(lastName)]\" cannot be evaluated: Unregistered function",
+                "\(String(describing: error))")
+    }
+
     @Test func selectingNonElementsSaysWhatCameBack() throws {
         let tree = try XMLTree(bytes: Array(#"<r><e id="1">t</e></r>"#.utf8))
         guard case .nodes(let nodes) = try tree.evaluate("//@id") else {

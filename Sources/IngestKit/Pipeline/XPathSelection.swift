@@ -57,6 +57,10 @@ public struct XPathSelection: Sendable, Equatable {
             return elements
         case .failure(.invalid(let message, let offset)):
             throw IngestError(.usage, "--xpath \"\(expression)\" is not a valid XPath expression: \(message) (at character \(offset + 1))")
+        case .failure(.evaluation(let message)):
+            throw IngestError(.usage, "--xpath \"\(expression)\" cannot be evaluated: \(message)")
+        case .failure(.resourceLimit(let message)):
+            throw IngestError(.data, "--xpath \"\(expression)\" needs more than libxml2 allows on this document (\(message)): a // step with a predicate visits every node first; write //x[...] as /descendant::x[...]")
         case .failure(.unboundPrefixes(let prefixes)):
             let what = switch prefixes.count {
             case 0: "a namespace prefix that is not bound: bind it with --ns PREFIX=URI"

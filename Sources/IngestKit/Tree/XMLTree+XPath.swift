@@ -32,8 +32,12 @@ extension XMLTree {
     /// try tree.evaluate("//a:entry", namespaces: ["a": "http://www.w3.org/2005/Atom"])
     /// ```
     ///
-    /// Errors are `.usage`: an invalid expression (with libxml2's message and the
-    /// character where it went wrong), or a prefix that is not bound.
+    /// Errors are `.usage` for the expression's faults: invalid syntax (with
+    /// libxml2's message and the character where it went wrong), a prefix that is not
+    /// bound, an unknown function. One that needs more than libxml2 allows on this
+    /// document — ten million nodes in an intermediate node set, which
+    /// `//x[predicate]` builds on a large document — is `.data`; write it as
+    /// `/descendant::x[predicate]`.
     public func evaluate(_ expression: String, namespaces: [String: String] = [:]) throws -> XPathValue {
         try Self.evaluateXPath(expression, namespaces: namespaces, tree: self, contextNode: nil)
             .mapError { $0.error(expression) }.get()
@@ -50,8 +54,12 @@ extension XMLTree {
 
     /// Why an expression gave no elements, before it is worded for a caller.
     enum XPathFailure: Error {
-        /// libxml2 could not compile or evaluate it; `offset` is where, in characters.
+        /// libxml2 could not compile it; `offset` is where, in characters.
         case invalid(message: String, offset: Int)
+        /// libxml2 compiled it but could not evaluate it (an unknown function…).
+        case evaluation(message: String)
+        /// Evaluating it on this document passed one of libxml2's limits.
+        case resourceLimit(message: String)
         /// It uses prefixes that are not bound (libxml2 does not say which; these are
         /// the prefixes the expression uses that are missing from the bindings).
         case unboundPrefixes([String])
@@ -62,6 +70,10 @@ extension XMLTree {
             switch self {
             case .invalid(let message, let offset):
                 return IngestError(.usage, "invalid XPath expression \"\(expression)\": \(message) (at character \(offset + 1))")
+            case .evaluation(let message):
+                return IngestError(.usage, "XPath expression \"\(expression)\" cannot be evaluated: \(message)")
+            case .resourceLimit(let message):
+                return IngestError(.data, "XPath expression \"\(expression)\" needs more than libxml2 allows on this document: \(message)")
             case .unboundPrefixes(let prefixes):
                 let list = prefixes.isEmpty ? "a namespace prefix" : prefixes.count == 1
                     ? "namespace prefix \(prefixes[0])" : "namespace prefixes \(prefixes.joined(separator: ", "))"
@@ -105,11 +117,11 @@ extension XMLTree {
                 }
             }
             guard let compiled = xmlXPathCtxtCompile(context, expression) else {
-                return .failure(failure(diagnostics, expression, namespaces))
+                return .failure(failure(diagnostics, expression, namespaces, compiling: true))
             }
             defer { xmlXPathFreeCompExpr(compiled) }
             guard let object = xmlXPathCompiledEval(compiled, context) else {
-                return .failure(failure(diagnostics, expression, namespaces))
+                return .failure(failure(diagnostics, expression, namespaces, compiling: false))
             }
             defer { xmlXPathFreeObject(object) }
             return value(of: object.pointee, tree: tree).map(Result.success)
@@ -149,12 +161,17 @@ extension XMLTree {
     }
 
     private static func failure(_ diagnostics: LibXML2Diagnostics, _ expression: String,
-                                _ namespaces: [String: String]) -> XPathFailure {
+                                _ namespaces: [String: String], compiling: Bool) -> XPathFailure {
         let report = diagnostics.errors.first
-        if report?.code == Int(XML_XPATH_UNDEF_PREFIX_ERROR.rawValue) {
+        let message = report?.message ?? (compiling ? "it does not compile" : "evaluation failed")
+        switch report?.code {
+        case Int(XML_XPATH_UNDEF_PREFIX_ERROR.rawValue):
             return .unboundPrefixes(prefixes(in: expression).filter { namespaces[$0] == nil && $0 != "xml" })
+        case Int(XML_ERR_NO_MEMORY.rawValue), Int(XML_XPATH_MEMORY_ERROR.rawValue):
+            return .resourceLimit(message: message)
+        default:
+            return compiling ? .invalid(message: message, offset: report?.offset ?? 0) : .evaluation(message: message)
         }
-        return .invalid(message: report?.message ?? "evaluation failed", offset: report?.offset ?? 0)
     }
 
     /// The namespace prefixes an expression's names use (`p` in `//p:item`, `p:*`),
