@@ -4,10 +4,11 @@ import Testing
 @Suite struct TreeEventWalkerTests {
     static let mixed = """
         <?xml version="1.0"?>
-        <!DOCTYPE catalog [<!ENTITY pub "Smith &amp; <b>Sons</b>">]>
+        <!DOCTYPE catalog [<!ENTITY pub "Smith &amp; <b>Sons</b>">
+          <!ATTLIST book status CDATA "new" x:flag CDATA "y" status CDATA "ignored">]>
         <catalog xmlns="urn:default" xmlns:dc="urn:dc" xmlns:x="urn:x">
           <!-- a comment --><?pi skipped?>
-          <book id="1" x:kind="paper" xml:lang="en"><dc:title>One &amp; only</dc:title><note xmlns="">&pub;</note></book>
+          <book id="1" x:kind="paper" xml:lang="en" status="old"><dc:title>One &amp; only</dc:title><note xmlns="">&pub;</note></book>
           <book id="2"><dc:title><![CDATA[<Two>]]></dc:title><empty/></book>
         </catalog>
         """
@@ -26,6 +27,7 @@ import Testing
         #expect(tree.events == expat.events)
         #expect(tree.events.contains("<x:kind>") == false)
         #expect(tree.events[0] == "<catalog{urn:default}>")
+        #expect(tree.events.contains("<book{urn:default} id=2 status=new x:flag=y>"), "DTD defaults, as Expat adds them: \(tree.events)")
     }
 
     @Test func namesAreInternedFromTheSameTriplets() throws {

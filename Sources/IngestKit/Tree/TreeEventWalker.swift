@@ -4,8 +4,9 @@ import CLibXML2
 /// parsers would have sent them, so the same handlers read a tree and a stream.
 ///
 /// For each element it sends `startElement` (attributes in document order, without
-/// namespace declarations), its text and child elements in document order, then
-/// `endElement`. Names are interned in the walker's ``NameTable`` from the same
+/// namespace declarations, then the defaults the internal DTD subset declares for
+/// attributes the element lacks, as Expat adds them), its text and child elements in
+/// document order, then `endElement`. Names are interned in the walker's ``NameTable`` from the same
 /// `URI␁local␁prefix` triplets Expat produces in namespace-triplet mode, so a name
 /// is equal — qualified name, local name, namespace URI — whichever parser met it.
 /// Text is sent as libxml2 holds it (CDATA sections as text); comments and
@@ -32,6 +33,9 @@ public final class TreeEventWalker {
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Bytes of text sent from inside entity expansions so far.
     private var expandedBytes = 0
+    /// Attribute defaults of the internal subset, by element name as written, in
+    /// declaration order; for the tree they were read from.
+    private var defaults: (tree: ObjectIdentifier, byElement: [String: [xmlAttributePtr]])?
 
     /// Expat's thresholds for entity amplification.
     static let amplificationActivation = 8 << 20
@@ -56,7 +60,7 @@ public final class TreeEventWalker {
         let line = Int(xmlGetLineNo(node))
         let position = SourcePosition(line: line > 0 ? line : inheritedLine, column: 0, byteOffset: 0)
         let element = name(namespace: node.pointee.ns, local: node.pointee.name)
-        try startElement(element, node, at: position)
+        try startElement(element, node, tree: tree, at: position)
         try walkChildren(node.pointee.children, tree: tree, line: position.line, inEntity: false)
         try receiver.endElement(element, at: position)
     }
@@ -107,8 +111,9 @@ public final class TreeEventWalker {
         }
     }
 
-    private func startElement(_ element: Name, _ node: xmlNodePtr, at position: SourcePosition) throws {
-        guard node.pointee.properties != nil else {
+    private func startElement(_ element: Name, _ node: xmlNodePtr, tree: XMLTree, at position: SourcePosition) throws {
+        let declared = defaultAttributes(of: node, tree: tree)
+        guard node.pointee.properties != nil || !declared.isEmpty else {
             return try receiver.startElement(element, attributes: .none, at: position)
         }
         valueArena.removeAll(keepingCapacity: true)
@@ -121,6 +126,21 @@ public final class TreeEventWalker {
                                start, valueArena.count - start))
             property = attribute.pointee.next
         }
+        for declaration in declared {
+            let prefix = declaration.pointee.prefix
+            // Namespace declarations are not attributes; a default for one that is
+            // given, or an unbound prefix, adds nothing.
+            if prefix.map({ xmlStrEqual($0, "xmlns") != 0 }) ?? (xmlStrEqual(declaration.pointee.name, "xmlns") != 0) { continue }
+            let namespace = prefix.flatMap { xmlSearchNs(tree.document, node, $0) }
+            if prefix != nil, namespace == nil { continue }
+            let attributeName = name(namespace: namespace, local: declaration.pointee.name)
+            if valueSpans.contains(where: { $0.name === attributeName }) { continue }
+            let start = valueArena.count
+            if let value = declaration.pointee.defaultValue {
+                valueArena.append(contentsOf: UnsafeBufferPointer(start: value, count: Int(xmlStrlen(value))))
+            }
+            valueSpans.append((attributeName, start, valueArena.count - start))
+        }
         try valueArena.withUnsafeBufferPointer { arena in
             attributeScratch.removeAll(keepingCapacity: true)
             for span in valueSpans {
@@ -132,6 +152,36 @@ public final class TreeEventWalker {
                 try receiver.startElement(element, attributes: Attributes($0), at: position)
             }
         }
+    }
+
+    /// The internal subset's declarations with a default value for the attributes of
+    /// `node`'s element name, first declaration first (a later one is ignored, as XML
+    /// requires). libxml2 adds none of them to the tree without `XML_PARSE_DTDATTR`,
+    /// which would also load external DTDs.
+    private func defaultAttributes(of node: xmlNodePtr, tree: XMLTree) -> [xmlAttributePtr] {
+        if defaults?.tree != ObjectIdentifier(tree) {
+            var byElement: [String: [xmlAttributePtr]] = [:]
+            var seen = Set<String>()
+            var current = tree.document.pointee.intSubset?.pointee.children
+            while let item = current {
+                if item.pointee.type == XML_ATTRIBUTE_DECL {
+                    let declaration = UnsafeMutableRawPointer(item).assumingMemoryBound(to: xmlAttribute.self)
+                    if declaration.pointee.defaultValue != nil, let elementName = declaration.pointee.elem {
+                        let element = String(cString: elementName)
+                        let attribute = declaration.pointee.prefix.map { String(cString: $0) + ":" } ?? ""
+                        if seen.insert(element + " " + attribute + String(cString: declaration.pointee.name)).inserted {
+                            byElement[element, default: []].append(declaration)
+                        }
+                    }
+                }
+                current = item.pointee.next
+            }
+            defaults = (ObjectIdentifier(tree), byElement)
+        }
+        guard let byElement = defaults?.byElement, !byElement.isEmpty else { return [] }
+        let local = String(cString: node.pointee.name)
+        let qualified = node.pointee.ns?.pointee.prefix.map { String(cString: $0) + ":" + local } ?? local
+        return byElement[qualified] ?? []
     }
 
     /// Appends the value of `attribute` to the arena: straight from its text node when

@@ -41,7 +41,9 @@ extension XMLTree {
         public var line: Int { Int(xmlGetLineNo(node)) }
 
         /// The attributes in document order, without namespace declarations (`xmlns`,
-        /// `xmlns:p`), which are not attributes in the namespace-aware model.
+        /// `xmlns:p`), which are not attributes in the namespace-aware model. Defaults
+        /// a DTD declares are not added (nor does XPath see them); ``TreeEventWalker``
+        /// adds those of the internal subset, as Expat does.
         public var attributes: [Attribute] {
             var result: [Attribute] = []
             var property = node.pointee.properties
