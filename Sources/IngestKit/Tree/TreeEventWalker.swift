@@ -34,8 +34,8 @@ public final class TreeEventWalker {
     /// Bytes of text sent from inside entity expansions so far.
     private var expandedBytes = 0
     /// Attribute defaults of the internal subset, by element name as written, in
-    /// declaration order; for the tree they were read from.
-    private var defaults: (tree: ObjectIdentifier, byElement: [String: [xmlAttributePtr]])?
+    /// declaration order, and the tree they point into (held, so they stay valid).
+    private var defaults: (tree: XMLTree, byElement: [String: [xmlAttributePtr]])?
 
     /// Expat's thresholds for entity amplification.
     static let amplificationActivation = 8 << 20
@@ -159,7 +159,7 @@ public final class TreeEventWalker {
     /// requires). libxml2 adds none of them to the tree without `XML_PARSE_DTDATTR`,
     /// which would also load external DTDs.
     private func defaultAttributes(of node: xmlNodePtr, tree: XMLTree) -> [xmlAttributePtr] {
-        if defaults?.tree != ObjectIdentifier(tree) {
+        if defaults?.tree !== tree {
             var byElement: [String: [xmlAttributePtr]] = [:]
             var seen = Set<String>()
             var current = tree.document.pointee.intSubset?.pointee.children
@@ -176,7 +176,7 @@ public final class TreeEventWalker {
                 }
                 current = item.pointee.next
             }
-            defaults = (ObjectIdentifier(tree), byElement)
+            defaults = (tree, byElement)
         }
         guard let byElement = defaults?.byElement, !byElement.isEmpty else { return [] }
         let local = String(cString: node.pointee.name)
