@@ -19,7 +19,7 @@ extension IngestCommand {
     /// `file:line[:column]: message`; throws a `.data` error if any input is invalid.
     /// Standard input is copied to an unnamed temporary file first, since it is read
     /// twice: returns the copy for the import to read.
-    func validateInputs(importer: Importer, logger: Logger) throws -> InputFile? {
+    func validateInputs(format: InputFormat?, logger: Logger) throws -> InputFile? {
         guard let schemaPath else { return nil }
         let schema = try ValidationSchema(contentsOf: schemaPath)
         var standardInput: InputFile?
@@ -33,8 +33,7 @@ extension IngestCommand {
             } else {
                 input = try InputFile(path: path)
             }
-            let format = try importer.options.format ?? InputFormat.detect(input)
-            guard format == .xml else {
+            guard try (format ?? InputFormat.detect(input)) == .xml else {
                 throw IngestError(.usage, "--validate checks XML against a schema, and \(input.displayName) is JSON")
             }
             logger.info("validating \(input.displayName) against \(schemaPath)")
@@ -52,5 +51,14 @@ extension IngestCommand {
                               file: first.file)
         }
         throw IngestError(.data, "\(invalid.count) of \(inputs.count) inputs are not valid against \(schemaPath); nothing written")
+    }
+}
+
+extension IngestCommand.Job {
+    /// This job with `standardInput` as what `-` reads, when it reads `-` at all.
+    func reading(_ standardInput: InputFile?) -> Self {
+        var job = self
+        if inputs.contains("-") { job.standardInput = standardInput }
+        return job
     }
 }

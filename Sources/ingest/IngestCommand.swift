@@ -22,19 +22,19 @@ struct IngestCommand: ParsableCommand {
         the whole input has been read: a malformed input leaves an existing output
         untouched. An existing output is refused unless --replace or --append is given.
 
-        --to plist writes an Apple property list (XML, or --plist-format binary):
-        an array of one dictionary per record, or a dictionary of such arrays when
-        there are several tables. --to archive writes an NSKeyedArchiver archive
-        (a binary plist by default): an NSArray of one object per record, of class
-        --class NAME (default: the table name singularised and capitalised,
-        people -> Person). --to json and --to ndjson write JSON.
-
         --xpath EXPR is tree mode: the whole document is parsed into libxml2's tree
         (memory: several times the file; inputs over --max-tree-bytes, default
         256M, are refused) and each element EXPR selects is a record, mapped as
         --records would map it. --validate checks every input against an XML
         Schema (.xsd) or RELAX NG schema (.rng) first, streaming; an invalid input
         stops the run before anything is written.
+
+        --to plist writes an Apple property list (XML, or --plist-format binary):
+        an array of one dictionary per record, or a dictionary of such arrays when
+        there are several tables. --to archive writes an NSKeyedArchiver archive
+        (a binary plist by default): an NSArray of one object per record, of class
+        --class NAME (default: the table name singularised and capitalised,
+        people -> Person). --to json and --to ndjson write JSON.
 
         EXAMPLES
           ingest folks.xml                      writes folks.db (table people)
@@ -89,18 +89,6 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Path of the record elements, from the document element down, e.g. rss/channel/item.", valueName: "path"))
     var records: String?
 
-    @Option(help: ArgumentHelp("Tree mode: parse the whole document with libxml2 and take each element the XPath expression selects as a record, e.g. //person[lastName='Doright'].", valueName: "expr"))
-    var xpath: String?
-
-    @Option(name: .customLong("ns"), help: ArgumentHelp("Bind a namespace prefix for --xpath; repeat for several.", valueName: "prefix=uri"))
-    var namespaceBindings: [String] = []
-
-    @Option(help: ArgumentHelp("Largest input --xpath parses into a tree; suffixes K, M, G (powers of 1024). Default: 256M.", valueName: "bytes"))
-    var maxTreeBytes: ByteCount?
-
-    @Option(name: .customLong("validate"), help: ArgumentHelp("Check every XML input against an XML Schema (.xsd) or a RELAX NG schema (.rng) before anything is written.", valueName: "schema"))
-    var schemaPath: String?
-
     @Option(help: "XML parser: expat (streaming).")
     var parser: ParserKind = .expat
 
@@ -134,6 +122,18 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most text accepted in one element, in bytes.", valueName: "n"))
     var maxTextBytes = ParseLimits.default.maxTextBytes
 
+    @Option(help: ArgumentHelp("Tree mode: parse the whole document with libxml2 and take each element the XPath expression selects as a record, e.g. //person[lastName='Doright'].", valueName: "expr"))
+    var xpath: String?
+
+    @Option(name: .customLong("ns"), help: ArgumentHelp("Bind a namespace prefix for --xpath; repeat for several.", valueName: "prefix=uri"))
+    var namespaceBindings: [String] = []
+
+    @Option(help: ArgumentHelp("Largest input --xpath parses into a tree; suffixes K, M, G (powers of 1024). Default: 256M.", valueName: "bytes"))
+    var maxTreeBytes: ByteCount?
+
+    @Option(name: .customLong("validate"), help: ArgumentHelp("Check every XML input against an XML Schema (.xsd) or a RELAX NG schema (.rng) before anything is written.", valueName: "schema"))
+    var schemaPath: String?
+
     func validate() throws {
         if replace && append { throw ValidationError("--replace and --append exclude each other: pick one.") }
         try validateFileOutputOptions()
@@ -156,16 +156,15 @@ struct IngestCommand: ParsableCommand {
         }
         let logger = Logger(label: "ingest")
         do {
+            // Every input is checked before any output is opened.
+            let standardInput = try validateInputs(format: nl ? .jsonLines : from, logger: logger)
             let importer = Importer(options: .init(
                 recordPath: try records.map(RecordPath.init),
                 limits: ParseLimits(maxDepth: maxDepth, maxTextBytes: maxTextBytes),
                 format: nl ? .jsonLines : from))
-            // Every input is checked before any output is opened.
-            let standardInput = try validateInputs(importer: importer, logger: logger)
-            for var job in try jobs() {
-                if job.inputs.contains("-") { job.standardInput = standardInput }
+            for job in try jobs() {
                 let started = Clock.now
-                let counter = try run(job, importer: importer, logger: logger)
+                let counter = try run(job.reading(standardInput), importer: importer, logger: logger)
                 if !quiet { printSummary(job, counter: counter, seconds: Clock.now - started) }
             }
         } catch let error as IngestError {
