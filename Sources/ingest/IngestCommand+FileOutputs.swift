@@ -41,7 +41,7 @@ extension IngestCommand {
         }
         let counter = CountingSink(forwardingTo: sink)
         do {
-            try readAll(job.inputs, importer: importer, output: path, into: counter, logger: logger)
+            try readAll(job, importer: importer, output: path, into: counter, logger: logger)
             try counter.finish()
         } catch {
             output.discard()

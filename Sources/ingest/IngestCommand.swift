@@ -22,6 +22,13 @@ struct IngestCommand: ParsableCommand {
         the whole input has been read: a malformed input leaves an existing output
         untouched. An existing output is refused unless --replace or --append is given.
 
+        --xpath EXPR is tree mode: the whole document is parsed into libxml2's tree
+        (memory: several times the file; inputs over --max-tree-bytes, default
+        256M, are refused) and each element EXPR selects is a record, mapped as
+        --records would map it. --validate checks every input against an XML
+        Schema (.xsd) or RELAX NG schema (.rng) first, streaming; an invalid input
+        stops the run before anything is written.
+
         --to plist writes an Apple property list (XML, or --plist-format binary):
         an array of one dictionary per record, or a dictionary of such arrays when
         there are several tables. --to archive writes an NSKeyedArchiver archive
@@ -37,6 +44,9 @@ struct IngestCommand: ParsableCommand {
           ingest folks.xml --to ndjson --out -  one JSON object per line on stdout
           ingest folks.xml --to db --out people.db --replace
           ingest feed.rss --records rss/channel/item
+          ingest folks.xml --xpath "//person[lastName='Doright']"   one record
+          ingest feed.atom --xpath //a:entry --ns a=http://www.w3.org/2005/Atom
+          ingest folks.xml --validate Schemas/folks.xsd   (or .rng) then import
           ingest folks.json                     same people table as folks.xml
           ingest events.ndjson --append --out events.db
           zcat log.jsonl.gz | ingest - --nl --out log.db
@@ -46,8 +56,9 @@ struct IngestCommand: ParsableCommand {
           ingest suspect.xml --dry-run && echo well-formed
 
         EXIT STATUS (sysexits)
-          0 success, 64 usage, 65 malformed input, 66 input missing or unreadable,
-          73 output cannot be created, 74 I/O error
+          0 success, 64 usage (also a bad --xpath, a schema that does not compile),
+          65 malformed or invalid input (also over --max-tree-bytes), 66 input or
+          schema missing or unreadable, 73 output cannot be created, 74 I/O error
         """,
         version: "0.1.0"
     )
@@ -111,6 +122,18 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most text accepted in one element, in bytes.", valueName: "n"))
     var maxTextBytes = ParseLimits.default.maxTextBytes
 
+    @Option(help: ArgumentHelp("Tree mode: parse the whole document with libxml2 and take each element the XPath expression selects as a record, e.g. //person[lastName='Doright'].", valueName: "expr"))
+    var xpath: String?
+
+    @Option(name: .customLong("ns"), help: ArgumentHelp("Bind a namespace prefix for --xpath; repeat for several.", valueName: "prefix=uri"))
+    var namespaceBindings: [String] = []
+
+    @Option(help: ArgumentHelp("Largest input --xpath parses into a tree; suffixes K, M, G (powers of 1024). Default: 256M.", valueName: "bytes"))
+    var maxTreeBytes: ByteCount?
+
+    @Option(name: .customLong("validate"), help: ArgumentHelp("Check every XML input against an XML Schema (.xsd) or a RELAX NG schema (.rng) before anything is written.", valueName: "schema"))
+    var schemaPath: String?
+
     func validate() throws {
         if replace && append { throw ValidationError("--replace and --append exclude each other: pick one.") }
         try validateFileOutputOptions()
@@ -121,6 +144,8 @@ struct IngestCommand: ParsableCommand {
         if maxDepth < 1 || maxTextBytes < 1 { throw ValidationError("--max-depth and --max-text-bytes must be positive.") }
         if let records { _ = try RecordPath(records) }
         if nl, let from, from != .jsonLines { throw ValidationError("--nl reads JSON Lines; it contradicts --from \(from.rawValue).") }
+        try validateTreeOptions()
+        try validateSchemaOption()
     }
 
     func run() throws {
@@ -131,13 +156,15 @@ struct IngestCommand: ParsableCommand {
         }
         let logger = Logger(label: "ingest")
         do {
+            // Every input is checked before any output is opened.
+            let standardInput = try validateInputs(format: nl ? .jsonLines : from, logger: logger)
             let importer = Importer(options: .init(
                 recordPath: try records.map(RecordPath.init),
                 limits: ParseLimits(maxDepth: maxDepth, maxTextBytes: maxTextBytes),
                 format: nl ? .jsonLines : from))
             for job in try jobs() {
                 let started = Clock.now
-                let counter = try run(job, importer: importer, logger: logger)
+                let counter = try run(job.reading(standardInput), importer: importer, logger: logger)
                 if !quiet { printSummary(job, counter: counter, seconds: Clock.now - started) }
             }
         } catch let error as IngestError {
@@ -150,6 +177,8 @@ struct IngestCommand: ParsableCommand {
     struct Job {
         var inputs: [String]
         var output: String?
+        /// Standard input when it had to be read already (spooled by `--validate`).
+        var standardInput: InputFile?
     }
 
     private func jobs() throws -> [Job] {
@@ -166,7 +195,7 @@ struct IngestCommand: ParsableCommand {
     private func run(_ job: Job, importer: Importer, logger: Logger) throws -> CountingSink {
         guard let output = job.output else {
             let counter = CountingSink()
-            try readAll(job.inputs, importer: importer, output: nil, into: counter, logger: logger)
+            try readAll(job, importer: importer, output: nil, into: counter, logger: logger)
             return counter
         }
         if to != .db { return try runFileOutput(job, to: output, importer: importer, logger: logger) }
@@ -175,18 +204,20 @@ struct IngestCommand: ParsableCommand {
         var counter = CountingSink()
         try database.write { sink in
             counter = CountingSink(forwardingTo: sink)
-            try readAll(job.inputs, importer: importer, output: output, into: counter, logger: logger)
+            try readAll(job, importer: importer, output: output, into: counter, logger: logger)
         }
         logger.info("wrote \(output)")
         return counter
     }
 
     /// Reads every input into `counter`: a database is written while the next records
-    /// are parsed on a second thread; a dry run parses on this one.
-    func readAll(_ inputs: [String], importer: Importer, output: String?, into counter: CountingSink, logger: Logger) throws {
+    /// are parsed on a second thread; a dry run parses on this one, and so does tree
+    /// mode (`--xpath`), whose records come from a document already in memory.
+    func readAll(_ job: Job, importer: Importer, output: String?, into counter: CountingSink, logger: Logger) throws {
         var importer = importer
-        for path in inputs {
-            let input = try InputFile(path: path)
+        let selection = try xpathSelection()
+        for path in job.inputs {
+            let input = try (path == "-" ? job.standardInput : nil) ?? InputFile(path: path)
             logger.info("reading \(input.displayName)")
             let meter = ProgressMeter(label: input.displayName, total: input.size, enabled: !quiet)
             defer { meter.finish() }
@@ -196,7 +227,11 @@ struct IngestCommand: ParsableCommand {
             } else {
                 importer.options.documentName = nil
             }
-            if parseOnly {
+            if let selection {
+                try importer.runTree(input, selecting: selection, into: counter) { bytes in
+                    meter.update(bytes: bytes, records: counter.recordCount)
+                }
+            } else if parseOnly {
                 try importer.parseOnly(input) { bytes in meter.update(bytes: bytes, records: 0) }
             } else if counter.downstream == nil {
                 try importer.run(input, into: counter) { bytes in

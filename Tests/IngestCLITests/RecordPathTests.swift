@@ -39,6 +39,18 @@ struct RecordPathTests {
         #expect(result.stderr.hasPrefix("ingest: 2 records"), "\(result)")
     }
 
+    @Test("people/person on folks.xml: the document element is the collection, table people")
+    func twoStepPath() throws {
+        let box = try Sandbox()
+        try box.copyFolks()
+
+        let result = try box.run(["folks.xml", "--records", "people/person"])
+
+        #expect(result.status == 0, "\(result)")
+        #expect(try box.tables("folks.db") == ["people"])
+        #expect(try box.rows("folks.db", "SELECT firstName, lastName FROM people ORDER BY rowid") == folks)
+    }
+
     @Test("A path that matches nothing exits 65 and writes nothing")
     func unmatchedPath() throws {
         let box = try Sandbox()

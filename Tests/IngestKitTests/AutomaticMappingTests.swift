@@ -64,6 +64,17 @@ import Testing
         #expect(sink.rows.map { $0.fields["title"] } == [.text("One"), .text("Two")])
     }
 
+    @Test func aTwoStepRecordPathMakesTheDocumentElementTheCollection() throws {
+        let folks = try String(contentsOfFile: folksURL.path, encoding: .utf8)
+        let sink = try mapXML(folks, records: "people/person")
+        #expect(sink.rows.map(\.table) == ["people", "people", "people"])
+        #expect(sink.rows.map { $0.fields["lastName"] } == [.text("Neuburg"), .text("Whiplash"), .text("Doright")])
+        let other = try mapXML("<people><person a=\"1\"/><pet a=\"2\"/></people>", records: "people/person")
+        #expect(other.rows.map(\.table) == ["person"], "a collection holding other elements is named after its records")
+        let error = #expect(throws: IngestError.self) { try mapXML(folks, records: "staff/person") }
+        #expect(error?.message.contains("document element is <people>") == true)
+    }
+
     @Test func recordPathThatMatchesNothingIsAnError() {
         let error = #expect(throws: IngestError.self) { try mapXML("<a><b/></a>", records: "a/c/d") }
         #expect(error?.message.contains("no element matches") == true)

@@ -28,6 +28,10 @@ public final class AutomaticMapping {
     /// The handler for the document element: hand it to a ``HandlerStack``.
     public func makeRootHandler() -> any ElementHandler {
         guard let path = recordPath else { return DocumentHandler(mapping: self) }
+        if path.steps.count == 2 {
+            // `people/person`: the document element is the records' parent itself.
+            return CollectionHandler(recordStep: path.steps[1], mapping: self, documentStep: path.steps[0])
+        }
         return PathStepHandler(steps: path.steps[...], mapping: self)
     }
 
@@ -71,6 +75,9 @@ final class PathStepHandler: ElementHandler {
 /// not to be pure after all.
 final class CollectionHandler: ElementHandler, RecordEmitter {
     let recordStep: String?
+    /// The step the document element must match, when the collection is the document
+    /// element of a two-step record path.
+    let documentStep: String?
     unowned let mapping: AutomaticMapping
     @exclusivity(unchecked) private var name: Name?
     @exclusivity(unchecked) private var isPure = true
@@ -78,14 +85,18 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     @exclusivity(unchecked) private var kinds: [Name] = []
     private lazy var recordHandler = RecordHandler(emitter: self)
 
-    init(recordStep: String?, mapping: AutomaticMapping) {
+    init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil) {
         self.recordStep = recordStep
+        self.documentStep = documentStep
         self.mapping = mapping
     }
 
     var accumulatesText: Bool { false }
 
     func didStart(_ element: ElementStart) throws {
+        if let documentStep, element.depth == 1, !RecordPath.step(documentStep, matches: element.name) {
+            throw IngestError(.data, "the document element is <\(element.name)>, but --records \(mapping.recordPath!) starts at <\(documentStep)>")
+        }
         name = element.name
         mapping.foundCollection = true
     }

@@ -47,6 +47,16 @@ public final class InputFile {
         }
     }
 
+    /// Takes over `descriptor`, already open for reading (closed with the input), as
+    /// an input named `displayName`: how a spool of standard input is read back.
+    init(descriptor: Int32, displayName: String) {
+        self.path = nil
+        self.displayName = displayName
+        self.descriptor = descriptor
+        var info = stat()
+        size = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    }
+
     deinit { closeFile() }
 
     /// Reads up to `buffer.count` bytes; returns 0 at the end of the input.

@@ -44,7 +44,7 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         var prefix = ""
         if let file { prefix += "\(file):" }
-        if let position { prefix += "\(position.line):\(position.column):" }
+        if let position { prefix += "\(position):" }
         return prefix.isEmpty ? message : "\(prefix) \(message)"
     }
 
