@@ -56,9 +56,6 @@ struct IngestCommand: ParsableCommand {
         case db, plist, archive, json, ndjson
     }
 
-    enum ParserKind: String, ExpressibleByArgument, CaseIterable {
-        case expat
-    }
 
     @Argument(help: ArgumentHelp("XML or JSON files to read; - reads standard input.", valueName: "input"))
     var inputs: [String]
@@ -78,8 +75,11 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Path of the record elements, from the document element down, e.g. rss/channel/item.", valueName: "path"))
     var records: String?
 
-    @Option(help: "XML parser: expat (streaming).")
-    var parser: ParserKind = .expat
+    @Option(help: ArgumentHelp("XML parser, both streaming: expat (default, fastest for UTF-8) or libxml2 (any encoding iconv reads, e.g. Windows-1252, Shift_JIS).", valueName: "name"))
+    var parser: XMLParserKind = .expat
+
+    @Flag(help: "With --parser libxml2: lift libxml2's limits (nesting 256, 10 MB attribute values and CDATA sections, entity amplification). Trusted inputs only.")
+    var huge = false
 
     @Option(help: ArgumentHelp("Input format: xml, json or ndjson. Default: from the file name (.xml, .json, .ndjson, .jsonl), else from the first byte.", valueName: "format"))
     var from: InputFormat?
@@ -120,6 +120,7 @@ struct IngestCommand: ParsableCommand {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
         if maxDepth < 1 || maxTextBytes < 1 { throw ValidationError("--max-depth and --max-text-bytes must be positive.") }
         if let records { _ = try RecordPath(records) }
+        if huge && parser != .libxml2 { throw ValidationError("--huge lifts libxml2's limits: it needs --parser libxml2.") }
         if nl, let from, from != .jsonLines { throw ValidationError("--nl reads JSON Lines; it contradicts --from \(from.rawValue).") }
     }
 
@@ -134,7 +135,9 @@ struct IngestCommand: ParsableCommand {
             let importer = Importer(options: .init(
                 recordPath: try records.map(RecordPath.init),
                 limits: ParseLimits(maxDepth: maxDepth, maxTextBytes: maxTextBytes),
-                format: nl ? .jsonLines : from))
+                format: nl ? .jsonLines : from,
+                xmlParser: parser,
+                allowsHugeDocuments: huge))
             for job in try jobs() {
                 let started = Clock.now
                 let counter = try run(job, importer: importer, logger: logger)
@@ -234,3 +237,4 @@ struct IngestCommand: ParsableCommand {
 }
 
 extension InputFormat: ExpressibleByArgument {}
+extension XMLParserKind: ExpressibleByArgument {}

@@ -1,0 +1,276 @@
+import CLibXML2
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One libxml2 push parser and the state its SAX2 callbacks need.
+///
+/// The parser context is its own SAX user data (so libxml2's default DTD callbacks,
+/// which keep entity and attribute-default declarations, work unchanged); the
+/// session hangs off the context's `_private`, which libxml2 also copies into the
+/// contexts it makes to parse the replacement text of internal entities.
+final class LibXML2Session {
+    let context: xmlParserCtxtPtr
+    let receiver: any ParseEventReceiver
+    let names = NameTable()
+    /// The first error: a handler's, a refused external entity, or the first of
+    /// libxml2's errors that makes the document malformed.
+    private(set) var failure: IngestError?
+    @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
+    /// Bytes of an Expat-style `URI␁local␁prefix` name being built.
+    @exclusivity(unchecked) private var nameScratch: [UInt8] = []
+    /// Names of the open elements, so an end tag needs no lookup.
+    @exclusivity(unchecked) private var openNames: [Name] = []
+
+    /// What Expat's namespace triplets use between URI, local name and prefix.
+    static let namespaceSeparator: UInt8 = ExpatSession.namespaceSeparator
+
+    init(receiver: any ParseEventReceiver, huge: Bool) throws {
+        self.receiver = receiver
+        var handler = Self.makeHandler()
+        guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
+            throw IngestError(.io, "libxml2 could not create a parser context")
+        }
+        self.context = context
+        var options = Int32(XML_PARSE_NONET.rawValue)
+        if huge { options |= Int32(XML_PARSE_HUGE.rawValue) }
+        xmlCtxtUseOptions(context, options)
+        context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        // The SAX2 start-document callback made a document to hold the DTD's
+        // declarations; nothing else was built into it.
+        if let document = context.pointee.myDoc {
+            xmlFreeDoc(document)
+            context.pointee.myDoc = nil
+        }
+        xmlFreeParserCtxt(context)
+    }
+
+    /// Pushes `bytes` into the parser; `isFinal` ends the document.
+    func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
+        let chunk = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let status = xmlParseChunk(context, chunk, Int32(bytes.count), isFinal ? 1 : 0)
+        if let failure { return .failure(failure) }
+        if status != 0 && context.pointee.wellFormed == 0 {
+            return .failure(IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition))
+        }
+        return .success(())
+    }
+
+    // MARK: - The SAX2 handler
+
+    private static func makeHandler() -> xmlSAXHandler {
+        var handler = xmlSAXHandler()
+        // SAX2 defaults first: they keep the DTD's entity and attribute declarations
+        // in a document that holds nothing else.
+        xmlSAXVersion(&handler, 2)
+        handler.startElement = nil
+        handler.endElement = nil
+        handler.processingInstruction = nil
+        handler.comment = nil
+        handler.warning = nil
+        handler.error = nil
+        handler.fatalError = nil
+        // Never load an external DTD, whatever the options say.
+        handler.externalSubset = nil
+        handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
+            LibXML2Session.from(context).startElement(context, localName!, prefix, uri, Int(attributeCount), attributes)
+        }
+        handler.endElementNs = { context, _, _, _ in
+            LibXML2Session.from(context).endElement(context)
+        }
+        handler.characters = { context, text, length in
+            LibXML2Session.from(context).characters(text!, Int(length))
+        }
+        handler.ignorableWhitespace = handler.characters
+        handler.cdataBlock = handler.characters
+        handler.reference = { context, name in
+            LibXML2Session.from(context).reference(name!)
+        }
+        handler.serror = { context, error in
+            guard let context, let error else { return }
+            LibXML2Session.from(context).report(error.pointee)
+        }
+        return handler
+    }
+
+    /// The session of a parser context: the document's own, or one libxml2 made to
+    /// parse an entity's replacement text (it copies `_private`).
+    private static func from(_ context: UnsafeMutableRawPointer?) -> LibXML2Session {
+        let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
+        return Unmanaged<LibXML2Session>.fromOpaque(parser.pointee._private!).takeUnretainedValue()
+    }
+
+    // MARK: - Positions
+
+    /// Where the document's parser stands now.
+    var currentPosition: SourcePosition {
+        guard let input = context.pointee.input else { return .start }
+        let offset = Int(input.pointee.consumed) + (input.pointee.base.map { input.pointee.cur - $0 } ?? 0)
+        return SourcePosition(line: Int(input.pointee.line), column: Int(input.pointee.col), byteOffset: offset)
+    }
+
+    /// The position of the `<` of the tag libxml2 has just read: it reports a tag
+    /// once its `>` is consumed, so this looks back for the `<` (which cannot occur
+    /// inside a tag) and corrects line and column for what lies between.
+    private var tagPosition: SourcePosition {
+        guard let input = context.pointee.input, let base = input.pointee.base, let cur = input.pointee.cur else {
+            return currentPosition
+        }
+        let line = Int(input.pointee.line), column = Int(input.pointee.col)
+        let consumedBefore = Int(input.pointee.consumed)
+        var p = cur
+        var newlines = 0, characters = 0
+        while p > base {
+            p -= 1
+            let byte = p.pointee
+            if byte & 0xC0 != 0x80 { characters += 1 }
+            if byte == UInt8(ascii: "<") { break }
+            if byte == UInt8(ascii: "\n") { newlines += 1 }
+        }
+        guard p.pointee == UInt8(ascii: "<") else { return currentPosition }
+        let offset = consumedBefore + (p - base)
+        if newlines == 0 {
+            return SourcePosition(line: line, column: max(1, column - characters), byteOffset: offset)
+        }
+        // The tag spans lines: count the characters before `<` on its own line.
+        var q = p, before = 0
+        while q > base, (q - 1).pointee != UInt8(ascii: "\n") {
+            q -= 1
+            if q.pointee & 0xC0 != 0x80 { before += 1 }
+        }
+        return SourcePosition(line: line - newlines, column: before + 1, byteOffset: offset)
+    }
+
+    /// Where an event happened: in the document itself, where its tag starts; inside
+    /// an entity's replacement text, where the document's parser stands (just past
+    /// the entity reference).
+    private func position(of parser: UnsafeMutableRawPointer?, tag: Bool) -> SourcePosition {
+        if UnsafeMutableRawPointer(context) != parser { return currentPosition }
+        return tag ? tagPosition : currentPosition
+    }
+
+    // MARK: - Names
+
+    /// The interned name of `prefix:localName` in namespace `uri`, built exactly as
+    /// Expat's `URI␁local␁prefix` triplets are, so both parsers give equal names.
+    private func intern(_ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
+                        _ uri: UnsafePointer<xmlChar>?) -> Name {
+        guard let uri else {
+            return names.intern(UnsafeBufferPointer(start: localName, count: strlen(localName)),
+                                namespaceSeparator: Self.namespaceSeparator)
+        }
+        nameScratch.removeAll(keepingCapacity: true)
+        nameScratch.append(contentsOf: UnsafeBufferPointer(start: uri, count: strlen(uri)))
+        nameScratch.append(Self.namespaceSeparator)
+        nameScratch.append(contentsOf: UnsafeBufferPointer(start: localName, count: strlen(localName)))
+        if let prefix {
+            nameScratch.append(Self.namespaceSeparator)
+            nameScratch.append(contentsOf: UnsafeBufferPointer(start: prefix, count: strlen(prefix)))
+        }
+        return nameScratch.withUnsafeBufferPointer {
+            names.intern($0, namespaceSeparator: Self.namespaceSeparator)
+        }
+    }
+
+    // MARK: - Events
+
+    private func fail(_ error: IngestError) {
+        if failure == nil { failure = error }
+        xmlStopParser(context)
+    }
+
+    private func run(_ position: @autoclosure () -> SourcePosition, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch var error as IngestError {
+            if error.position == nil { error.position = position() }
+            fail(error)
+        } catch {
+            fail(IngestError(.data, "\(error)", position: position()))
+        }
+    }
+
+    private func startElement(_ parser: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
+                              _ uri: UnsafePointer<xmlChar>?, _ attributeCount: Int,
+                              _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        guard failure == nil else { return }
+        attributeScratch.removeAll(keepingCapacity: true)
+        if let attributes {
+            // Five pointers each: local name, prefix, URI, value start, value end.
+            for index in 0..<attributeCount {
+                let entry = attributes + 5 * index
+                let value = entry[3]!, end = entry[4]!
+                attributeScratch.append(Attribute(name: intern(entry[0]!, entry[1], entry[2]),
+                                                  value: UnsafeBufferPointer(start: value, count: end - value)))
+            }
+        }
+        let element = intern(localName, prefix, uri)
+        openNames.append(element)
+        let position = position(of: parser, tag: true)
+        run(position) {
+            try attributeScratch.withUnsafeBufferPointer {
+                try receiver.startElement(element, attributes: Attributes($0), at: position)
+            }
+        }
+    }
+
+    private func endElement(_ parser: UnsafeMutableRawPointer?) {
+        guard failure == nil, let element = openNames.popLast() else { return }
+        let position = position(of: parser, tag: true)
+        run(position) { try receiver.endElement(element, at: position) }
+    }
+
+    private func characters(_ text: UnsafePointer<xmlChar>, _ length: Int) {
+        guard failure == nil else { return }
+        run(currentPosition) { try receiver.text(UnsafeBufferPointer(start: text, count: length), at: currentPosition) }
+    }
+
+    /// libxml2 reports an entity reference it did not expand itself. An internal
+    /// entity's text has already gone through the callbacks; an external entity is
+    /// refused here, as the Expat path refuses it.
+    private func reference(_ name: UnsafePointer<xmlChar>) {
+        guard failure == nil, let document = context.pointee.myDoc,
+              let entity = xmlGetDocEntity(document, name),
+              entity.pointee.etype == XML_EXTERNAL_GENERAL_PARSED_ENTITY else { return }
+        let what = entity.pointee.SystemID.map { String(cString: $0) } ?? String(cString: name)
+        fail(IngestError(.data, "external entity \"\(what)\" refused: ingest never loads external entities",
+                         position: currentPosition))
+    }
+
+    /// A libxml2 diagnostic. Warnings and validity errors leave the document
+    /// well-formed and are ignored; fatal errors, and the namespace errors Expat
+    /// also treats as malformed, stop the parse.
+    private func report(_ error: xmlError) {
+        guard failure == nil, Self.isFailure(error) else { return }
+        var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
+        while message.last?.isNewline == true { message.removeLast() }
+        message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        var position = currentPosition
+        if error.ctxt == UnsafeMutableRawPointer(context), error.line > 0 {
+            position.line = Int(error.line)
+            position.column = max(1, Int(error.int2))
+        }
+        fail(IngestError(.data, message, position: position))
+    }
+
+    private static func isFailure(_ error: xmlError) -> Bool {
+        if error.level == XML_ERR_FATAL { return true }
+        guard error.level == XML_ERR_ERROR, error.domain == Int32(XML_FROM_NAMESPACE.rawValue) else { return false }
+        // Expat, processing namespaces, rejects an unbound prefix, a malformed
+        // qualified name, `xmlns:p=""`, misuse of the xml and xmlns prefixes and an
+        // attribute repeated under two prefixes of one URI; libxml2 only flags them.
+        switch xmlParserErrors(rawValue: UInt32(error.code)) {
+        case XML_NS_ERR_UNDEFINED_NAMESPACE, XML_NS_ERR_QNAME, XML_NS_ERR_ATTRIBUTE_REDEFINED,
+             XML_NS_ERR_EMPTY, XML_NS_ERR_XML_NAMESPACE, XML_NS_ERR_COLON:
+            return true
+        default:
+            return false
+        }
+    }
+}
