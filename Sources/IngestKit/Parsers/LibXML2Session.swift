@@ -22,6 +22,10 @@ final class LibXML2Session {
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Bytes of an Expat-style `URI␁local␁prefix` name being built.
     @exclusivity(unchecked) private var nameScratch: [UInt8] = []
+    /// CDATA text with its line ends normalised.
+    @exclusivity(unchecked) private var cdataScratch: [UInt8] = []
+    /// The last CDATA piece ended with CR: a LF starting the next piece is its pair.
+    private var cdataEndedWithCR = false
     /// Names of the open elements, so an end tag needs no lookup.
     @exclusivity(unchecked) private var openNames: [Name] = []
 
@@ -88,7 +92,9 @@ final class LibXML2Session {
             LibXML2Session.from(context).characters(text!, Int(length))
         }
         handler.ignorableWhitespace = handler.characters
-        handler.cdataBlock = handler.characters
+        handler.cdataBlock = { context, text, length in
+            LibXML2Session.from(context).cdata(text!, Int(length))
+        }
         handler.reference = { context, name in
             LibXML2Session.from(context).reference(name!)
         }
@@ -228,7 +234,39 @@ final class LibXML2Session {
 
     private func characters(_ text: UnsafePointer<xmlChar>, _ length: Int) {
         guard failure == nil else { return }
+        cdataEndedWithCR = false
         run(currentPosition) { try receiver.text(UnsafeBufferPointer(start: text, count: length), at: currentPosition) }
+    }
+
+    /// A piece of a CDATA section. libxml2's push parser hands CDATA over as it
+    /// stands in the input, CR LF and lone CR included, where XML (and Expat) turn
+    /// every line end into LF; this does that, also across pieces.
+    private func cdata(_ text: UnsafePointer<xmlChar>, _ length: Int) {
+        guard failure == nil else { return }
+        let bytes = UnsafeBufferPointer(start: text, count: length)
+        let skipFirst = cdataEndedWithCR && bytes.first == UInt8(ascii: "\n")
+        guard skipFirst || memchr(text, 0x0D, length) != nil else {
+            cdataEndedWithCR = false
+            run(currentPosition) { try receiver.text(bytes, at: currentPosition) }
+            return
+        }
+        cdataScratch.removeAll(keepingCapacity: true)
+        var index = skipFirst ? 1 : 0
+        while index < length {
+            let byte = bytes[index]
+            if byte == 0x0D {
+                cdataScratch.append(UInt8(ascii: "\n"))
+                if index + 1 < length && bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
+            } else {
+                cdataScratch.append(byte)
+            }
+            index += 1
+        }
+        cdataEndedWithCR = bytes.last == 0x0D
+        if cdataScratch.isEmpty { return }
+        run(currentPosition) {
+            try cdataScratch.withUnsafeBufferPointer { try receiver.text($0, at: currentPosition) }
+        }
     }
 
     /// libxml2 reports an entity reference it did not expand itself. An internal
