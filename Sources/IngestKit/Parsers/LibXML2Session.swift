@@ -22,6 +22,12 @@ final class LibXML2Session {
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Bytes of an Expat-style `URI␁local␁prefix` name being built.
     @exclusivity(unchecked) private var nameScratch: [UInt8] = []
+    /// Attribute values with their references expanded, back to back, and which
+    /// attribute each belongs to.
+    @exclusivity(unchecked) private var expandedValues: [UInt8] = []
+    @exclusivity(unchecked) private var expandedRanges: [(index: Int, start: Int, count: Int)] = []
+    @exclusivity(unchecked) private var valueScratch: [UInt8] = []
+    private let huge: Bool
     /// CDATA text with its line ends normalised.
     @exclusivity(unchecked) private var cdataScratch: [UInt8] = []
     /// The last CDATA piece ended with CR: a LF starting the next piece is its pair.
@@ -34,11 +40,15 @@ final class LibXML2Session {
 
     init(receiver: any ParseEventReceiver, huge: Bool) throws {
         self.receiver = receiver
+        self.huge = huge
         var handler = Self.makeHandler()
         guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
             throw IngestError(.io, "libxml2 could not create a parser context")
         }
         self.context = context
+        // Not XML_PARSE_OLD10, though Expat reads names by the rules before XML 1.0's
+        // 5th edition: with it libxml2 also refuses every version but 1.0, which
+        // Expat accepts. So libxml2 accepts the few names only the 5th edition allows.
         var options = Int32(XML_PARSE_NONET.rawValue)
         if huge { options |= Int32(XML_PARSE_HUGE.rawValue) }
         xmlCtxtUseOptions(context, options)
@@ -202,28 +212,69 @@ final class LibXML2Session {
         }
     }
 
-    private func startElement(_ parser: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
-                              _ uri: UnsafePointer<xmlChar>?, _ attributeCount: Int,
-                              _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private func startElement(_ parser: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>,
+                              _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
+                              _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         guard failure == nil else { return }
         attributeScratch.removeAll(keepingCapacity: true)
+        expandedValues.removeAll(keepingCapacity: true)
+        expandedRanges.removeAll(keepingCapacity: true)
         if let attributes {
             // Five pointers each: local name, prefix, URI, value start, value end.
             for index in 0..<attributeCount {
                 let entry = attributes + 5 * index
-                let value = entry[3]!, end = entry[4]!
+                let value = entry[3]!, count = entry[4]! - value
+                if memchr(value, Int32(UInt8(ascii: "&")), count) != nil {
+                    let start = expandedValues.count
+                    guard expandAttribute(UnsafeBufferPointer(start: value, count: count), element: (localName, prefix),
+                                          attribute: (entry[0]!, entry[1])) else { return }
+                    expandedRanges.append((index, start, expandedValues.count - start))
+                }
                 attributeScratch.append(Attribute(name: intern(entry[0]!, entry[1], entry[2]),
-                                                  value: UnsafeBufferPointer(start: value, count: end - value)))
+                                                  value: UnsafeBufferPointer(start: value, count: count)))
             }
         }
         let element = intern(localName, prefix, uri)
         openNames.append(element)
         let position = position(of: parser, tag: true)
         run(position) {
-            try attributeScratch.withUnsafeBufferPointer {
-                try receiver.startElement(element, attributes: Attributes($0), at: position)
+            try expandedValues.withUnsafeBufferPointer { expanded in
+                for (index, start, count) in expandedRanges {
+                    attributeScratch[index] = Attribute(name: attributeScratch[index].name,
+                                                        value: UnsafeBufferPointer(rebasing: expanded[start..<start + count]))
+                }
+                try attributeScratch.withUnsafeBufferPointer {
+                    try receiver.startElement(element, attributes: Attributes($0), at: position)
+                }
             }
         }
+    }
+
+    /// Appends the value with its references expanded to `expandedValues`
+    /// (see ``LibXML2AttributeValue``); false when that failed and the parse stops.
+    private func expandAttribute(_ raw: UnsafeBufferPointer<UInt8>,
+                                 element: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?),
+                                 attribute: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?)) -> Bool {
+        let expander = LibXML2AttributeValue(document: context.pointee.myDoc,
+                                             maxBytes: huge ? Int.max : 10_000_000)
+        valueScratch.removeAll(keepingCapacity: true)
+        do {
+            try expander.expand(raw, into: &valueScratch)
+        } catch {
+            let message = switch error {
+            case .tooDeep: "entity references in an attribute value nested deeper than \(LibXML2AttributeValue.maxDepth)"
+            case .tooLong: "attribute value longer than 10000000 bytes once entities are expanded (--huge lifts the limit)"
+            case .unknownEntity(let name): "entity '\(name)' in an attribute value is not declared"
+            }
+            fail(IngestError(.data, message, position: currentPosition))
+            return false
+        }
+        if let special = context.pointee.attsSpecial,
+           Int(bitPattern: xmlHashQLookup2(special, element.1, element.0, attribute.1, attribute.0)) > Int(XML_ATTRIBUTE_CDATA.rawValue) {
+            LibXML2AttributeValue.normaliseTokens(&valueScratch)
+        }
+        expandedValues.append(contentsOf: valueScratch)
+        return true
     }
 
     private func endElement(_ parser: UnsafeMutableRawPointer?) {
