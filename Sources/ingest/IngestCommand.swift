@@ -29,6 +29,12 @@ struct IngestCommand: ParsableCommand {
         --class NAME (default: the table name singularised and capitalised,
         people -> Person). --to json and --to ndjson write JSON.
 
+        XML parsers (--parser), both streaming, same records: expat, the default,
+        is the fastest for UTF-8, UTF-16, ISO-8859-1 and US-ASCII; libxml2 reads
+        any encoding iconv knows (Windows-1252, Shift_JIS, EUC-JP, KOI8-R, ...).
+        libxml2 keeps its own limits (10 MB per attribute value or CDATA section,
+        entity amplification); --huge lifts them, for trusted inputs only.
+
         EXAMPLES
           ingest folks.xml                      writes folks.db (table people)
           ingest folks.xml --to plist           writes folks.plist (XML)
@@ -44,6 +50,8 @@ struct IngestCommand: ParsableCommand {
           curl -s https://example.org/export.xml | ingest - --out export.db
           ingest nightly.xml --out archive.db --append --quiet     (cron)
           ingest suspect.xml --dry-run && echo well-formed
+          ingest legacy-cp1252.xml --parser libxml2      any encoding iconv reads
+          ingest big.xml --parse-only --parser libxml2   well-formedness, libxml2
 
         EXIT STATUS (sysexits)
           0 success, 64 usage, 65 malformed input, 66 input missing or unreadable,
@@ -78,7 +86,7 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("XML parser, both streaming: expat (default, fastest for UTF-8) or libxml2 (any encoding iconv reads, e.g. Windows-1252, Shift_JIS).", valueName: "name"))
     var parser: XMLParserKind = .expat
 
-    @Flag(help: "With --parser libxml2: lift libxml2's limits (nesting 256, 10 MB attribute values and CDATA sections, entity amplification). Trusted inputs only.")
+    @Flag(help: "With --parser libxml2: lift libxml2's limits (10 MB attribute values and CDATA sections, 50 000-byte names, entity amplification). Trusted inputs only.")
     var huge = false
 
     @Option(help: ArgumentHelp("Input format: xml, json or ndjson. Default: from the file name (.xml, .json, .ndjson, .jsonl), else from the first byte.", valueName: "format"))

@@ -18,9 +18,16 @@ import CLibXML2
 /// - `XML_PARSE_NONET`; no external DTD is loaded; entities are not substituted by
 ///   libxml2 (`XML_PARSE_NOENT` is off) and a reference to an external entity in
 ///   content is an error, so its contents can never reach an output;
-/// - libxml2's own limits stay on (nesting deeper than 256 elements, names over
-///   50 000 bytes, one attribute value or CDATA section over 10 MB, entity
-///   amplification) unless ``allowsHugeDocuments`` is set.
+/// - libxml2's own limits stay on (names over 50 000 bytes, one attribute value or
+///   CDATA section over 10 MB, entity amplification) unless
+///   ``allowsHugeDocuments`` is set. Its push parser does not count nesting depth;
+///   ``HandlerStack`` bounds it with ``ParseLimits``, as for Expat.
+///
+/// One known difference from Expat in what is accepted: names that only XML 1.0's
+/// 5th edition allows (libxml2 takes them; Expat keeps the older tables). And one
+/// in what is reported: a CR that a character reference put into an internal
+/// entity's replacement text (`<!ENTITY e "&#13;">`) arrives as LF (libxml2 parses
+/// replacement text as new input).
 ///
 /// Positions: an element's is the line and column of its `<`, found by looking back
 /// from where libxml2 stands when it reports the tag; a text event's is where
@@ -28,9 +35,10 @@ import CLibXML2
 /// byte offset counts bytes of the UTF-8 libxml2 converted the input to.
 public struct LibXML2Parser: StreamingParser {
     public var chunkSize: Int
-    /// Sets `XML_PARSE_HUGE`: lifts libxml2's hard limits (nesting depth 256, 10 MB
-    /// attribute values and CDATA sections, its entity amplification check). Only
-    /// for trusted inputs.
+    /// Sets `XML_PARSE_HUGE`: lifts libxml2's hard limits (10 MB attribute values and
+    /// CDATA sections, 50 000-byte names) and turns off its entity amplification
+    /// check, so a "billion laughs" document can take all memory. Only for trusted
+    /// inputs.
     public var allowsHugeDocuments: Bool
 
     public init(chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false) {

@@ -28,6 +28,9 @@ final class LibXML2Session {
     @exclusivity(unchecked) private var expandedRanges: [(index: Int, start: Int, count: Int)] = []
     @exclusivity(unchecked) private var valueScratch: [UInt8] = []
     private let huge: Bool
+    /// libxml2's own bounds on one value: `XML_MAX_TEXT_LENGTH`, and
+    /// `XML_MAX_HUGE_LENGTH` with `XML_PARSE_HUGE`.
+    static let maxValueBytes = 10_000_000, hugeMaxValueBytes = 1_000_000_000
     /// CDATA text with its line ends normalised.
     @exclusivity(unchecked) private var cdataScratch: [UInt8] = []
     /// The last CDATA piece ended with CR: a LF starting the next piece is its pair.
@@ -256,14 +259,15 @@ final class LibXML2Session {
                                  element: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?),
                                  attribute: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?)) -> Bool {
         let expander = LibXML2AttributeValue(document: context.pointee.myDoc,
-                                             maxBytes: huge ? Int.max : 10_000_000)
+                                             maxBytes: huge ? Self.hugeMaxValueBytes : Self.maxValueBytes)
         valueScratch.removeAll(keepingCapacity: true)
         do {
             try expander.expand(raw, into: &valueScratch)
         } catch {
             let message = switch error {
             case .tooDeep: "entity references in an attribute value nested deeper than \(LibXML2AttributeValue.maxDepth)"
-            case .tooLong: "attribute value longer than 10000000 bytes once entities are expanded (--huge lifts the limit)"
+            case .tooLong: huge ? "attribute value longer than \(Self.hugeMaxValueBytes) bytes once entities are expanded"
+                : "attribute value longer than \(Self.maxValueBytes) bytes once entities are expanded (--huge raises the limit)"
             case .unknownEntity(let name): "entity '\(name)' in an attribute value is not declared"
             }
             fail(IngestError(.data, message, position: currentPosition))
