@@ -41,7 +41,12 @@ final class LibXML2Session {
     /// What Expat's namespace triplets use between URI, local name and prefix.
     static let namespaceSeparator: UInt8 = ExpatSession.namespaceSeparator
 
+    /// libxml2's global set-up, once per process before any parse, as its
+    /// documentation asks of programs that parse on several threads.
+    private static let libraryReady: Void = xmlInitParser()
+
     init(receiver: any ParseEventReceiver, huge: Bool) throws {
+        Self.libraryReady
         self.receiver = receiver
         self.huge = huge
         var handler = Self.makeHandler()
