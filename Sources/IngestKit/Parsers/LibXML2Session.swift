@@ -101,33 +101,35 @@ final class LibXML2Session {
         // Never load an external DTD, whatever the options say.
         handler.externalSubset = nil
         handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
-            LibXML2Session.from(context).startElement(context, localName!, prefix, uri, Int(attributeCount), attributes)
+            LibXML2Session.with(context) { $0.startElement(context, localName!, prefix, uri, Int(attributeCount), attributes) }
         }
         handler.endElementNs = { context, _, _, _ in
-            LibXML2Session.from(context).endElement(context)
+            LibXML2Session.with(context) { $0.endElement(context) }
         }
         handler.characters = { context, text, length in
-            LibXML2Session.from(context).characters(text!, Int(length))
+            LibXML2Session.with(context) { $0.characters(text!, Int(length)) }
         }
         handler.ignorableWhitespace = handler.characters
         handler.cdataBlock = { context, text, length in
-            LibXML2Session.from(context).cdata(text!, Int(length))
+            LibXML2Session.with(context) { $0.cdata(text!, Int(length)) }
         }
         handler.reference = { context, name in
-            LibXML2Session.from(context).reference(name!)
+            LibXML2Session.with(context) { $0.reference(name!) }
         }
         handler.serror = { context, error in
             guard let context, let error else { return }
-            LibXML2Session.from(context).report(error.pointee)
+            LibXML2Session.with(context) { $0.report(error.pointee) }
         }
         return handler
     }
 
-    /// The session of a parser context: the document's own, or one libxml2 made to
-    /// parse an entity's replacement text (it copies `_private`).
-    private static func from(_ context: UnsafeMutableRawPointer?) -> LibXML2Session {
+    /// Calls `body` with the session of a parser context: the document's own, or one
+    /// libxml2 made to parse an entity's replacement text (it copies `_private`).
+    private static func with(_ context: UnsafeMutableRawPointer?, _ body: (LibXML2Session) -> Void) {
         let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
-        return Unmanaged<LibXML2Session>.fromOpaque(parser.pointee._private!).takeUnretainedValue()
+        // The parser object owns the context, so it outlives every callback: no
+        // retain and release per event.
+        Unmanaged<LibXML2Session>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: - Positions
@@ -146,21 +148,20 @@ final class LibXML2Session {
         guard let input = context.pointee.input, let base = input.pointee.base, let cur = input.pointee.cur else {
             return currentPosition
         }
-        let line = Int(input.pointee.line), column = Int(input.pointee.col)
-        let consumedBefore = Int(input.pointee.consumed)
         var p = cur
-        var newlines = 0, characters = 0
-        while p > base {
-            p -= 1
-            let byte = p.pointee
-            if byte & 0xC0 != 0x80 { characters += 1 }
-            if byte == UInt8(ascii: "<") { break }
-            if byte == UInt8(ascii: "\n") { newlines += 1 }
-        }
+        repeat { p -= 1 } while p > base && p.pointee != UInt8(ascii: "<")
         guard p.pointee == UInt8(ascii: "<") else { return currentPosition }
-        let offset = consumedBefore + (p - base)
+        // Line and column at `cur`, less the lines and characters of the tag.
+        var newlines = 0, continuations = 0
+        for byte in UnsafeBufferPointer(start: p, count: cur - p) {
+            newlines &+= byte == UInt8(ascii: "\n") ? 1 : 0
+            continuations &+= byte & 0xC0 == 0x80 ? 1 : 0
+        }
+        let offset = Int(input.pointee.consumed) + (p - base)
         if newlines == 0 {
-            return SourcePosition(line: line, column: max(1, column - characters), byteOffset: offset)
+            let characters = (cur - p) - continuations
+            return SourcePosition(line: Int(input.pointee.line), column: max(1, Int(input.pointee.col) - characters),
+                                  byteOffset: offset)
         }
         // The tag spans lines: count the characters before `<` on its own line.
         var q = p, before = 0
@@ -168,7 +169,7 @@ final class LibXML2Session {
             q -= 1
             if q.pointee & 0xC0 != 0x80 { before += 1 }
         }
-        return SourcePosition(line: line - newlines, column: before + 1, byteOffset: offset)
+        return SourcePosition(line: Int(input.pointee.line) - newlines, column: before + 1, byteOffset: offset)
     }
 
     /// Where an event happened: in the document itself, where its tag starts; inside
