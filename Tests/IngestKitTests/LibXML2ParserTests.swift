@@ -250,6 +250,21 @@ import Testing
         #expect(refuser.after == 0, "no event after the error")
     }
 
+    @Test func importerPicksTheParserItIsAskedFor() throws {
+        let input = try InputFile(path: folksURL.path)
+        #expect(Importer().parser(for: input, format: .xml) is ExpatParser)
+        let chosen = Importer(options: .init(xmlParser: .libxml2, allowsHugeDocuments: true)).parser(for: input, format: .xml)
+        #expect((chosen as? LibXML2Parser)?.allowsHugeDocuments == true)
+        #expect(Importer(options: .init(xmlParser: .libxml2)).parser(for: input, format: .json) is JSONParser)
+    }
+
+    @Test func importerRunsFolksThroughLibxml2() throws {
+        let sink = CollectingSink()
+        try Importer(options: .init(xmlParser: .libxml2)).run(InputFile(path: folksURL.path), into: sink)
+        #expect(sink.rows.map { $0.order } == Array(repeating: ["firstName", "lastName"], count: 3))
+        #expect(sink.rows.first?.table == "people")
+    }
+
     @Test func recordsMatchExpatsThroughTheMapping() throws {
         let xml = #"<!DOCTYPE r [<!ENTITY n "Neu&#98;urg">]><r><p id="1"><f>Matt</f><l>&n;</l><t><g>a</g><g>b</g></t></p><p id="2"><![CDATA[x<y]]></p></r>"#
         let expat = CollectingSink(), libxml2 = CollectingSink()
