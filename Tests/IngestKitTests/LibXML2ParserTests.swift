@@ -161,6 +161,12 @@ import Testing
         #expect(failure("<a/><b/>")?.kind == .data)
     }
 
+    @Test func aTruncatedInputSaysWhichElementIsOpen() {
+        let error = failure("<a>\n<b>x</b>\n<c>y")
+        #expect(error?.message == "the input ends inside <c> (libxml2: Extra content at the end of the document)",
+                "\(String(describing: error))")
+    }
+
     @Test func unboundPrefixesAreMalformedAsInExpat() {
         #expect(failure("<p:a/>")?.message.contains("prefix p") == true)
         #expect(failure(#"<a xmlns:p="urn:p" p:x="1" xmlns:q="urn:p" q:x="2"/>"#)?.kind == .data)

@@ -350,6 +350,10 @@ final class LibXML2Session {
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last?.isNewline == true { message.removeLast() }
         message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        if error.code == Int32(XML_ERR_DOCUMENT_END.rawValue), let open = openNames.last {
+            // libxml2's push parser says this when the input stops inside an element.
+            message = "the input ends inside <\(open.qualified)> (libxml2: \(message))"
+        }
         var position = currentPosition
         if error.ctxt == UnsafeMutableRawPointer(context), error.line > 0 {
             position.line = Int(error.line)
