@@ -8,8 +8,10 @@
 #   INGEST=/path/to/ingest   use this binary instead of building one
 #   REPEAT=3                 run every measurement 3 times, keep the fastest
 #   FLAT=1                   also ingest a 4×N data set and compare peak RSS
-#   SUITES="db plist json"   which groups to measure (default: all three): db = XML
-#                            into SQLite with its floors and the lxml peer; plist =
+#   SUITES="db parse plist json"  which groups to measure (default: all four): db =
+#                            XML into SQLite with its floors and the lxml peer, with
+#                            Expat and with --parser libxml2; parse = --parse-only
+#                            with both parsers beside xmllint --stream and xmlwf; plist =
 #                            binary/XML plist and keyed archive beside Python's
 #                            plistlib; json = JSON into SQLite beside json_verify,
 #                            the ijson peer and sqlite-utils
@@ -30,7 +32,7 @@ set -euo pipefail
 N="${1:-500000}"
 REPEAT="${REPEAT:-1}"
 FLAT="${FLAT:-0}"
-SUITES="${SUITES:-db plist json}"
+SUITES="${SUITES:-db parse plist json}"
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"   # the repository root
 BENCH="$ROOT/../shared/bench"               # generator and peers, shared by projects
@@ -45,6 +47,8 @@ TARGET_RSS_MB=64
 # of json_verify's throughput (its time at most 2x), same RSS bound.
 TARGET_JSON_PEER_RATIO=0.6
 TARGET_TOKENIZER_RATIO=2.0
+# --parser libxml2: ingest --parse-only within 1.2x of xmllint --stream --noout.
+TARGET_LIBXML2_PARSE_RATIO=1.2
 
 # Results, keyed by measurement name.
 declare -A SECS=() CPU=() RSS_KB=() BYTES=() STATUS=()
@@ -73,7 +77,7 @@ check_arguments() {
     [[ "$REPEAT" =~ ^[1-9][0-9]*$ ]] || die "REPEAT must be a positive whole number, not '$REPEAT'"
     local suite
     for suite in $SUITES; do
-        [[ "$suite" =~ ^(db|plist|json)$ ]] || die "SUITES lists db, plist and json, not '$suite'"
+        [[ "$suite" =~ ^(db|parse|plist|json)$ ]] || die "SUITES lists db, parse, plist and json, not '$suite'"
     done
     [[ -f "$BENCH/gen_people.py" && -f "$BENCH/peers/lxml_to_sqlite.py" ]] || die \
         "../shared/bench is missing (looked in $BENCH). Clone the repository with shared/ beside it."
@@ -177,6 +181,8 @@ measure() {
 fresh_sqlite_db() { rm -f "$WORK/sqlite3.db"; }
 fresh_ingest_db() { rm -f "$WORK/ingest.db"; }
 fresh_posts_db()  { rm -f "$WORK/ingest-posts.db"; }
+fresh_lx_db()     { rm -f "$WORK/ingest-libxml2.db"; }
+fresh_lx_posts()  { rm -f "$WORK/ingest-posts-libxml2.db"; }
 fresh_lxml_db()   { rm -f "$WORK/lxml.db"; }
 fresh_flat_db()   { rm -f "$WORK/ingest-flat.db"; }
 fresh_json_db()   { rm -f "$WORK/ingest-json.db"; }
@@ -302,6 +308,15 @@ run_db_measurements() {
     #    parsing/mapping and writing; compared with xmlwf (same parser, Expat).
     measure ingest-dry-run "$people" : -- "$INGEST" "$people" --dry-run --quiet
 
+    # 4-6 again with --parser libxml2: the same records from libxml2's SAX2 parser.
+    measure ingest-people-libxml2 "$people" fresh_lx_db -- \
+        "$INGEST" "$people" --parser libxml2 --to db --out "$WORK/ingest-libxml2.db" --replace --quiet
+    expect_count ingest-people-libxml2 "$WORK/ingest-libxml2.db" people "$N"
+    measure ingest-posts-libxml2 "$posts" fresh_lx_posts -- \
+        "$INGEST" "$posts" --parser libxml2 --to db --out "$WORK/ingest-posts-libxml2.db" --replace --quiet
+    expect_count ingest-posts-libxml2 "$WORK/ingest-posts-libxml2.db" posts "$N"
+    measure ingest-dry-libxml2 "$people" : -- "$INGEST" "$people" --parser libxml2 --dry-run --quiet
+
     # 7. Peer: what a Python user writes (lxml iterparse + sqlite3 executemany).
     measure lxml-peer "$people" fresh_lxml_db -- \
         python3 "$BENCH/peers/lxml_to_sqlite.py" "$people" "$WORK/lxml.db"
@@ -314,6 +329,18 @@ run_db_measurements() {
             "$INGEST" "$DATA_ROOT/$big/people.xml" --to db --out "$WORK/ingest-flat.db" --replace --quiet
         expect_count "ingest-people-x4" "$WORK/ingest-flat.db" people "$big"
     fi
+}
+
+# Parsing alone: ingest --parse-only with each parser beside the library's own
+# command-line checker, on the same people.xml, in one run.
+run_parse_measurements() {
+    local people="$DATA_ROOT/$N/people.xml"
+
+    measure parse-xmllint-stream "$people" : -- xmllint --stream --noout "$people"
+    measure parse-ingest-libxml2 "$people" : -- "$INGEST" "$people" --parse-only --parser libxml2 --quiet
+    measure parse-xmlwf "$people" : -- xmlwf "$people"
+    expect_silent parse-xmlwf
+    measure parse-ingest-expat "$people" : -- "$INGEST" "$people" --parse-only --quiet
 }
 
 run_json_measurements() {
@@ -460,6 +487,19 @@ print_ratios() {
     else
         echo "  ingest vs lxml peer: not available (a measurement failed)"
     fi
+    if have ingest-people-libxml2 ingest-people; then
+        echo "  ingest people.xml --parser libxml2 / Expat = ${SECS[ingest-people-libxml2]} / ${SECS[ingest-people]}" \
+             "= $(times "${SECS[ingest-people-libxml2]}" "${SECS[ingest-people]}");" \
+             "peak RSS $(calc "sprintf(\"%.1f\", ${RSS_KB[ingest-people-libxml2]} / 1024)") MB"
+    fi
+    if have ingest-posts-libxml2 ingest-posts; then
+        echo "  ingest posts.xml --parser libxml2 / Expat = ${SECS[ingest-posts-libxml2]} / ${SECS[ingest-posts]}" \
+             "= $(times "${SECS[ingest-posts-libxml2]}" "${SECS[ingest-posts]}")"
+    fi
+    if have ingest-dry-libxml2 xmllint-stream; then
+        echo "  ingest --dry-run --parser libxml2 / xmllint --stream = ${SECS[ingest-dry-libxml2]} / ${SECS[xmllint-stream]}" \
+             "= $(times "${SECS[ingest-dry-libxml2]}" "${SECS[xmllint-stream]}")"
+    fi
     if have ingest-dry-run xmlwf; then
         echo "  ingest --dry-run / xmlwf = ${SECS[ingest-dry-run]} / ${SECS[xmlwf]} = $(times "${SECS[ingest-dry-run]}" "${SECS[xmlwf]}")"
     else
@@ -473,6 +513,30 @@ print_ratios() {
         else
             echo "  flatness: not available (a measurement failed)"
         fi
+    fi
+    echo
+}
+
+print_parse_ratios() {
+    echo "parse-only ratios (wall time, lower is better for ingest):"
+    if have parse-ingest-libxml2 parse-xmllint-stream; then
+        local r verdict
+        r=$(divide "${SECS[parse-ingest-libxml2]}" "${SECS[parse-xmllint-stream]}" 2)
+        verdict=$([[ "$r" == n/a ]] && echo "cannot judge" || calc "($r <= $TARGET_LIBXML2_PARSE_RATIO) ? \"meets\" : \"MISSES\"")
+        echo "  ingest --parse-only --parser libxml2 / xmllint --stream --noout = ${SECS[parse-ingest-libxml2]} / ${SECS[parse-xmllint-stream]}" \
+             "= $(times "${SECS[parse-ingest-libxml2]}" "${SECS[parse-xmllint-stream]}");" \
+             "peak RSS $(calc "sprintf(\"%.1f\", ${RSS_KB[parse-ingest-libxml2]} / 1024)") MB" \
+             " -> $verdict target (<= ${TARGET_LIBXML2_PARSE_RATIO}x)"
+    else
+        echo "  ingest libxml2 vs xmllint --stream: not available (a measurement failed)"
+    fi
+    if have parse-ingest-expat parse-xmlwf; then
+        echo "  ingest --parse-only (Expat) / xmlwf = ${SECS[parse-ingest-expat]} / ${SECS[parse-xmlwf]}" \
+             "= $(times "${SECS[parse-ingest-expat]}" "${SECS[parse-xmlwf]}")"
+    fi
+    if have parse-ingest-libxml2 parse-ingest-expat; then
+        echo "  ingest --parse-only: libxml2 / Expat = ${SECS[parse-ingest-libxml2]} / ${SECS[parse-ingest-expat]}" \
+             "= $(times "${SECS[parse-ingest-libxml2]}" "${SECS[parse-ingest-expat]}")"
     fi
     echo
 }
@@ -514,6 +578,7 @@ main() {
     mkdir -p "$WORK"
 
     if suite db; then run_db_measurements; fi
+    if suite parse; then run_parse_measurements; fi
     if suite plist; then run_plist_measurements; fi
     if suite json; then run_json_measurements; fi
 
@@ -521,6 +586,7 @@ main() {
     print_environment
     print_table
     if suite db; then print_ratios; fi
+    if suite parse; then print_parse_ratios; fi
     if suite plist; then print_plist_ratios; fi
     if suite json; then print_json_ratios; fi
     if ((${#FAILURES[@]})); then

@@ -36,6 +36,13 @@ struct IngestCommand: ParsableCommand {
         --class NAME (default: the table name singularised and capitalised,
         people -> Person). --to json and --to ndjson write JSON.
 
+        XML parsers (--parser), both streaming, same records: expat, the default,
+        reads UTF-8, UTF-16, ISO-8859-1 and US-ASCII; libxml2 also reads any
+        encoding iconv knows (Windows-1252, Shift_JIS, EUC-JP, KOI8-R, ...) and
+        accepts the names XML 1.0's 5th edition added. libxml2 keeps its own
+        limits (10 MB per attribute value or CDATA section, entity amplification);
+        --huge lifts them, for trusted inputs only.
+
         EXAMPLES
           ingest folks.xml                      writes folks.db (table people)
           ingest folks.xml --to plist           writes folks.plist (XML)
@@ -54,6 +61,8 @@ struct IngestCommand: ParsableCommand {
           curl -s https://example.org/export.xml | ingest - --out export.db
           ingest nightly.xml --out archive.db --append --quiet     (cron)
           ingest suspect.xml --dry-run && echo well-formed
+          ingest legacy-cp1252.xml --parser libxml2      any encoding iconv reads
+          ingest big.xml --parse-only --parser libxml2   well-formedness, libxml2
 
         EXIT STATUS (sysexits)
           0 success, 64 usage (also a bad --xpath, a schema that does not compile),
@@ -67,9 +76,6 @@ struct IngestCommand: ParsableCommand {
         case db, plist, archive, json, ndjson
     }
 
-    enum ParserKind: String, ExpressibleByArgument, CaseIterable {
-        case expat
-    }
 
     @Argument(help: ArgumentHelp("XML or JSON files to read; - reads standard input.", valueName: "input"))
     var inputs: [String]
@@ -89,8 +95,11 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Path of the record elements, from the document element down, e.g. rss/channel/item.", valueName: "path"))
     var records: String?
 
-    @Option(help: "XML parser: expat (streaming).")
-    var parser: ParserKind = .expat
+    @Option(help: ArgumentHelp("XML parser, both streaming, same records: expat (the default; UTF-8, UTF-16, ISO-8859-1, US-ASCII) or libxml2 (also any encoding iconv reads, e.g. Windows-1252, Shift_JIS).", valueName: "name"))
+    var parser: XMLParserKind = .expat
+
+    @Flag(help: "With --parser libxml2: lift libxml2's limits (10 MB attribute values and CDATA sections, 50 000-byte names, entity amplification). Trusted inputs only.")
+    var huge = false
 
     @Option(help: ArgumentHelp("Input format: xml, json or ndjson. Default: from the file name (.xml, .json, .ndjson, .jsonl), else from the first byte.", valueName: "format"))
     var from: InputFormat?
@@ -143,6 +152,7 @@ struct IngestCommand: ParsableCommand {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
         if maxDepth < 1 || maxTextBytes < 1 { throw ValidationError("--max-depth and --max-text-bytes must be positive.") }
         if let records { _ = try RecordPath(records) }
+        if huge && parser != .libxml2 { throw ValidationError("--huge lifts libxml2's limits: it needs --parser libxml2.") }
         if nl, let from, from != .jsonLines { throw ValidationError("--nl reads JSON Lines; it contradicts --from \(from.rawValue).") }
         try validateTreeOptions()
         try validateSchemaOption()
@@ -161,7 +171,9 @@ struct IngestCommand: ParsableCommand {
             let importer = Importer(options: .init(
                 recordPath: try records.map(RecordPath.init),
                 limits: ParseLimits(maxDepth: maxDepth, maxTextBytes: maxTextBytes),
-                format: nl ? .jsonLines : from))
+                format: nl ? .jsonLines : from,
+                xmlParser: parser,
+                allowsHugeDocuments: huge))
             for job in try jobs() {
                 let started = Clock.now
                 let counter = try run(job.reading(standardInput), importer: importer, logger: logger)
@@ -269,3 +281,4 @@ struct IngestCommand: ParsableCommand {
 }
 
 extension InputFormat: ExpressibleByArgument {}
+extension XMLParserKind: ExpressibleByArgument {}

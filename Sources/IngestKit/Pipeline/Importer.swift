@@ -19,14 +19,22 @@ public struct Importer {
         /// The name of a JSON input's document element, which names the table of a
         /// top-level array; `nil` uses the input's file name without its extension.
         public var documentName: String?
+        /// The parser for XML inputs: Expat (the default) or libxml2.
+        public var xmlParser: XMLParserKind
+        /// Lifts libxml2's hard limits (`XML_PARSE_HUGE`); only with ``xmlParser``
+        /// `.libxml2`, and only for trusted inputs.
+        public var allowsHugeDocuments: Bool
 
         public init(recordPath: RecordPath? = nil, limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
-                    format: InputFormat? = nil, documentName: String? = nil) {
+                    format: InputFormat? = nil, documentName: String? = nil, xmlParser: XMLParserKind = .expat,
+                    allowsHugeDocuments: Bool = false) {
             self.recordPath = recordPath
             self.limits = limits
             self.chunkSize = chunkSize
             self.format = format
             self.documentName = documentName
+            self.xmlParser = xmlParser
+            self.allowsHugeDocuments = allowsHugeDocuments
         }
     }
 
@@ -114,11 +122,16 @@ public struct Importer {
         }
     }
 
-    /// The parser for `format`.
+    /// The parser for `format`: for XML, the one ``Options/xmlParser`` names.
     public func parser(for input: InputFile, format: InputFormat) -> any StreamingParser {
         switch format {
         case .xml:
-            return ExpatParser(chunkSize: options.chunkSize)
+            switch options.xmlParser {
+            case .expat:
+                return ExpatParser(chunkSize: options.chunkSize)
+            case .libxml2:
+                return LibXML2Parser(chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments)
+            }
         case .json, .jsonLines:
             let name = options.documentName ?? input.path.map(Self.stem) ?? "stdin"
             return JSONParser(documentName: name, lines: format == .jsonLines, limits: options.limits,

@@ -1,0 +1,82 @@
+import CLibXML2
+
+/// libxml2's SAX2 push parser behind the same event model as ``ExpatParser``.
+///
+/// Each ``parse(_:into:progress:)`` reads the input in chunks of ``chunkSize`` bytes
+/// and pushes them into libxml2 (`xmlParseChunk`). It emits exactly the events Expat
+/// does: the same interned ``Name``s for namespaced elements and attributes,
+/// namespace declarations (`xmlns`, `xmlns:p`) not reported as attributes,
+/// defaulted attributes after the specified ones, CDATA as text, and predefined,
+/// character and internal entity references resolved to their text. Text may be
+/// split at other places than Expat splits it.
+///
+/// Pick it over Expat for encodings Expat cannot read (Expat knows UTF-8, UTF-16,
+/// ISO-8859-1 and US-ASCII; libxml2 reads whatever iconv does, such as
+/// Windows-1252, Shift_JIS or EUC-JP). Expat is the default and faster.
+///
+/// Safety settings are fixed, not options:
+/// - `XML_PARSE_NONET`; no external DTD is loaded; entities are not substituted by
+///   libxml2 (`XML_PARSE_NOENT` is off) and a reference to an external entity in
+///   content is an error, so its contents can never reach an output;
+/// - libxml2's own limits stay on (names over 50 000 bytes, one attribute value or
+///   CDATA section over 10 MB, entity amplification) unless
+///   ``allowsHugeDocuments`` is set. Its push parser does not count nesting depth;
+///   ``HandlerStack`` bounds it with ``ParseLimits``, as for Expat.
+///
+/// One known difference from Expat in what is accepted: names that only XML 1.0's
+/// 5th edition allows (libxml2 takes them; Expat keeps the older tables). And one
+/// in what is reported: a CR that a character reference put into an internal
+/// entity's replacement text (`<!ENTITY e "&#13;">`) arrives as LF (libxml2 parses
+/// replacement text as new input).
+///
+/// Positions: an element's is the line and column of its `<`, found by looking back
+/// from where libxml2 stands when it reports the tag; a text event's is where
+/// libxml2 stands. For inputs in other encodings than UTF-8, ``SourcePosition``'s
+/// byte offset counts bytes of the UTF-8 libxml2 converted the input to.
+public struct LibXML2Parser: StreamingParser {
+    public var chunkSize: Int
+    /// Sets `XML_PARSE_HUGE`: lifts libxml2's hard limits (10 MB attribute values and
+    /// CDATA sections, 50 000-byte names) and turns off its entity amplification
+    /// check, so a "billion laughs" document can take all memory. Only for trusted
+    /// inputs.
+    public var allowsHugeDocuments: Bool
+
+    public init(chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false) {
+        self.chunkSize = chunkSize
+        self.allowsHugeDocuments = allowsHugeDocuments
+    }
+
+    public func parse(_ input: InputFile, into receiver: any ParseEventReceiver,
+                      progress: ((Int) -> Void)? = nil) throws {
+        let session = try LibXML2Session(receiver: receiver, huge: allowsHugeDocuments)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var consumed = 0
+        while true {
+            let count = try input.read(into: buffer)
+            consumed += count
+            try session.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]), isFinal: count == 0)
+                .mapError { $0.inFile(input.displayName) }.get()
+            progress?(consumed)
+            if count == 0 { return }
+        }
+    }
+
+    /// Parses a complete document held in memory (for tests and small inputs).
+    public func parse(bytes: some Collection<UInt8>, into receiver: any ParseEventReceiver,
+                      displayName: String = "<memory>") throws {
+        let session = try LibXML2Session(receiver: receiver, huge: allowsHugeDocuments)
+        let bytes = Array(bytes)
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            repeat {
+                let count = min(chunkSize, raw.count - offset)
+                let chunk = UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
+                try session.parse(chunk, isFinal: false).mapError { $0.inFile(displayName) }.get()
+                offset += count
+            } while offset < raw.count
+            try session.parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true)
+                .mapError { $0.inFile(displayName) }.get()
+        }
+    }
+}
