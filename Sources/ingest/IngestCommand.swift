@@ -36,12 +36,18 @@ struct IngestCommand: ParsableCommand {
         --class NAME (default: the table name singularised and capitalised,
         people -> Person). --to json and --to ndjson write JSON.
 
-        XML parsers (--parser), both streaming, same records: expat, the default,
-        reads UTF-8, UTF-16, ISO-8859-1 and US-ASCII; libxml2 also reads any
-        encoding iconv knows (Windows-1252, Shift_JIS, EUC-JP, KOI8-R, ...) and
-        accepts the names XML 1.0's 5th edition added. libxml2 keeps its own
+        Which XML parser: both stream with flat memory and give the same records.
+        expat (the default) reads UTF-8, UTF-16 and every encoding iconv can give
+        it as a byte table (windows-1251, ISO-8859-2, KOI8-R, Shift_JIS, EUC-JP,
+        Big5, ...); --parser libxml2 also reads ISO-2022-JP, GB18030 and UTF-7,
+        and accepts the names XML 1.0's 5th edition added. libxml2 keeps its own
         limits (10 MB per attribute value or CDATA section, entity amplification);
-        --huge lifts them, for trusted inputs only.
+        --huge lifts them, for trusted inputs only. To pick records by query, use
+        --xpath: libxml2 builds the whole document as a tree first (about 12x the
+        file in memory, refused above --max-tree-bytes); prefer --records when a
+        path will do. --validate checks the input against an XSD or RELAX NG schema
+        with libxml2, streaming, before anything is written, whichever parser
+        then imports it.
 
         EXAMPLES
           ingest folks.xml                      writes folks.db (table people)
@@ -61,7 +67,7 @@ struct IngestCommand: ParsableCommand {
           curl -s https://example.org/export.xml | ingest - --out export.db
           ingest nightly.xml --out archive.db --append --quiet     (cron)
           ingest suspect.xml --dry-run && echo well-formed
-          ingest legacy-cp1252.xml --parser libxml2      any encoding iconv reads
+          ingest mail-iso2022.xml --parser libxml2       a stateful encoding
           ingest big.xml --parse-only --parser libxml2   well-formedness, libxml2
 
         EXIT STATUS (sysexits)
@@ -95,7 +101,7 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Path of the record elements, from the document element down, e.g. rss/channel/item.", valueName: "path"))
     var records: String?
 
-    @Option(help: ArgumentHelp("XML parser, both streaming, same records: expat (the default; UTF-8, UTF-16, ISO-8859-1, US-ASCII) or libxml2 (also any encoding iconv reads, e.g. Windows-1252, Shift_JIS).", valueName: "name"))
+    @Option(help: ArgumentHelp("XML parser, both streaming, same records: expat (the default; UTF-8, UTF-16 and the encodings iconv gives it as byte tables) or libxml2 (also ISO-2022-JP, GB18030, UTF-7).", valueName: "name"))
     var parser: XMLParserKind = .expat
 
     @Flag(help: "With --parser libxml2: lift libxml2's limits (10 MB attribute values and CDATA sections, 50 000-byte names, entity amplification). Trusted inputs only.")
