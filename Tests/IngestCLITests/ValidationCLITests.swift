@@ -8,22 +8,8 @@ struct ValidationCLITests {
     static let rng = schemas.appendingPathComponent("folks.rng").path
 
     /// folks.xml with a blank first name (line 8), an unexpected nickname (10) and an
-    /// unexpected human (12).
-    static let badFolks = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <people>
-            <person>
-                <firstName>Matt</firstName>
-                <lastName>Neuburg</lastName>
-            </person>
-            <person>
-                <firstName>  </firstName>
-                <lastName>Whiplash</lastName>
-                <nickname>Snid</nickname>
-            </person>
-            <human/>
-        </people>
-        """
+    /// unexpected human (12); shared with the library's validation tests.
+    static let badFolks = try! String(contentsOf: Locations.packageRoot.appendingPathComponent("Tests/Fixtures/folks-invalid.xml"), encoding: .utf8)
 
     @Test("A valid document imports as usual", arguments: [xsd, rng])
     func validImports(schema: String) throws {

@@ -13,22 +13,8 @@ import Darwin
     static let rng = packageRoot.appendingPathComponent("Schemas/folks.rng").path
 
     /// folks.xml with a blank first name (line 8), an unexpected nickname (10) and an
-    /// unexpected human (12).
-    static let badFolks = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <people>
-            <person>
-                <firstName>Matt</firstName>
-                <lastName>Neuburg</lastName>
-            </person>
-            <person>
-                <firstName>  </firstName>
-                <lastName>Whiplash</lastName>
-                <nickname>Snid</nickname>
-            </person>
-            <human/>
-        </people>
-        """
+    /// unexpected human (12); shared with the command-line validation tests.
+    static let badFolks = try! String(contentsOf: packageRoot.appendingPathComponent("Tests/Fixtures/folks-invalid.xml"), encoding: .utf8)
 
     /// Validates `xml` (written to a file) against the schema at `schema`.
     func validate(_ xml: String, against schema: String, limit: Int = 20) throws -> ValidationReport {
