@@ -72,17 +72,27 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Writes `text` as a JSON string literal.
     public static func writeString(_ text: String, to out: inout String) {
+        guard text.utf8.contains(where: needsEscape) else {
+            // The common case, as cheap as before: no escapes, no byte buffer.
+            out += "\""
+            out += text
+            out += "\""
+            return
+        }
         var bytes: [UInt8] = []
         writeString(text, into: &bytes)
         out += String(decoding: bytes, as: UTF8.self)
     }
+
+    /// `"`, `\\` and control characters: what a JSON string literal must escape.
+    private static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
 
     /// Appends `text` as a JSON string literal in UTF-8. Only `"`, `\\` and control
     /// characters are escaped; they are ASCII, so the UTF-8 can be scanned byte by byte.
     public static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         defer { out.append(UInt8(ascii: "\"")) }
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+        if !text.utf8.contains(where: needsEscape) {
             out.append(contentsOf: text.utf8)
             return
         }
