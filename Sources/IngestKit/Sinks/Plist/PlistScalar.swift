@@ -57,6 +57,7 @@ enum PlistContent {
             self = .scalar(number.kind == .integer ? .integer(number.int64Value) : .real(number.doubleValue))
         case .text(let text): self = .scalar(.text(text, dates: dates))
         case .json(let text, _): self = .nested(try JSONValue(parsing: text))
+        case .data(let bytes): self = .scalar(.data(bytes))
         }
     }
 
