@@ -7,6 +7,12 @@ import Testing
         return text.withUTF8 { FieldValue.inferring($0) }
     }
 
+    @Test func dataShowsAsBase64Text() {
+        #expect(FieldValue.data([0, 1, 2, 0xFF]).text == "AAEC/w==")
+        #expect(FieldValue.data([]).text == "")
+        #expect(FieldValue.data(Array("fo".utf8)).jsonValue == .string("Zm8="))
+    }
+
     @Test(arguments: ["0", "42", "-7", "9223372036854775807", "-9223372036854775808"])
     func canonicalIntegersAreIntegers(_ text: String) {
         #expect(infer(text) == .number(.init(text: text, kind: .integer)))

@@ -48,6 +48,17 @@ import Testing
         #expect(root == ["book": [["t": "A"], ["t": "B"]], "magazine": [["t": "M"]]])
     }
 
+    @Test(arguments: [JSONRecordSink.Format.array, .lines])
+    func dataIsABase64String(format: JSONRecordSink.Format) throws {
+        let record = factory.record("t", [("d", .data([0, 1, 2, 0xFF])), ("e", .data([])), ("f", .data(Array("foobar".utf8)))])
+        let data = try write([record], format)
+        #expect(String(decoding: data, as: UTF8.self).contains(#"{"d":"AAEC/w==","e":"","f":"Zm9vYmFy"}"#))
+        let object = try JSONSerialization.jsonObject(with: data)
+        let row = try #require((format == .array ? (object as? [[String: String]])?.first : object as? [String: String]))
+        #expect(row == ["d": "AAEC/w==", "e": "", "f": "Zm9vYmFy"])
+        #expect(Data(base64Encoded: row["d"]!) == Data([0, 1, 2, 0xFF]))
+    }
+
     @Test func zeroRecords() throws {
         #expect(try JSONSerialization.jsonObject(with: write([], .array)) as? [Any] != nil)
         #expect(try write([], .lines).isEmpty)

@@ -48,6 +48,27 @@ final class Sample: NSObject, NSSecureCoding {
     }
 }
 
+/// A record with data fields, decoded as an app declaring `NSData` properties would.
+final class DataSample: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    var blob: NSData?, empty: NSData?
+
+    init(blob: NSData?, empty: NSData?) {
+        self.blob = blob
+        self.empty = empty
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(blob, forKey: "blob")
+        coder.encode(empty, forKey: "empty")
+    }
+
+    init?(coder: NSCoder) {
+        blob = coder.decodeObject(of: NSData.self, forKey: "blob")
+        empty = coder.decodeObject(of: NSData.self, forKey: "empty")
+    }
+}
+
 /// The integer inside a keyed archive's UID, as Foundation reads it back.
 func uidValue(_ value: Any?) -> Int? {
     guard let value else { return nil }
@@ -195,6 +216,35 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
         #expect(object["flag"] as? Bool == true)
         let name = try #require(uidValue(object["name"]))
         #expect(objects[name] as? String == "Zürich 😀")
+    }
+
+    @Test(arguments: PlistSink.Format.allCases)
+    func dataFieldsAreNSDataAsNSKeyedArchiverStoresIt(format: PlistSink.Format) throws {
+        let bytes: [UInt8] = [0, 1, 2, 0, 0xFF] + Array(repeating: 0xAB, count: 40)
+        let record = factory.record("dataSamples", [("blob", .data(bytes)), ("empty", .data([])), ("name", .text("x"))])
+        let directory = try TemporaryDirectory()
+        let data = try writeFile([record], in: directory) { try KeyedArchiveSink(output: $0, format: format) }
+        let decoded = try #require(try unarchive(data, classes: [DataSample.self, NSData.self],
+                                                 names: ["DataSample": DataSample.self]) as? [DataSample])
+        #expect(decoded.count == 1)
+        #expect(decoded.first?.blob as Data? == Data(bytes))
+        #expect(decoded.first?.empty as Data? == Data(), "empty data is an empty NSData, not nil")
+
+        // The record refers by UID to the plist data object itself, with no $class …
+        func dataEntry(_ archive: Data) throws -> Any {
+            let plist = try #require(try readPlist(archive) as? [String: Any])
+            let objects = try #require(plist["$objects"] as? [Any])
+            let root = try #require(objects[1] as? [String: Any])
+            let first = try #require(uidValue((root["NS.objects"] as? [Any])?.first))
+            let object = try #require(objects[first] as? [String: Any])
+            let blob = try #require(uidValue(object["blob"]))
+            return objects[blob]
+        }
+        #expect(try dataEntry(data) as? Data == Data(bytes))
+        // … just as Foundation's own archiver stores an NSData property.
+        let foundation = try NSKeyedArchiver.archivedData(
+            withRootObject: [DataSample(blob: NSData(data: Data(bytes)), empty: NSData())] as NSArray, requiringSecureCoding: true)
+        #expect(try dataEntry(foundation) as? Data == Data(bytes))
     }
 
     @Test func equalStringsShareOneUID() throws {

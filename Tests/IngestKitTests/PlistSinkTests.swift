@@ -75,6 +75,35 @@ import Testing
         #expect(Set(dict.keys).count == 15)
     }
 
+    /// Data fields of the sizes around the binary count encodings: in the marker's low
+    /// nibble up to 14 bytes, then `0x4F` and a 1-, 2- or 4-byte integer.
+    @Test(arguments: PlistSink.Format.allCases)
+    func dataFieldsArePlistData(format: PlistSink.Format) throws {
+        let lengths = [0, 1, 14, 15, 255, 256, 70_000]
+        let values = lengths.map { length in (0..<length).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) } }
+        var fields: [(String, FieldValue)] = zip(lengths, values).map { ("d\($0)", .data($1)) }
+        fields.append(("zero", .data([0, 0, 0])))
+        fields.append(("looksBase64", .text("AAEC")))
+        let data = try write([factory.record("t", fields)], format)
+        let dict = try #require((try readPlist(data) as? [[String: Any]])?.first)
+        for (length, bytes) in zip(lengths, values) {
+            #expect(dict["d\(length)"] as? Data == Data(bytes), "\(length) bytes, \(format)")
+        }
+        #expect(dict["zero"] as? Data == Data([0, 0, 0]))
+        #expect(dict["looksBase64"] as? String == "AAEC", "text never becomes data")
+        switch format {
+        case .xml:
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.contains("<key>zero</key>\n\t\t<data>AAAA</data>\n"))
+            #expect(text.contains("<data></data>"), "empty data")
+        case .binary:
+            #expect(data.occurrences(of: [0x43, 0, 0, 0]) == 1)
+            #expect(data.occurrences(of: [0x4E] + values[2]) == 1, "14 bytes: length in the marker")
+            #expect(data.occurrences(of: [0x4F, 0x10, 15] + values[3]) == 1, "15 bytes: 0x4F, then an integer")
+            #expect(data.occurrences(of: [0x4F, 0x11, 0x01, 0x00] + values[5].prefix(8)) == 1, "256: a 2-byte integer")
+        }
+    }
+
     @Test(arguments: [
         "2023-02-29", "1900-02-29", "2023-13-01", "2023-00-10", "2023-04-31", "0000-01-01",
         "2023-01-01T24:00:00Z", "2023-01-01T10:60:00Z", "2023-01-01T10:00:60Z",

@@ -62,7 +62,7 @@ struct RecordEncoderTests {
         #expect(rows[1]["age"] as Int? == nil)
     }
 
-    @Test func datesBecomePlistDatesAndDataBase64() throws {
+    @Test func datesBecomePlistDatesAndDataPlistData() throws {
         struct Event: Encodable { var at: Date; var blob: Data }
         let at = Date(timeIntervalSince1970: 1_700_000_000)
         let directory = try TemporaryDirectory()
@@ -73,7 +73,40 @@ struct RecordEncoderTests {
         }
         let list = try #require(try readPlist(data) as? [[String: Any]])
         #expect(list.first?["at"] as? Date == at)
-        #expect(list.first?["blob"] as? String == Data([0, 1, 2, 255]).base64EncodedString())
+        #expect(list.first?["blob"] as? Data == Data([0, 1, 2, 255]))
+    }
+
+    struct Attachment: Encodable {
+        var name: String
+        var bytes: Data
+        var thumbnail: Data?
+        var parts: [Data]
+    }
+
+    @Test func dataPropertiesAreBytesAndNestedDataIsBase64() throws {
+        let value = Attachment(name: "a", bytes: Data([0, 1, 2, 255]), thumbnail: Data(), parts: [Data([0xFF])])
+        let record = try RecordEncoder.record(value, table: "attachments", names: NameTable())
+        #expect(record["bytes"] == .data([0, 1, 2, 255]))
+        #expect(record["thumbnail"] == .data([]))
+        // Inside nested JSON there are no bytes: base64 text, as before.
+        #expect(record["parts"] == .json(#"["/w=="]"#, .array))
+        let absent = try RecordEncoder.record(Attachment(name: "b", bytes: Data(), thumbnail: nil, parts: []), table: "t", names: NameTable())
+        #expect(absent["thumbnail"] == nil)
+    }
+
+    @Test func dataPropertiesBecomeBlobs() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("attachments.db")
+        let output = try SQLiteOutput(path: path, mode: .create)
+        let values = [Attachment(name: "a", bytes: Data([0, 1, 0]), thumbnail: Data(), parts: [])]
+        try output.write { sink in try IngestKit.write(values, as: "attachments", to: sink) }
+        let row = try await DatabaseQueue(path: path).read { db in
+            try Row.fetchOne(db, sql: "SELECT bytes, typeof(bytes), thumbnail, typeof(thumbnail) FROM attachments")
+        }
+        #expect(row?[0] as Data? == Data([0, 1, 0]))
+        #expect(row?[1] as String? == "blob")
+        #expect(row?[2] as Data? == Data())
+        #expect(row?[3] as String? == "blob")
     }
 
     @Test func aValueThatIsNotKeyedIsRefused() {

@@ -134,6 +134,76 @@ import Testing
         }
     }
 
+    @Test func dataIsStoredAsBlobsWithEveryByte() throws {
+        let bytes: [UInt8] = [0, 1, 2, 0, 0xFF, 0x80]
+        let queue = try write([
+            record("t", [("d", .data(bytes)), ("e", .data([])), ("n", .null)]),
+            record("t", [("d", .data([0])), ("e", .data(Array(repeating: 7, count: 100_000)))]),
+        ])
+        try queue.read { (db: Database) throws in
+            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map { "\($0["name"] as String) \($0["type"] as String)" }
+            #expect(types == ["d BLOB", "e BLOB", "n "], "n has held only NULL: untyped")
+            let rows = try Row.fetchAll(db, sql: "SELECT d, typeof(d), e, typeof(e), e IS NULL, length(e) FROM t")
+            #expect(rows.map { $0[0] as Data? } == [Data(bytes), Data([0])])
+            #expect(rows.map { $0[1] as String } == ["blob", "blob"])
+            // Empty data is an empty BLOB, not NULL.
+            #expect(rows[0][2] as Data? == Data())
+            #expect(rows[0][3] as String == "blob")
+            #expect(rows[0][4] as Int == 0)
+            #expect(rows.map { $0[5] as Int } == [0, 100_000])
+        }
+    }
+
+    @Test func aColumnHoldingDataAndOtherValuesKeepsThemAll() throws {
+        // Text and a number first, then data (the column widens to BLOB and is
+        // rebuilt), then text and a number again; and data first, then text.
+        let queue = try write([
+            record("t", [("m", .text("abc")), ("n", number("42")), ("b", .data([1, 2]))]),
+            record("t", [("m", .data([0, 0xFE])), ("n", .data([9])), ("b", .text("words"))]),
+            record("t", [("m", .text("")), ("n", number("7")), ("b", number("2.5"))]),
+        ])
+        try queue.read { (db: Database) throws in
+            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map { "\($0["name"] as String) \($0["type"] as String)" }
+            #expect(types == ["m BLOB", "n BLOB", "b BLOB"])
+            #expect(try String.fetchAll(db, sql: "SELECT typeof(m) || ' ' || typeof(n) || ' ' || typeof(b) FROM t")
+                    == ["text integer blob", "blob blob text", "text integer real"])
+            let rows = try Row.fetchAll(db, sql: "SELECT m, n, b FROM t")
+            #expect(rows[0]["m"] as String? == "abc")
+            #expect(rows[0]["n"] as Int? == 42)
+            #expect(rows[0]["b"] as Data? == Data([1, 2]))
+            #expect(rows[1]["m"] as Data? == Data([0, 0xFE]))
+            #expect(rows[1]["n"] as Data? == Data([9]))
+            #expect(rows[1]["b"] as String? == "words")
+            #expect(rows[2]["m"] as String? == "")
+            #expect(rows[2]["n"] as Int? == 7)
+            #expect(rows[2]["b"] as Double? == 2.5)
+        }
+    }
+
+    @Test func appendingReadsABlobColumnBackAsBlob() throws {
+        let queue = try DatabaseQueue()
+        try queue.inDatabase { db in
+            let first = SQLiteSink(database: db)
+            try first.write(record("t", [("d", .data([1]))]))
+            try first.finish()
+            // A second run into the existing table: the column is BLOB, so a number
+            // is stored as a number (a TEXT column would have made it '5').
+            let second = SQLiteSink(database: db)
+            try second.write(record("t", [("d", number("5"))]))
+            try second.write(record("t", [("d", .data([]))]))
+            try second.finish()
+        }
+        try queue.read { (db: Database) throws in
+            #expect(try String.fetchAll(db, sql: "SELECT typeof(d) FROM t") == ["blob", "integer", "blob"])
+        }
+    }
+
+    @Test(arguments: [("BLOB", ColumnType.blob), ("blob", .blob), ("LONGBLOB", .blob), ("", .untyped),
+                      ("TEXT", .text), ("CLOB", .text), ("INTEGER", .integer), ("REAL", .real)])
+    func declaredTypesReadAsSQLiteAffinityDoes(declared: String, expected: ColumnType) {
+        #expect(ColumnType(declared: declared) == expected)
+    }
+
     @Test func renamingATableKeepsItsRows() throws {
         let queue = try DatabaseQueue()
         try queue.inDatabase { db in

@@ -232,7 +232,8 @@ extension FieldValue {
         }
     }
 
-    /// The value as a JSON tree, for a field that turns out to repeat.
+    /// The value as a JSON tree, for a field that turns out to repeat (data as its
+    /// base64 string, since JSON has no bytes).
     var jsonValue: JSONValue {
         switch self {
         case .null: .null
@@ -240,6 +241,7 @@ extension FieldValue {
         case .number(let number): .string(number.text)
         case .text(let text): .string(text)
         case .json(let text, _): .string(text)
+        case .data(let bytes): .string(Base64.encode(bytes))
         }
     }
 }

@@ -10,6 +10,12 @@ public enum FieldValue: Equatable, Sendable {
     case text(String)
     /// Nested or repeated data, serialised as JSON text.
     case json(String, JSONShape)
+    /// Binary data (a schema's `data` field, decoded from base64).
+    ///
+    /// Every output stores the bytes themselves: a BLOB in SQLite, `data` in a
+    /// property list, an `NSData` in a keyed archive. Only outputs that have no
+    /// bytes type show it as base64 text (``text``, JSON strings).
+    case data([UInt8])
 
     /// Whether nested data was a list or an object, so sinks can tell an empty one.
     public enum JSONShape: Sendable { case array, object }
@@ -42,13 +48,15 @@ public enum FieldValue: Equatable, Sendable {
         return .text(string)
     }
 
-    /// The value as text, the way a TEXT column or a plist string shows it.
+    /// The value as text, the way a TEXT column or a plist string shows it; data as
+    /// base64 (standard alphabet, with padding).
     public var text: String? {
         switch self {
         case .null: nil
         case .bool(let value): value ? "true" : "false"
         case .number(let number): number.text
         case .text(let text), .json(let text, _): text
+        case .data(let bytes): Base64.encode(bytes)
         }
     }
 }

@@ -13,8 +13,10 @@ import Foundation
 /// Each value's top-level properties become fields. Strings are text; integers and
 /// floating-point numbers are numbers under the same lossless rule as parsed input
 /// (``FieldValue/Number``), otherwise their text; `Bool` is a Boolean; `nil` is
-/// null; a `Date` is ISO 8601 text (which plist sinks write as `<date>`); `Data` is
-/// base64 text; nested structs and arrays are one field holding JSON.
+/// null; a `Date` is ISO 8601 text (which plist sinks write as `<date>`); a `Data`
+/// property is binary data (``FieldValue/data(_:)``: a BLOB, plist `data`, `NSData`,
+/// base64 in JSON); nested structs and arrays are one field holding JSON, with any
+/// `Data` inside them as base64 text, since JSON has no bytes.
 /// The caller finishes the sink (``RecordSink/finish()``).
 public func write<Values: Sequence>(_ values: Values, as table: String, to sink: any RecordSink,
                                     names: NameTable = NameTable()) throws where Values.Element: Encodable {
@@ -26,11 +28,17 @@ public func write<Values: Sequence>(_ values: Values, as table: String, to sink:
 /// Turns an `Encodable` value into a ``Record``: see ``write(_:as:to:names:)``.
 enum RecordEncoder {
     static func record(_ value: some Encodable, table: String, names: NameTable) throws -> Record {
-        let tree = try TreeEncoder.encode(value)
-        guard case .object(let members) = tree else {
-            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "a record must encode as keyed properties, not \(tree.summary)"))
+        let root = try TreeEncoder.encodeNode(value)
+        guard case .object(let members) = root.content else {
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "a record must encode as keyed properties, not \(root.tree.summary)"))
         }
-        return Record(table: table, fields: members.map { Record.Field(name: names.intern($0.key), value: field($0.value)) })
+        return Record(table: table, fields: members.map { Record.Field(name: names.intern($0.0), value: field($0.1)) })
+    }
+
+    /// A top-level property: its bytes when it is `Data`, else its tree's value.
+    static func field(_ node: TreeEncoder.Node) -> FieldValue {
+        if case .data(let bytes) = node.content { return .data(bytes) }
+        return field(node.tree)
     }
 
     static func field(_ value: JSONValue) -> FieldValue {
@@ -52,12 +60,18 @@ final class TreeEncoder: Encoder {
     /// A value under construction: containers are shared references so nested
     /// containers can fill them after they are handed out.
     final class Node {
-        enum Content { case value(JSONValue), object([(String, Node)]), array([Node]) }
+        enum Content {
+            case value(JSONValue), object([(String, Node)]), array([Node])
+            /// A `Data` value: its bytes, for a top-level property to become
+            /// ``FieldValue/data(_:)``; base64 text in a JSON tree.
+            case data([UInt8])
+        }
         var content: Content = .value(.null)
 
         var tree: JSONValue {
             switch content {
             case .value(let value): value
+            case .data(let bytes): .string(Base64.encode(bytes))
             case .object(let members): .object(members.map { ($0.0, $0.1.tree) })
             case .array(let items): .array(items.map(\.tree))
             }
@@ -73,18 +87,20 @@ final class TreeEncoder: Encoder {
         self.codingPath = codingPath
     }
 
-    static func encode(_ value: some Encodable) throws -> JSONValue {
+    /// The encoded value, not yet a ``JSONValue`` (``Node/tree``), so a `Data`
+    /// property is still bytes.
+    static func encodeNode(_ value: some Encodable) throws -> Node {
         let encoder = TreeEncoder()
         try encoder.encodeValue(value)
-        return encoder.node.tree
+        return encoder.node
     }
 
     /// Encodes `value`, with the few types whose own encoding would not be what a
-    /// record wants turned into text first.
+    /// record wants turned into text (or, for `Data`, kept as bytes) first.
     func encodeValue(_ value: some Encodable) throws {
         switch value {
         case let date as Date: node.content = .value(.string(date.formatted(.iso8601)))
-        case let data as Data: node.content = .value(.string(data.base64EncodedString()))
+        case let data as Data: node.content = .data([UInt8](data))
         case let url as URL: node.content = .value(.string(url.absoluteString))
         default: try value.encode(to: self)
         }

@@ -1,8 +1,19 @@
 /// The type the automatic mapping gives a column, widened as values demand:
-/// no values yet < INTEGER < REAL < TEXT. Widening never loses a value, because
+/// no values yet < INTEGER < REAL < TEXT < BLOB. Widening never loses a value, because
 /// only numbers that convert exactly are numbers (see ``FieldValue/Number``).
+///
+/// BLOB is the widest because its affinity converts nothing: a column that has held
+/// numbers or text and then receives binary data is redeclared BLOB, its rebuild keeps
+/// every stored value exactly as it was, and whatever comes next is stored as it
+/// comes — data as BLOB, text as TEXT, numbers as INTEGER or REAL. So a column that
+/// has held data and then text (or the other way round) keeps both losslessly, and its
+/// declared type says that it holds bytes. (Placing BLOB below TEXT would lose nothing
+/// either, since TEXT affinity leaves BLOBs alone, but a column that holds bytes would
+/// then claim to be text.)
 public enum ColumnType: Int, Comparable, Sendable {
     case untyped, integer, real, text
+    /// Binary data (``FieldValue/data(_:)``), declared `BLOB`; holds anything as given.
+    case blob
 
     public static func < (lhs: ColumnType, rhs: ColumnType) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -13,6 +24,7 @@ public enum ColumnType: Int, Comparable, Sendable {
         case .integer: "INTEGER"
         case .real: "REAL"
         case .text: "TEXT"
+        case .blob: "BLOB"
         }
     }
 
@@ -23,15 +35,19 @@ public enum ColumnType: Int, Comparable, Sendable {
         case .bool: self = .integer
         case .number(let number): self = number.kind == .integer ? .integer : .real
         case .text, .json: self = .text
+        case .data: self = .blob
         }
     }
 
     /// The type of an existing column, from its declared type, as SQLite's affinity
-    /// rules read it.
+    /// rules read it, in their order: `INT`; `CHAR`, `CLOB`, `TEXT`; `BLOB` (an empty
+    /// declared type, also BLOB affinity to SQLite, stays ``untyped``); `REAL`,
+    /// `FLOA`, `DOUB`.
     init(declared: String) {
         let type = declared.uppercased()
         if type.contains("INT") { self = .integer }
         else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { self = .text }
+        else if type.contains("BLOB") { self = .blob }
         else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { self = .real }
         else if type.isEmpty { self = .untyped }
         else { self = .text }

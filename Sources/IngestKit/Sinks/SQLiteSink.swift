@@ -22,7 +22,7 @@ public final class SQLiteSink: RecordSink {
     @exclusivity(unchecked) private var current: SQLiteTable?
     @exclusivity(unchecked) private var rowsInBatch = 0
     @exclusivity(unchecked) private var inTransaction = false
-    /// Per row: the column index of each field, the row's text and where each sits.
+    /// Per row: the column index of each field, the row's text and data, and where each sits.
     @exclusivity(unchecked) private var columnOfField: [Int] = []
     @exclusivity(unchecked) private var textBuffer: [UInt8] = []
     @exclusivity(unchecked) private var pendingText: [PendingText] = []
@@ -71,12 +71,14 @@ public final class SQLiteSink: RecordSink {
         }
     }
 
-    /// Binds the record's values and runs the INSERT. Text is copied once into a
-    /// buffer reused for every row and bound without another copy (`SQLITE_STATIC`):
-    /// the buffer stays put until the statement has run and its bindings are cleared.
+    /// Binds the record's values and runs the INSERT. Text and data are copied once
+    /// into a buffer reused for every row and bound without another copy
+    /// (`SQLITE_STATIC`, as TEXT or BLOB): the buffer stays put until the statement
+    /// has run and its bindings are cleared. Numbers in a BLOB column are bound as
+    /// numbers, as in an untyped one: BLOB affinity stores every value as given.
     private func bindAndInsert(_ record: Record, into table: SQLiteTable, with statement: SQLiteStatement) throws {
-        // One leading byte so the buffer's address is never NULL: empty text bound
-        // from a NULL pointer would become SQL NULL, not ''.
+        // One leading byte so the buffer's address is never NULL: empty text or data
+        // bound from a NULL pointer would become SQL NULL, not '' or X''.
         textBuffer.removeAll(keepingCapacity: true)
         textBuffer.append(0)
         pendingText.removeAll(keepingCapacity: true)
@@ -90,9 +92,9 @@ public final class SQLiteSink: RecordSink {
                 status = sqlite3_bind_int64(statement, slot, flag ? 1 : 0)
             case .number(let number):
                 switch (table.columns[column].type, number.kind) {
-                case (.integer, _), (.untyped, .integer):
+                case (.integer, _), (.untyped, .integer), (.blob, .integer):
                     status = sqlite3_bind_int64(statement, slot, number.int64Value)
-                case (.real, _), (.untyped, .real):
+                case (.real, _), (.untyped, .real), (.blob, .real):
                     status = sqlite3_bind_double(statement, slot, number.doubleValue)
                 case (.text, _):
                     deferText(number.text, to: slot)
@@ -102,14 +104,19 @@ public final class SQLiteSink: RecordSink {
                 if text.isEmpty { table.didStoreEmptyText(inColumn: column) }
                 deferText(text, to: slot)
                 continue
+            case .data(let bytes):
+                deferBlob(bytes, to: slot)
+                continue
             }
             try check(status, "cannot bind a value")
         }
         let status = try textBuffer.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             for text in pendingText {
-                try check(sqlite3_bind_text(statement, text.slot, base + text.offset, Int32(text.count), sqliteStatic),
-                          "cannot bind a value")
+                let status = text.isBlob
+                    ? sqlite3_bind_blob(statement, text.slot, base + text.offset, Int32(text.count), sqliteStatic)
+                    : sqlite3_bind_text(statement, text.slot, base + text.offset, Int32(text.count), sqliteStatic)
+                try check(status, "cannot bind a value")
             }
             let status = sqlite3_step(statement)
             sqlite3_reset(statement)
@@ -124,7 +131,13 @@ public final class SQLiteSink: RecordSink {
     private func deferText(_ text: String, to slot: Int32) {
         let offset = textBuffer.count
         textBuffer.append(contentsOf: text.utf8)
-        pendingText.append(PendingText(slot: slot, offset: offset, count: textBuffer.count - offset))
+        pendingText.append(PendingText(slot: slot, isBlob: false, offset: offset, count: textBuffer.count - offset))
+    }
+
+    private func deferBlob(_ bytes: [UInt8], to slot: Int32) {
+        let offset = textBuffer.count
+        textBuffer.append(contentsOf: bytes)
+        pendingText.append(PendingText(slot: slot, isBlob: true, offset: offset, count: bytes.count))
     }
 
     private func check(_ status: Int32, _ what: String) throws {
@@ -179,9 +192,12 @@ public final class SQLiteSink: RecordSink {
     }
 }
 
-/// A text value waiting in ``SQLiteSink``'s row buffer for its parameter slot.
+/// A text or data value waiting in ``SQLiteSink``'s row buffer for its parameter slot.
 private struct PendingText {
     var slot: Int32
+    /// Bound as a BLOB (``FieldValue/data(_:)``) rather than TEXT. Beside `slot`, in
+    /// what would be padding: the struct stays 24 bytes.
+    var isBlob: Bool
     var offset: Int
     var count: Int
 }

@@ -9,7 +9,8 @@
 ///
 /// Numbers are written as numbers (exactly their text), booleans and `null` as
 /// themselves, nested data (``FieldValue/json(_:_:)``) as the JSON it already is —
-/// never as a string. Field order is the record's.
+/// never as a string; binary data (``FieldValue/data(_:)``) as a base64 string.
+/// Field order is the record's.
 public final class JSONRecordSink: RecordSink {
     public enum Format: Sendable {
         /// One JSON document: an array of records, or an object of arrays by table.
@@ -59,6 +60,11 @@ public final class JSONRecordSink: RecordSink {
             case .number(let number): text += number.text
             case .text(let string): JSONValue.writeString(string, to: &text)
             case .json(let json, _): text += json
+            case .data(let bytes):
+                // Base64 needs no escaping.
+                text += "\""
+                text += Base64.encode(bytes)
+                text += "\""
             }
         }
         text += "}"

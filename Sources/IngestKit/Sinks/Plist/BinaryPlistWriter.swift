@@ -20,13 +20,13 @@
 /// - `true` and `false`;
 /// - values — strings of at most 64 UTF-8 bytes, integers, reals, dates, UIDs — through
 ///   a cache of the 32 768 most recently met distinct values; when it is full it
-///   starts over empty. Longer strings are written each time.
+///   starts over empty. Longer strings, and data, are written each time.
 ///
 /// Encodings follow Apple's format: integers in 1, 2 or 4 bytes when not negative
 /// and below 2³², otherwise 8 bytes (two's complement); reals as 8-byte doubles;
 /// dates as 8-byte doubles of seconds since 2001-01-01 UTC; strings in ASCII
-/// (`0x5_`) when every character is ASCII, else UTF-16 big-endian (`0x6_`); counts
-/// of 15 and more as a following integer object.
+/// (`0x5_`) when every character is ASCII, else UTF-16 big-endian (`0x6_`); data as
+/// `0x4_` and its bytes; counts of 15 and more as a following integer object.
 final class BinaryPlistWriter: PlistEventWriter {
     typealias Ref = UInt32
 
@@ -135,6 +135,10 @@ final class BinaryPlistWriter: PlistEventWriter {
                 try out.write(bigEndian: Double(date.secondsSinceReferenceDate).bitPattern, size: 8)
                 return ref
             }
+        case .data(let bytes):
+            ref = try newObject()
+            try writeMarker(0x40, count: UInt64(bytes.count))
+            try bytes.withUnsafeBytes { try out.write($0) }
         }
         complete(ref)
     }

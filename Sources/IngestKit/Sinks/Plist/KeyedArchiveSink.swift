@@ -11,7 +11,10 @@
 ///   table), `$classes` = [name, `NSObject`]. Its fields, as `NSCoder` stores them:
 ///   integers, reals and booleans directly in the object (`encodeInt64`,
 ///   `encodeDouble`, `encodeBool`); text as an `NSString` object referenced by UID
-///   (`encodeObject`); nested data as `NSArray` (`NS.objects`) and `NSDictionary`
+///   (`encodeObject`); binary data (``FieldValue/data(_:)``) as an `NSData`, which
+///   `NSKeyedArchiver` stores as the plist `data` object itself, with no `$class`,
+///   referenced by UID (`encodeObject`, `decodeObject(of: NSData.self, forKey:)`);
+///   nested data as `NSArray` (`NS.objects`) and `NSDictionary`
 ///   (`NS.keys`, `NS.objects`) objects whose numbers and booleans are `NSNumber`s;
 ///   `null` fields and `null` in nested data are left out. Text stays text — the
 ///   plist date rule does not apply, since a class decodes the type it declares.
@@ -113,6 +116,9 @@ public final class KeyedArchiveSink: RecordSink {
             case .json(let text, _):
                 try writer.key(key)
                 try writer.uid(enqueue(nested: try JSONValue(parsing: text)))
+            case .data(let bytes):
+                try writer.key(key)
+                try writer.uid(enqueue(.scalar(.data(bytes))))
             }
         }
         try writer.endDictionary()

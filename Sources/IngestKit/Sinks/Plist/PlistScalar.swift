@@ -9,17 +9,21 @@
 /// | `.bool` | `true` / `false` |
 /// | `.text` that ``PlistDate`` accepts | `date` |
 /// | any other `.text` (integers beyond 64 bits included) | `string` |
+/// | `.data` (a schema's `data` field) | `data` |
 /// | `.json` | `array` / `dict`, recursively (see ``PlistContent``) |
 /// | `.null` | left out |
 ///
 /// Text never becomes `data`: nothing in a record says that a text is base64 rather
-/// than words that happen to look like it.
+/// than words that happen to look like it. Only a field that is already bytes
+/// (``FieldValue/data(_:)``) is written as `data`.
 public enum PlistScalar: Equatable, Sendable {
     case string(String)
     case integer(Int64)
     case real(Double)
     case bool(Bool)
     case date(PlistDate)
+    /// Bytes: `<data>` (base64) in XML, a `0x4_` object in a binary plist.
+    case data([UInt8])
 
     /// A text value: a date when it follows the date rule (and `dates` is on), else a string.
     static func text(_ text: String, dates: Bool) -> PlistScalar {
@@ -53,6 +57,7 @@ enum PlistContent {
             self = .scalar(number.kind == .integer ? .integer(number.int64Value) : .real(number.doubleValue))
         case .text(let text): self = .scalar(.text(text, dates: dates))
         case .json(let text, _): self = .nested(try JSONValue(parsing: text))
+        case .data(let bytes): self = .scalar(.data(bytes))
         }
     }
 

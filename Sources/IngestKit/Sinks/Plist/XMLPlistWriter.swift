@@ -58,6 +58,12 @@ final class XMLPlistWriter: PlistEventWriter {
             try line("<date>")
             try output.write(date.text)
             try output.write("</date>\n")
+        case .data(let bytes):
+            // On one line: Apple's writer wraps long base64 at 76 columns, but
+            // readers accept it unwrapped (whitespace inside <data> is ignored).
+            try line("<data>")
+            try output.write(Base64.encode(bytes))
+            try output.write("</data>\n")
         }
     }
 
