@@ -31,7 +31,8 @@ extension IngestCommand {
         case .plist:
             sink = try PlistSink(output: output, format: plistFormat == .binary ? .binary : .xml)
         case .archive:
-            sink = try KeyedArchiveSink(output: output, format: plistFormat == .xml ? .xml : .binary, className: className)
+            sink = try KeyedArchiveSink(output: output, format: plistFormat == .xml ? .xml : .binary, className: className,
+                                        classNames: importer.options.schema?.archiveClasses ?? [:])
         case .json:
             sink = try JSONRecordSink(output: output, format: .array)
         case .ndjson:

@@ -6,9 +6,9 @@ import Logging
 /// opened, so an invalid input leaves an existing output as it was.
 extension IngestCommand {
     func validateSchemaOption() throws {
-        guard let schemaPath else { return }
-        guard ValidationSchema.Kind(path: schemaPath) != nil else {
-            throw ValidationError("--validate takes an XML Schema (.xsd) or a RELAX NG schema in XML syntax (.rng); cannot tell what \(schemaPath) is.")
+        guard let validationSchemaPath else { return }
+        guard ValidationSchema.Kind(path: validationSchemaPath) != nil else {
+            throw ValidationError("--validate takes an XML Schema (.xsd) or a RELAX NG schema in XML syntax (.rng); cannot tell what \(validationSchemaPath) is.")
         }
         if nl || from == .json || from == .jsonLines {
             throw ValidationError("--validate checks XML against a schema; it cannot check JSON.")
@@ -20,8 +20,8 @@ extension IngestCommand {
     /// Standard input is copied to an unnamed temporary file first, since it is read
     /// twice: returns the copy for the import to read.
     func validateInputs(format: InputFormat?, logger: Logger) throws -> InputFile? {
-        guard let schemaPath else { return nil }
-        let schema = try ValidationSchema(contentsOf: schemaPath)
+        guard let validationSchemaPath else { return nil }
+        let schema = try ValidationSchema(contentsOf: validationSchemaPath)
         var standardInput: InputFile?
         var invalid: [ValidationReport] = []
         for path in inputs {
@@ -36,7 +36,7 @@ extension IngestCommand {
             guard try (format ?? InputFormat.detect(input)) == .xml else {
                 throw IngestError(.usage, "--validate checks XML against a schema, and \(input.displayName) is JSON")
             }
-            logger.info("validating \(input.displayName) against \(schemaPath)")
+            logger.info("validating \(input.displayName) against \(validationSchemaPath)")
             let report = try schema.validate(input)
             guard !report.isValid else { continue }
             for problem in report.problems { StandardError.write("ingest: \(problem)\n") }
@@ -47,10 +47,10 @@ extension IngestCommand {
         }
         guard let first = invalid.first else { return standardInput }
         if invalid.count == 1 {
-            throw IngestError(.data, "not valid against \(schemaPath) (\(first.problemCount) problem\(first.problemCount == 1 ? "" : "s")); nothing written",
+            throw IngestError(.data, "not valid against \(validationSchemaPath) (\(first.problemCount) problem\(first.problemCount == 1 ? "" : "s")); nothing written",
                               file: first.file)
         }
-        throw IngestError(.data, "\(invalid.count) of \(inputs.count) inputs are not valid against \(schemaPath); nothing written")
+        throw IngestError(.data, "\(invalid.count) of \(inputs.count) inputs are not valid against \(validationSchemaPath); nothing written")
     }
 }
 

@@ -147,7 +147,22 @@ struct IngestCommand: ParsableCommand {
     var maxTreeBytes: ByteCount?
 
     @Option(name: .customLong("validate"), help: ArgumentHelp("Check every XML input against an XML Schema (.xsd) or a RELAX NG schema (.rng) before anything is written.", valueName: "schema"))
-    var schemaPath: String?
+    var validationSchemaPath: String?
+
+    @Option(help: ArgumentHelp("A mapping schema (JSON, see Schemas/): which elements are records, their fields, types, keys, child entities and names per output. Replaces the automatic mapping.", valueName: "file"))
+    var schema: String?
+
+    @Flag(help: "With --schema and --to db: a record whose primary key is already in the table updates that row and replaces its child rows. Implies --append.")
+    var upsert = false
+
+    @Option(help: ArgumentHelp("With --schema, a record that does not fit it (a value of the wrong type, a required field missing): fail stops the run, exit 65, nothing written (the default); skip leaves it out and goes on.", valueName: "fail|skip"))
+    var onError: RecordRejects.Mode = .fail
+
+    @Option(help: ArgumentHelp("With --on-error skip: write each rejected record's position and reason to this file, one JSON object per line.", valueName: "file"))
+    var rejects: String?
+
+    @Option(help: ArgumentHelp("With --on-error skip: fail the run once this many records are rejected.", valueName: "n"))
+    var maxErrors: Int?
 
     func validate() throws {
         if replace && append { throw ValidationError("--replace and --append exclude each other: pick one.") }
@@ -162,6 +177,7 @@ struct IngestCommand: ParsableCommand {
         if nl, let from, from != .jsonLines { throw ValidationError("--nl reads JSON Lines; it contradicts --from \(from.rawValue).") }
         try validateTreeOptions()
         try validateSchemaOption()
+        try validateMappingSchemaOptions()
     }
 
     func run() throws {
@@ -174,17 +190,27 @@ struct IngestCommand: ParsableCommand {
         do {
             // Every input is checked before any output is opened.
             let standardInput = try validateInputs(format: nl ? .jsonLines : from, logger: logger)
+            let mappingSchema = try schema.map { try CompiledSchema.load(path: $0, output: schemaOutput) }
+            let recordRejects = try RecordRejects(mode: onError, maxErrors: maxErrors, path: rejects)
+            defer { try? recordRejects.finish() }
             let importer = Importer(options: .init(
                 recordPath: try records.map(RecordPath.init),
                 limits: ParseLimits(maxDepth: maxDepth, maxTextBytes: maxTextBytes),
                 format: nl ? .jsonLines : from,
                 xmlParser: parser,
-                allowsHugeDocuments: huge))
+                allowsHugeDocuments: huge,
+                schema: mappingSchema,
+                rejects: recordRejects))
             for job in try jobs() {
                 let started = Clock.now
+                let rejectedBefore = recordRejects.count
                 let counter = try run(job.reading(standardInput), importer: importer, logger: logger)
-                if !quiet { printSummary(job, counter: counter, seconds: Clock.now - started) }
+                if !quiet {
+                    printSummary(job, counter: counter, rejected: recordRejects.count - rejectedBefore,
+                                 seconds: Clock.now - started)
+                }
             }
+            try recordRejects.finish()
         } catch let error as IngestError {
             StandardError.write("ingest: \(error)\n")
             throw ExitCode(error.kind.exitCode)
@@ -217,10 +243,10 @@ struct IngestCommand: ParsableCommand {
             return counter
         }
         if to != .db { return try runFileOutput(job, to: output, importer: importer, logger: logger) }
-        let mode: SQLiteOutput.Mode = replace ? .replace : append ? .append : .create
+        let mode: SQLiteOutput.Mode = replace ? .replace : append || upsert ? .append : .create
         let database = try SQLiteOutput(path: output, mode: mode)
         var counter = CountingSink()
-        try database.write { sink in
+        try database.write(design: importer.options.schema?.sqliteDesign(upsert: upsert)) { sink in
             counter = CountingSink(forwardingTo: sink)
             try readAll(job, importer: importer, output: output, into: counter, logger: logger)
         }
@@ -264,7 +290,7 @@ struct IngestCommand: ParsableCommand {
         }
     }
 
-    private func printSummary(_ job: Job, counter: CountingSink, seconds: Double) {
+    private func printSummary(_ job: Job, counter: CountingSink, rejected: Int, seconds: Double) {
         let bytes = job.inputs.compactMap { try? InputFile(path: $0).size }.reduce(0, +)
         let megabytes = Double(bytes) / 1_048_576
         if parseOnly {
@@ -273,7 +299,8 @@ struct IngestCommand: ParsableCommand {
         }
         let tables = counter.tables.isEmpty ? "no table" : "\(counter.tables.count) table\(counter.tables.count == 1 ? "" : "s") (\(counter.tables.joined(separator: ", ")))"
         let destination = job.output.map { $0 == "-" ? " to standard output" : " to \($0)" } ?? ", dry run: nothing written"
-        StandardError.write("ingest: \(counter.recordCount) record\(counter.recordCount == 1 ? "" : "s") in \(tables)\(destination); \(Self.fixed(megabytes, 1)) MB in \(Self.fixed(seconds, 2)) s (\(Self.fixed(megabytes / max(seconds, 0.000_001), 1)) MB/s)\n")
+        let rejects = schema == nil ? "" : ", \(rejected) rejected\(rejected > 0 && self.rejects != nil ? " (see \(self.rejects!))" : "")"
+        StandardError.write("ingest: \(counter.recordCount) record\(counter.recordCount == 1 ? "" : "s") in \(tables)\(destination)\(rejects); \(Self.fixed(megabytes, 1)) MB in \(Self.fixed(seconds, 2)) s (\(Self.fixed(megabytes / max(seconds, 0.000_001), 1)) MB/s)\n")
     }
 
     static func fixed(_ value: Double, _ places: Int) -> String {

@@ -24,10 +24,17 @@ public struct Importer {
         /// Lifts libxml2's hard limits (`XML_PARSE_HUGE`); only with ``xmlParser``
         /// `.libxml2`, and only for trusted inputs.
         public var allowsHugeDocuments: Bool
+        /// A mapping schema to run instead of the automatic mapping (``recordPath`` is
+        /// then unused: the schema says where records are).
+        public var schema: CompiledSchema?
+        /// What happens to records that do not fit ``schema``; default: the run fails.
+        public var rejects: RecordRejects?
 
         public init(recordPath: RecordPath? = nil, limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
                     format: InputFormat? = nil, documentName: String? = nil, xmlParser: XMLParserKind = .expat,
-                    allowsHugeDocuments: Bool = false) {
+                    allowsHugeDocuments: Bool = false, schema: CompiledSchema? = nil, rejects: RecordRejects? = nil) {
+            self.schema = schema
+            self.rejects = rejects
             self.recordPath = recordPath
             self.limits = limits
             self.chunkSize = chunkSize
@@ -79,6 +86,14 @@ public struct Importer {
                     progress: ((Int) -> Void)? = nil) throws {
         do {
             let format = try options.format ?? InputFormat.detect(input)
+            if let schema = options.schema {
+                let rejects = try options.rejects ?? RecordRejects()
+                rejects.inputName = input.displayName
+                let mapping = SchemaMapping(schema: schema, format: format, sink: sink, rejects: rejects)
+                let stack = HandlerStack(root: try mapping.makeRootHandler(), limits: options.limits)
+                try parser(for: input, format: format).parse(input, into: stack, progress: progress)
+                return try mapping.checkMatched()
+            }
             var recordPath = options.recordPath
             if format != .xml, let path = recordPath {
                 // JSON paths start below the top-level value, as ijson's do (`people/item`).

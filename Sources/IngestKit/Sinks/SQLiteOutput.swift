@@ -46,7 +46,9 @@ public final class SQLiteOutput {
 
     /// Runs `body` with a sink writing into this database, then completes the output;
     /// if `body` throws, the target is left exactly as it was.
-    public func write(_ body: (SQLiteSink) throws -> Void) throws {
+    ///
+    /// With a `design`, its tables are created (where missing) before `body` runs.
+    public func write(design: SQLiteDesign? = nil, _ body: (SQLiteSink) throws -> Void) throws {
         guard let queue else { return }
         do {
             try queue.inDatabase { db in
@@ -55,8 +57,9 @@ public final class SQLiteOutput {
                     try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
                 }
                 let sink = SQLiteSink(database: db, batchSize: file == nil ? nil : 50_000,
-                                      afterBatch: file.map { file in { file.startWriteback() } })
+                                      afterBatch: file.map { file in { file.startWriteback() } }, design: design)
                 do {
+                    try sink.prepare()
                     try body(sink)
                     try sink.finish()
                 } catch {

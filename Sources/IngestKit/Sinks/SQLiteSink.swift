@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -27,24 +28,52 @@ public final class SQLiteSink: RecordSink {
     @exclusivity(unchecked) private var textBuffer: [UInt8] = []
     @exclusivity(unchecked) private var pendingText: [PendingText] = []
 
-    /// Called after each batch is committed (see ``init(database:batchSize:afterBatch:)``).
+    /// Called after each batch is committed (see ``init(database:batchSize:afterBatch:design:)``).
     private let afterBatch: (() -> Void)?
+    /// Declared tables, by name; nil when tables grow from the records.
+    private let design: SQLiteDesign?
+    private let designedTables: [String: SQLiteDesign.Table]
+    /// Per designed parent table: `DELETE FROM child WHERE fk = ?` for each child table.
+    private var childDeletes: [String: [Statement]] = [:]
 
     /// - Parameters:
     ///   - database: an open connection; the sink owns its transactions until ``finish()``.
     ///   - batchSize: rows per transaction, or `nil` for one transaction in all.
     ///   - afterBatch: called after each batch's commit, e.g. to start writing the
     ///     file to disk early (``AtomicFile/startWriteback()``).
-    public init(database: Database, batchSize: Int? = nil, afterBatch: (() -> Void)? = nil) {
+    ///   - design: tables declared by a schema, created (if missing) by ``prepare()``.
+    public init(database: Database, batchSize: Int? = nil, afterBatch: (() -> Void)? = nil, design: SQLiteDesign? = nil) {
         db = database
         self.batchSize = batchSize
         self.afterBatch = afterBatch
+        self.design = design
+        designedTables = Dictionary((design?.tables ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Creates the designed tables and indexes that do not exist yet, in the sink's
+    /// first transaction; call before the first record. Without a design it does nothing.
+    public func prepare() throws {
+        guard let design else { return }
+        if design.enforcesForeignKeys {
+            // Only outside a transaction does this take effect.
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        try db.beginTransaction(.immediate)
+        inTransaction = true
+        for statement in design.statements { try db.execute(sql: statement) }
     }
 
     /// The tables written, in the order they were first met, with their row counts.
     public var tableSummaries: [(name: String, rows: Int)] { tableOrder.map { ($0.name, $0.rowCount) } }
 
     public func write(_ record: Record) throws {
+        if inTransaction, let batchSize, rowsInBatch >= batchSize, designedTables[record.table]?.isChild != true {
+            // A batch ends before a record, never between a parent row and its children.
+            try db.commit()
+            inTransaction = false
+            rowsInBatch = 0
+            afterBatch?()
+        }
         if !inTransaction {
             try db.beginTransaction(.immediate)
             inTransaction = true
@@ -63,11 +92,9 @@ public final class SQLiteSink: RecordSink {
         try bindAndInsert(record, into: table, with: statement)
         table.didInsertRow()
         rowsInBatch += 1
-        if let batchSize, rowsInBatch >= batchSize {
-            try db.commit()
-            inTransaction = false
-            rowsInBatch = 0
-            afterBatch?()
+        if let deletes = childDeletes[table.name], let keyIndex = table.keyColumnIndex,
+           let field = zip(record.fields, columnOfField).first(where: { $0.1 == keyIndex })?.0 {
+            for delete in deletes { try delete.execute(arguments: [field.value.databaseValue]) }
         }
     }
 
@@ -185,10 +212,32 @@ public final class SQLiteSink: RecordSink {
             for field in record.fields { _ = try table.columnIndex(for: field.name, value: field.value, in: db, create: true) }
             try table.create(in: db)
         }
+        if let designed = designedTables[name] {
+            table.conflictClause = designed.conflictClause
+            if design!.replacesChildRows, let key = designed.keyColumn, !designed.childTables.isEmpty {
+                table.keyColumnIndex = table.columns.firstIndex { $0.name == key }
+                childDeletes[name] = try designed.childTables.map { child in
+                    try db.makeStatement(sql: "DELETE FROM \(child.table.quotedSQLIdentifier) WHERE \(child.foreignKey.quotedSQLIdentifier) = ?")
+                }
+            }
+        }
         tables[name] = table
         tableOrder.append(table)
         current = table
         return table
+    }
+}
+
+extension FieldValue {
+    /// The value as GRDB binds it, for statements run off the hot path.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .bool(let flag): (flag ? 1 : 0).databaseValue
+        case .number(let number): number.kind == .integer ? number.int64Value.databaseValue : number.doubleValue.databaseValue
+        case .text(let text), .json(let text, _): text.databaseValue
+        case .data(let bytes): Data(bytes).databaseValue
+        }
     }
 }
 

@@ -24,6 +24,10 @@ final class SQLiteTable {
     @exclusivity(unchecked) private var indexByNameID: [Int] = []
     @exclusivity(unchecked) private var insert: Statement?
     @exclusivity(unchecked) private(set) var rowCount = 0
+    /// Appended to the INSERT (a declared table's upsert).
+    var conflictClause: String?
+    /// The column of the key child tables refer to (a declared table's).
+    var keyColumnIndex: Int?
 
     init(name: String, existingColumns: [Column]?) {
         self.name = name
@@ -111,7 +115,8 @@ final class SQLiteTable {
         if let insert { return insert.sqliteStatement }
         let names = columns.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
         let slots = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) VALUES (\(slots))")
+        let conflict = conflictClause.map { " " + $0 } ?? ""
+        let statement = try db.makeStatement(sql: "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) VALUES (\(slots))\(conflict)")
         insert = statement
         return statement.sqliteStatement
     }

@@ -7,8 +7,8 @@
 /// - `$archiver` = `NSKeyedArchiver`, `$version` = 100000, `$top` = `{root: UID 1}`;
 /// - `$objects[0]` = `$null`; `$objects[1]` = the root `NSArray`
 ///   (`NS.objects` = the records' UIDs in order, `$class` → `NSArray`, `NSObject`);
-/// - one object per record, of class ``className`` (or ``ArchiveClassName`` of its
-///   table), `$classes` = [name, `NSObject`]. Its fields, as `NSCoder` stores them:
+/// - one object per record, of class ``className`` (else ``classNames``' entry for
+///   its table, else ``ArchiveClassName`` of its table), `$classes` = [name, `NSObject`]. Its fields, as `NSCoder` stores them:
 ///   integers, reals and booleans directly in the object (`encodeInt64`,
 ///   `encodeDouble`, `encodeBool`); text as an `NSString` object referenced by UID
 ///   (`encodeObject`); binary data (``FieldValue/data(_:)``) as an `NSData`, which
@@ -68,10 +68,15 @@ public final class KeyedArchiveSink: RecordSink {
         case foundationClass(String)
     }
 
-    public init(output: FileOutput, format: PlistSink.Format = .binary, className: String? = nil) throws {
+    /// Class names by table (a schema's `archiveClass`), for tables ``className`` does not cover.
+    public let classNames: [String: String]
+
+    public init(output: FileOutput, format: PlistSink.Format = .binary, className: String? = nil,
+                classNames: [String: String] = [:]) throws {
         self.output = output
         self.format = format
         self.className = className
+        self.classNames = classNames
         recordSpool = try output.makeSpool()
         switch format {
         case .binary:
@@ -269,7 +274,7 @@ public final class KeyedArchiveSink: RecordSink {
     }
 
     private func recordClassName(_ index: Int) -> String {
-        className ?? ArchiveClassName.forTable(classes[index].table)
+        className ?? classNames[classes[index].table] ?? ArchiveClassName.forTable(classes[index].table)
     }
 
     // MARK: Finish
