@@ -119,8 +119,11 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Rebuild an existing output atomically.")
     var replace = false
 
-    @Flag(help: "Insert into an existing database in one transaction, creating or widening tables as needed.")
+    @Flag(help: "Insert into an existing database in one transaction, creating tables as needed (new fields in existing tables: see --alter).")
     var append = false
+
+    @Flag(help: "With --append: add columns to existing tables for fields they lack, instead of failing.")
+    var alter = false
 
     @Flag(help: "Parse and map, write nothing; the exit status tells valid from malformed.")
     var dryRun = false
@@ -218,11 +221,16 @@ struct IngestCommand: ParsableCommand {
         }
         if to != .db { return try runFileOutput(job, to: output, importer: importer, logger: logger) }
         let mode: SQLiteOutput.Mode = replace ? .replace : append ? .append : .create
-        let database = try SQLiteOutput(path: output, mode: mode)
+        let database = try SQLiteOutput(path: output, mode: mode, altersExistingTables: alter)
         var counter = CountingSink()
+        var written: SQLiteSink?
         try database.write { sink in
+            written = sink
             counter = CountingSink(forwardingTo: sink)
             try readAll(job, importer: importer, output: output, into: counter, logger: logger)
+        }
+        for (table, columns) in written?.columnsAddedToExistingTables ?? [] {
+            logger.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
         }
         logger.info("wrote \(output)")
         return counter
