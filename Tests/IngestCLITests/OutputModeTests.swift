@@ -141,6 +141,16 @@ struct OutputModeTests {
         }
     }
 
+    @Test("--help lists --alter and shows it in an example")
+    func helpShowsAlter() throws {
+        let result = try Sandbox().run(["--help"])
+        let help = String(decoding: result.stdout, as: UTF8.self)
+
+        #expect(result.status == 0, "\(result)")
+        #expect(help.contains("--alter"), "\(help)")
+        #expect(help.contains("ingest nightly.xml --append --alter --out archive.db"), "\(help)")
+    }
+
     @Test("--alter with an output other than a database is a usage error (64), and nothing is written",
           arguments: ["plist", "archive", "json", "ndjson"])
     func alterNeedsADatabase(kind: String) throws {
