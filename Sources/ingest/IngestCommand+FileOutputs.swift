@@ -12,6 +12,9 @@ extension IngestCommand {
         if append && to != .db {
             throw ValidationError("--append adds to a database; with --to \(to.rawValue) use --replace to rebuild the file.")
         }
+        if alter && to != .db {
+            throw ValidationError("--alter adds columns to the tables of a database; --to \(to.rawValue) has none.")
+        }
         if plistFormat != nil && to != .plist && to != .archive {
             throw ValidationError("--plist-format applies to --to plist and --to archive only.")
         }

@@ -21,6 +21,9 @@ struct IngestCommand: ParsableCommand {
         The output is written to a temporary file and renamed into place only when
         the whole input has been read: a malformed input leaves an existing output
         untouched. An existing output is refused unless --replace or --append is given.
+        --append writes in one transaction and leaves the columns of tables already
+        in the database alone: a record with a field such a table has no column for
+        fails the run (65) and nothing is written, unless --alter adds the column.
 
         --xpath EXPR is tree mode: the whole document is parsed into libxml2's tree
         (memory: several times the file; inputs over --max-tree-bytes, default
@@ -66,14 +69,16 @@ struct IngestCommand: ParsableCommand {
           ingest export.json --records data/results/item
           curl -s https://example.org/export.xml | ingest - --out export.db
           ingest nightly.xml --out archive.db --append --quiet     (cron)
+          ingest nightly.xml --append --alter --out archive.db   may add columns
           ingest suspect.xml --dry-run && echo well-formed
           ingest mail-iso2022.xml --parser libxml2       a stateful encoding
           ingest big.xml --parse-only --parser libxml2   well-formedness, libxml2
 
         EXIT STATUS (sysexits)
           0 success, 64 usage (also a bad --xpath, a schema that does not compile),
-          65 malformed or invalid input (also over --max-tree-bytes), 66 input or
-          schema missing or unreadable, 73 output cannot be created, 74 I/O error
+          65 malformed or invalid input (also over --max-tree-bytes, or a field an
+          existing table has no column for, without --alter), 66 input or schema
+          missing or unreadable, 73 output cannot be created, 74 I/O error
         """,
         version: "0.1.0"
     )
@@ -119,8 +124,11 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Rebuild an existing output atomically.")
     var replace = false
 
-    @Flag(help: "Insert into an existing database in one transaction, creating or widening tables as needed.")
+    @Flag(help: "Insert into an existing database in one transaction, creating tables as needed (new fields in existing tables: see --alter).")
     var append = false
+
+    @Flag(help: "With --append: add columns to existing tables for fields they lack, instead of failing.")
+    var alter = false
 
     @Flag(help: "Parse and map, write nothing; the exit status tells valid from malformed.")
     var dryRun = false
@@ -244,11 +252,16 @@ struct IngestCommand: ParsableCommand {
         }
         if to != .db { return try runFileOutput(job, to: output, importer: importer, logger: logger) }
         let mode: SQLiteOutput.Mode = replace ? .replace : append || upsert ? .append : .create
-        let database = try SQLiteOutput(path: output, mode: mode)
+        let database = try SQLiteOutput(path: output, mode: mode, altersExistingTables: alter)
         var counter = CountingSink()
+        var written: SQLiteSink?
         try database.write(design: importer.options.schema?.sqliteDesign(upsert: upsert)) { sink in
+            written = sink
             counter = CountingSink(forwardingTo: sink)
             try readAll(job, importer: importer, output: output, into: counter, logger: logger)
+        }
+        for (table, columns) in written?.columnsAddedToExistingTables ?? [] {
+            logger.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
         }
         logger.info("wrote \(output)")
         return counter

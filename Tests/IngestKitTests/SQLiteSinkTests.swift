@@ -6,8 +6,9 @@ import Testing
 @Suite struct SQLiteSinkTests {
     let names = NameTable()
 
-    func record(_ table: String, _ fields: [(String, FieldValue)]) -> IngestKit.Record {
-        IngestKit.Record(table: table, fields: fields.map { IngestKit.Record.Field(name: names.intern($0.0), value: $0.1) })
+    func record(_ table: String, _ fields: [(String, FieldValue)], at position: SourcePosition = .start) -> IngestKit.Record {
+        IngestKit.Record(table: table, fields: fields.map { IngestKit.Record.Field(name: names.intern($0.0), value: $0.1) },
+                         position: position)
     }
 
     func number(_ text: String) -> FieldValue {
@@ -202,6 +203,82 @@ import Testing
                       ("TEXT", .text), ("CLOB", .text), ("INTEGER", .integer), ("REAL", .real)])
     func declaredTypesReadAsSQLiteAffinityDoes(declared: String, expected: ColumnType) {
         #expect(ColumnType(declared: declared) == expected)
+
+    /// An in-memory database holding `t(a TEXT)` with one row, as a run before this one left it.
+    func existingDatabase() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a TEXT); INSERT INTO t VALUES ('old')")
+        }
+        return queue
+    }
+
+    @Test(arguments: [false, true])
+    func anExistingTableRefusesANewFieldWithoutAltersExistingTablesAndTheTransactionRollsBack(laterRecord: Bool) throws {
+        let queue = try existingDatabase()
+        let position = SourcePosition(line: 7, column: 3, byteOffset: 120)
+        let error = #expect(throws: IngestError.self) {
+            try queue.inDatabase { db in
+                let sink = SQLiteSink(database: db)
+                do {
+                    // The new field on the table's first record, or on a later one.
+                    if laterRecord { try sink.write(record("t", [("a", .text("new"))])) }
+                    try sink.write(record("t", [("a", .text("x")), ("b", number("2"))], at: position))
+                    try sink.finish()
+                } catch {
+                    sink.abandon()
+                    throw error
+                }
+            }
+        }
+        #expect(error?.kind == .data)
+        #expect(error?.position == position)
+        #expect(error?.message.contains("table t") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("field b") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("--alter") == true, "\(String(describing: error))")
+        try queue.read { (db: Database) throws in
+            #expect(try db.columns(in: "t").map(\.name) == ["a"])
+            #expect(try String.fetchAll(db, sql: "SELECT a FROM t") == ["old"])
+        }
+    }
+
+    @Test func altersExistingTablesAddsTheColumnAndEarlierRowsAreNullInIt() throws {
+        let queue = try existingDatabase()
+        var added: [(table: String, columns: [String])] = []
+        try queue.inDatabase { db in
+            let sink = SQLiteSink(database: db, altersExistingTables: true)
+            try sink.write(record("t", [("a", .text("x"))]))
+            try sink.write(record("t", [("a", .text("y")), ("b", number("2"))]))
+            try sink.finish()
+            added = sink.columnsAddedToExistingTables
+        }
+        #expect(added.map(\.table) == ["t"])
+        #expect(added.map(\.columns) == [["b"]])
+        try queue.read { (db: Database) throws in
+            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map { "\($0["name"] as String) \($0["type"] as String)" }
+            #expect(types == ["a TEXT", "b INTEGER"])
+            let rows = try Row.fetchAll(db, sql: "SELECT a, b FROM t ORDER BY rowid")
+            #expect(rows.map { $0["a"] as String? } == ["old", "x", "y"])
+            #expect(rows.map { $0["b"] as Int? } == [nil, nil, 2])
+        }
+    }
+
+    @Test func aTableTheSinkCreatesGrowsColumnsBesideAnExistingOne() throws {
+        let queue = try existingDatabase()
+        var added: [(table: String, columns: [String])] = []
+        try queue.inDatabase { db in
+            let sink = SQLiteSink(database: db)
+            try sink.write(record("t", [("a", .text("x"))]))
+            try sink.write(record("u", [("c", .text("1"))]))
+            try sink.write(record("u", [("d", .text("2"))]))
+            try sink.finish()
+            added = sink.columnsAddedToExistingTables
+        }
+        #expect(added.isEmpty, "columns of a table the sink created are not alterations")
+        try queue.read { (db: Database) throws in
+            #expect(try db.columns(in: "u").map(\.name) == ["c", "d"])
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM t") == 2)
+        }
     }
 
     @Test func renamingATableKeepsItsRows() throws {
@@ -259,6 +336,29 @@ import Testing
         try SQLiteOutput(path: path, mode: .append).write { try $0.write(person("Nell")) }
         let names = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT firstName FROM people") }
         #expect(names == ["Dudley", "Nell"])
+    }
+
+    @Test func anAppendWithAFieldTheExistingTableLacksFailsAndLeavesTheFileByteForByte() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("out.db")
+        try SQLiteOutput(path: path, mode: .create).write { try $0.write(person("Matt")) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let aged = IngestKit.Record(table: "people", fields: [.init(name: names.intern("firstName"), value: .text("Nell")),
+                                                              .init(name: names.intern("age"), value: .text("7"))])
+        let error = #expect(throws: IngestError.self) {
+            try SQLiteOutput(path: path, mode: .append).write { sink in
+                for _ in 0..<1000 { try sink.write(person("Ghost")) }
+                try sink.write(aged)
+            }
+        }
+        #expect(error?.kind == .data)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["out.db"])
+
+        try SQLiteOutput(path: path, mode: .append, altersExistingTables: true).write { try $0.write(aged) }
+        let rows = try DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: "SELECT firstName, age FROM people ORDER BY rowid") }
+        #expect(rows.map { $0["firstName"] as String } == ["Matt", "Nell"])
+        #expect(rows.map { $0["age"] as String? } == [nil, "7"])
     }
 
     @Test func aFailedAppendRollsBack() throws {

@@ -77,7 +77,12 @@ public struct Importer {
             done.signal()
         }
         defer { done.wait() }
-        try pipe.drain(into: sink)
+        do {
+            try pipe.drain(into: sink)
+        } catch let error as IngestError {
+            // The sink's errors name the input too, as ``run(_:into:progress:)``'s do.
+            throw error.inFile(input.displayName)
+        }
     }
 
     /// Parses `input` and writes its records to `sink`. `progress` hears the bytes

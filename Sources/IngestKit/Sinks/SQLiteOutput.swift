@@ -8,7 +8,8 @@ import Glibc
 /// - ``Mode/create`` and ``Mode/replace`` build a new database in an ``AtomicFile``
 ///   and rename it over the target only when every input has been read;
 /// - ``Mode/append`` inserts into the existing database in one transaction, which
-///   SQLite's journal makes all-or-nothing.
+///   SQLite's journal makes all-or-nothing. Tables already in the file keep their
+///   columns unless `altersExistingTables` is given (see ``SQLiteSink``).
 ///
 /// `-` as the path writes the finished database to standard output.
 public final class SQLiteOutput {
@@ -17,18 +18,26 @@ public final class SQLiteOutput {
         case create
         /// Rebuild an existing file atomically.
         case replace
-        /// Insert into an existing file (or create it), creating or widening tables.
+        /// Insert into an existing file (or create it), creating tables; existing
+        /// tables gain columns only with `altersExistingTables`.
         case append
     }
 
     public let path: String
     public let mode: Mode
+    /// Whether fields new to a table already in the file add columns to it.
+    public let altersExistingTables: Bool
     private let file: AtomicFile?
     private var queue: DatabaseQueue?
 
-    public init(path: String, mode: Mode) throws {
+    /// - Parameter altersExistingTables: with ``Mode/append``, let a field that a table
+    ///   already in the file has no column for add one (`--alter`); without it such a
+    ///   record fails the write and the file is left as it was. Tables this run creates
+    ///   gain columns either way, so it changes nothing for the other modes.
+    public init(path: String, mode: Mode, altersExistingTables: Bool = false) throws {
         self.path = path
         self.mode = mode
+        self.altersExistingTables = altersExistingTables
         let exists = path != "-" && FileStatus.exists(path)
         if exists, mode == .create {
             throw IngestError(.output, "already exists; use --replace to rebuild it or --append to add to it", file: path)
@@ -57,6 +66,7 @@ public final class SQLiteOutput {
                     try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
                 }
                 let sink = SQLiteSink(database: db, batchSize: file == nil ? nil : 50_000,
+                                      altersExistingTables: altersExistingTables,
                                       afterBatch: file.map { file in { file.startWriteback() } }, design: design)
                 do {
                     try sink.prepare()

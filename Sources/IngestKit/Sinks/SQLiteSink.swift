@@ -14,9 +14,15 @@ import GRDBSQLite
 /// transaction on the first record, commits every `batchSize` rows when a batch size is
 /// given (a database being built in a temporary file), and otherwise keeps one
 /// transaction to the end so an append is all or nothing.
+///
+/// A table that already existed when the sink first met it keeps its schema unless
+/// `altersExistingTables` is given: it is never rebuilt or widened, and a record with a
+/// field it has no column for is refused (`.data`, at the record's position) rather
+/// than adding the column. Tables the sink creates grow columns as fields appear.
 public final class SQLiteSink: RecordSink {
     private let db: Database
     private let batchSize: Int?
+    private let altersExistingTables: Bool
     private var tables: [String: SQLiteTable] = [:]
     private var tableOrder: [SQLiteTable] = []
     // Touched for every row on one thread: exclusivity is checked statically only.
@@ -28,7 +34,7 @@ public final class SQLiteSink: RecordSink {
     @exclusivity(unchecked) private var textBuffer: [UInt8] = []
     @exclusivity(unchecked) private var pendingText: [PendingText] = []
 
-    /// Called after each batch is committed (see ``init(database:batchSize:afterBatch:design:)``).
+    /// Called after each batch is committed (see ``init(database:batchSize:altersExistingTables:afterBatch:design:)``).
     private let afterBatch: (() -> Void)?
     /// Declared tables, by name; nil when tables grow from the records.
     private let design: SQLiteDesign?
@@ -39,12 +45,17 @@ public final class SQLiteSink: RecordSink {
     /// - Parameters:
     ///   - database: an open connection; the sink owns its transactions until ``finish()``.
     ///   - batchSize: rows per transaction, or `nil` for one transaction in all.
+    ///   - altersExistingTables: whether a field that a table already in the database
+    ///     has no column for adds one (`ALTER TABLE … ADD COLUMN`); if not, such a
+    ///     record is an error. Tables the sink creates always gain columns.
     ///   - afterBatch: called after each batch's commit, e.g. to start writing the
     ///     file to disk early (``AtomicFile/startWriteback()``).
     ///   - design: tables declared by a schema, created (if missing) by ``prepare()``.
-    public init(database: Database, batchSize: Int? = nil, afterBatch: (() -> Void)? = nil, design: SQLiteDesign? = nil) {
+    public init(database: Database, batchSize: Int? = nil, altersExistingTables: Bool = false,
+                afterBatch: (() -> Void)? = nil, design: SQLiteDesign? = nil) {
         db = database
         self.batchSize = batchSize
+        self.altersExistingTables = altersExistingTables
         self.afterBatch = afterBatch
         self.design = design
         designedTables = Dictionary((design?.tables ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -66,6 +77,13 @@ public final class SQLiteSink: RecordSink {
     /// The tables written, in the order they were first met, with their row counts.
     public var tableSummaries: [(name: String, rows: Int)] { tableOrder.map { ($0.name, $0.rowCount) } }
 
+    /// The columns added to tables that existed before this sink (only with
+    /// `altersExistingTables`), by table in the order first met; tables that gained
+    /// none are left out.
+    public var columnsAddedToExistingTables: [(table: String, columns: [String])] {
+        tableOrder.filter { !$0.addedColumns.isEmpty }.map { ($0.name, $0.addedColumns) }
+    }
+
     public func write(_ record: Record) throws {
         if inTransaction, let batchSize, rowsInBatch >= batchSize, designedTables[record.table]?.isChild != true {
             // A batch ends before a record, never between a parent row and its children.
@@ -84,7 +102,7 @@ public final class SQLiteSink: RecordSink {
         // are bound to the final statement.
         columnOfField.removeAll(keepingCapacity: true)
         for field in record.fields {
-            let index = try table.columnIndex(for: field.name, value: field.value, in: db, create: false)
+            let index = try table.columnIndex(for: field.name, value: field.value, at: record.position, in: db, create: false)
             try table.accommodate(field.value, inColumn: index, db: db)
             columnOfField.append(index)
         }
@@ -205,11 +223,13 @@ public final class SQLiteSink: RecordSink {
         if try db.tableExists(name) {
             let columns = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [name])
                 .map { SQLiteTable.Column(name: $0["name"], type: ColumnType(declared: $0["type"]), jsonShape: nil) }
-            table = SQLiteTable(name: name, existingColumns: columns)
-            for field in record.fields { _ = try table.columnIndex(for: field.name, value: field.value, in: db, create: false) }
+            // The record's fields find their columns in `write(_:)`, as every later record's do.
+            table = SQLiteTable(name: name, existingColumns: columns, altersExisting: altersExistingTables)
         } else {
             table = SQLiteTable(name: name, existingColumns: nil)
-            for field in record.fields { _ = try table.columnIndex(for: field.name, value: field.value, in: db, create: true) }
+            for field in record.fields {
+                _ = try table.columnIndex(for: field.name, value: field.value, at: record.position, in: db, create: true)
+            }
             try table.create(in: db)
         }
         if let designed = designedTables[name] {

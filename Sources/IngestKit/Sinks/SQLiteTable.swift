@@ -17,6 +17,11 @@ final class SQLiteTable {
     @exclusivity(unchecked) private(set) var columns: [Column] = []
     /// Whether the table existed before this run; such tables are never rebuilt.
     let preexisting: Bool
+    /// Whether a field without a column may add one. Always for a table this run
+    /// creates; for a preexisting table only when the caller asked (`--alter`).
+    let addsColumns: Bool
+    /// The columns `ALTER TABLE … ADD COLUMN` added to a preexisting table, in order.
+    private(set) var addedColumns: [String] = []
     private var indexByName: [String: Int] = [:]
     /// Lower-cased names taken, since SQLite compares identifiers without case.
     private var takenNames: Set<String> = []
@@ -29,9 +34,14 @@ final class SQLiteTable {
     /// The column of the key child tables refer to (a declared table's).
     var keyColumnIndex: Int?
 
-    init(name: String, existingColumns: [Column]?) {
+    /// - Parameters:
+    ///   - existingColumns: the columns of a table already in the database, or `nil`
+    ///     for one this run creates.
+    ///   - altersExisting: whether a preexisting table may gain columns.
+    init(name: String, existingColumns: [Column]?, altersExisting: Bool = false) {
         self.name = name
         preexisting = existingColumns != nil
+        addsColumns = !preexisting || altersExisting
         for column in existingColumns ?? [] { register(column) }
     }
 
@@ -45,7 +55,10 @@ final class SQLiteTable {
     }
 
     /// The column index for field `name`, adding the column (typed for `value`) if new.
-    func columnIndex(for name: Name, value: FieldValue, in db: Database, create: Bool) throws -> Int {
+    /// A preexisting table that may not gain columns (``addsColumns``) refuses a new
+    /// field with a `.data` error at `position`, the record's.
+    func columnIndex(for name: Name, value: FieldValue, at position: SourcePosition, in db: Database,
+                     create: Bool) throws -> Int {
         if name.id < indexByNameID.count, indexByNameID[name.id] >= 0 { return indexByNameID[name.id] }
         if indexByNameID.count <= name.id {
             indexByNameID += Array(repeating: -1, count: name.id + 1 - indexByNameID.count)
@@ -54,12 +67,17 @@ final class SQLiteTable {
         if let existing = indexByName[name.qualified] {
             index = existing
         } else {
+            guard addsColumns else {
+                throw IngestError(.data, "the existing table \(self.name) has no column for field \(name.qualified); --alter would add it",
+                                  position: position)
+            }
             let column = Column(name: uniqueName(for: name.qualified), type: ColumnType(holding: value) ?? .untyped)
             register(column)
             index = columns.count - 1
             if !create {
                 try db.execute(sql: "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)")
                 insert = nil
+                if preexisting { addedColumns.append(column.name) }
             }
         }
         indexByName[name.qualified] = index
