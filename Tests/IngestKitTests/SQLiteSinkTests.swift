@@ -203,6 +203,7 @@ import Testing
                       ("TEXT", .text), ("CLOB", .text), ("INTEGER", .integer), ("REAL", .real)])
     func declaredTypesReadAsSQLiteAffinityDoes(declared: String, expected: ColumnType) {
         #expect(ColumnType(declared: declared) == expected)
+    }
 
     /// An in-memory database holding `t(a TEXT)` with one row, as a run before this one left it.
     func existingDatabase() throws -> DatabaseQueue {
