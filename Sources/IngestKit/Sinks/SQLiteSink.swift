@@ -169,7 +169,11 @@ public final class SQLiteSink: RecordSink {
             return status
         }
         guard status == SQLITE_DONE else {
-            throw IngestError(.io, "cannot insert into \(table.name): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))", position: record.position)
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            // A constraint the data breaks (a duplicate key, a NULL where NOT NULL) is the
+            // input's fault, not the disk's.
+            let kind: IngestError.Kind = status & 0xFF == SQLITE_CONSTRAINT ? .data : .io
+            throw IngestError(kind, "cannot insert into \(table.name): \(message)", position: record.position)
         }
     }
 
@@ -205,12 +209,14 @@ public final class SQLiteSink: RecordSink {
         for table in tableOrder { try table.finish(in: db) }
         if inTransaction { try db.commit() }
         inTransaction = false
+        childDeletes.removeAll()   // statements must be gone before the connection closes
     }
 
     /// Rolls back what the open transaction holds (for an append that failed).
     public func abandon() {
         if inTransaction { try? db.rollback() }
         inTransaction = false
+        childDeletes.removeAll()
     }
 
     private func table(named name: String, for record: Record) throws -> SQLiteTable {
