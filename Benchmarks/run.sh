@@ -14,7 +14,8 @@
 #                            with both parsers beside xmllint --stream and xmlwf; plist =
 #                            binary/XML plist and keyed archive beside Python's
 #                            plistlib; json = JSON into SQLite beside json_verify,
-#                            the ijson peer and sqlite-utils
+#                            the ijson peer and sqlite-utils; schema = --schema runs
+#                            beside the automatic mapping on the same inputs
 #   DATA_ROOT=/path          where the generated data sets live (default
 #                            Benchmarks/data); point it at another checkout's data
 #                            instead of generating a second copy
@@ -32,7 +33,7 @@ set -euo pipefail
 N="${1:-500000}"
 REPEAT="${REPEAT:-1}"
 FLAT="${FLAT:-0}"
-SUITES="${SUITES:-db parse plist json}"
+SUITES="${SUITES:-db parse plist json schema}"
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"   # the repository root
 BENCH="$ROOT/../shared/bench"               # generator and peers, shared by projects
@@ -49,6 +50,8 @@ TARGET_JSON_PEER_RATIO=0.6
 TARGET_TOKENIZER_RATIO=2.0
 # --parser libxml2: ingest --parse-only within 1.2x of xmllint --stream --noout.
 TARGET_LIBXML2_PARSE_RATIO=1.2
+# A schema run against the automatic mapping on the same input (issue 6).
+TARGET_SCHEMA_RATIO=1.2
 
 # Results, keyed by measurement name.
 declare -A SECS=() CPU=() RSS_KB=() BYTES=() STATUS=()
@@ -77,7 +80,7 @@ check_arguments() {
     [[ "$REPEAT" =~ ^[1-9][0-9]*$ ]] || die "REPEAT must be a positive whole number, not '$REPEAT'"
     local suite
     for suite in $SUITES; do
-        [[ "$suite" =~ ^(db|parse|plist|json)$ ]] || die "SUITES lists db, parse, plist and json, not '$suite'"
+        [[ "$suite" =~ ^(db|parse|plist|json|schema)$ ]] || die "SUITES lists db, parse, plist, json and schema, not '$suite'"
     done
     [[ -f "$BENCH/gen_people.py" && -f "$BENCH/peers/lxml_to_sqlite.py" ]] || die \
         "../shared/bench is missing (looked in $BENCH). Clone the repository with shared/ beside it."
@@ -191,6 +194,7 @@ fresh_ijson_db()  { rm -f "$WORK/ijson.db"; }
 fresh_utils_db()  { rm -f "$WORK/sqlite-utils.db"; }
 fresh_jflat_db()  { rm -f "$WORK/ingest-json-flat.db"; }
 fresh_plists()    { rm -f "$WORK"/*.plist "$WORK"/*.archive; }
+fresh_schema_dbs() { rm -f "$WORK"/schema-*.db; }
 
 # expect_records NAME N HEADER FILE: ingest's summary (on stderr) must report N
 # records, and FILE must start with HEADER (bplist00 or <?xml).
@@ -564,6 +568,52 @@ print_plist_ratios() {
     echo
 }
 
+run_schema_measurements() {
+    local data="$DATA_ROOT/$N" schemas="$ROOT/Schemas"
+    local people="$data/people.xml" posts="$data/posts.xml" json="$data/people.json"
+    # The schema `ingest schema infer` writes reproduces the automatic mapping's
+    # output, so the two runs below do the same work but for how it is declared.
+    "$INGEST" schema infer "$people" --out "$WORK/people-inferred.json" ||
+        fail "ingest schema infer $people failed"
+
+    measure schema-auto-people "$people" fresh_schema_dbs -- \
+        "$INGEST" "$people" --out "$WORK/schema-auto.db" --quiet
+    measure schema-inferred-people "$people" fresh_schema_dbs -- \
+        "$INGEST" "$people" --schema "$WORK/people-inferred.json" --out "$WORK/schema-inferred.db" --quiet
+    # Typed columns, keys, an index and the tags as a child table with a foreign key.
+    measure schema-tags-people "$people" fresh_schema_dbs -- \
+        "$INGEST" "$people" --schema "$schemas/people-with-tags.json" --out "$WORK/schema-tags.db" --quiet
+    expect_count schema-tags-people "$WORK/schema-tags.db" people "$N"
+    measure schema-auto-posts "$posts" fresh_schema_dbs -- \
+        "$INGEST" "$posts" --out "$WORK/schema-auto-posts.db" --quiet
+    measure schema-posts "$posts" fresh_schema_dbs -- \
+        "$INGEST" "$posts" --schema "$schemas/posts.json" --out "$WORK/schema-posts.db" --quiet
+    expect_count schema-posts "$WORK/schema-posts.db" posts "$N"
+    measure schema-auto-json "$json" fresh_schema_dbs -- \
+        "$INGEST" "$json" --out "$WORK/schema-auto-json.db" --quiet
+    measure schema-tags-json "$json" fresh_schema_dbs -- \
+        "$INGEST" "$json" --schema "$schemas/people-with-tags-json.json" --out "$WORK/schema-tags-json.db" --quiet
+    expect_count schema-tags-json "$WORK/schema-tags-json.db" people "$N"
+}
+
+print_schema_ratios() {
+    echo "schema ratios (wall time, --schema run / automatic mapping on the same input; target <= ${TARGET_SCHEMA_RATIO}x):"
+    local ours auto r verdict
+    for pair in "schema-inferred-people schema-auto-people" "schema-tags-people schema-auto-people" \
+                "schema-posts schema-auto-posts" "schema-tags-json schema-auto-json"; do
+        read -r ours auto <<<"$pair"
+        if have "$ours" "$auto"; then
+            r=$(divide "${SECS[$ours]}" "${SECS[$auto]}" 2)
+            verdict=$([[ "$r" == n/a ]] && echo "cannot judge" || calc "($r <= $TARGET_SCHEMA_RATIO) ? \"meets\" : \"MISSES\"")
+            echo "  $ours / $auto = ${SECS[$ours]} / ${SECS[$auto]} = $(times "${SECS[$ours]}" "${SECS[$auto]}");" \
+                 "peak RSS $(calc "sprintf(\"%.1f\", ${RSS_KB[$ours]} / 1024)") MB -> $verdict"
+        else
+            echo "  $ours vs $auto: not available (a measurement failed)"
+        fi
+    done
+    echo
+}
+
 # -------------------------------------------------------------------- main --
 
 # suite NAME: NAME is among the groups to measure.
@@ -581,6 +631,7 @@ main() {
     if suite parse; then run_parse_measurements; fi
     if suite plist; then run_plist_measurements; fi
     if suite json; then run_json_measurements; fi
+    if suite schema; then run_schema_measurements; fi
 
     echo
     print_environment
@@ -589,6 +640,7 @@ main() {
     if suite parse; then print_parse_ratios; fi
     if suite plist; then print_plist_ratios; fi
     if suite json; then print_json_ratios; fi
+    if suite schema; then print_schema_ratios; fi
     if ((${#FAILURES[@]})); then
         echo "FAILURES:"
         printf '  - %s\n' "${FAILURES[@]}"

@@ -52,6 +52,16 @@ struct IngestCommand: ParsableCommand {
         with libxml2, streaming, before anything is written, whichever parser
         then imports it.
 
+        --schema FILE maps with a declarative mapping schema (JSON; see Schemas/ and
+        the README) instead: which elements are records, typed fields (text, integer,
+        real, bool, date, datetime, data, json), primary and unique keys, indexes,
+        child entities in their own tables with a foreign key, and names per output
+        (columns, plist keys, archive class and coder keys). A record that does not
+        fit stops the run (exit 65) unless --on-error skip, which leaves it out and
+        with --rejects FILE writes its position and reason there. --upsert updates
+        rows by primary key and replaces their child rows: a cron job run twice
+        leaves one copy of each record.
+
         EXAMPLES
           ingest folks.xml                      writes folks.db (table people)
           ingest folks.xml --to plist           writes folks.plist (XML)
@@ -63,6 +73,9 @@ struct IngestCommand: ParsableCommand {
           ingest folks.xml --xpath "//person[lastName='Doright']"   one record
           ingest feed.atom --xpath //a:entry --ns a=http://www.w3.org/2005/Atom
           ingest folks.xml --validate Schemas/folks.xsd   (or .rng) then import
+          ingest folks.xml --schema Schemas/folks.json --to archive   Person, keys first/last
+          ingest people.xml --schema Schemas/people-with-tags.json --upsert --out people.db
+          ingest people.xml --schema s.json --on-error skip --rejects rejects.ndjson
           ingest folks.json                     same people table as folks.xml
           ingest events.ndjson --append --out events.db
           zcat log.jsonl.gz | ingest - --nl --out log.db

@@ -231,8 +231,9 @@ final class CompiledEntity {
     }
 }
 
-/// One field, resolved.
-struct CompiledField {
+/// One field, resolved. A class: the record handler reads it for every value, and a
+/// reference costs one retain where a struct of references costs several.
+final class CompiledField {
     /// The name in the schema, which keys refer to.
     let schemaName: String
     /// The name records carry for this output.

@@ -16,7 +16,7 @@ import Foundation
 ///
 /// XML white space around numbers, booleans, dates and base64 is ignored. An empty
 /// element is text `""` for a text field and a missing value for the others.
-struct FieldConverter {
+final class FieldConverter {
     let type: MappingSchema.FieldType
     private let parser: DateFormatter?
     private let output: DateFormatter?

@@ -24,6 +24,8 @@ class SourceNodeHandler: ElementHandler {
     /// Per ``Name/id``: -2 not looked up yet, -1 nothing wanted, else an index into `routes`.
     @exclusivity(unchecked) private var routeIndex: [Int32] = []
     @exclusivity(unchecked) private var routes: [Route] = []
+    /// Per ``Name/id`` of an attribute: the slots it fills (nil: not looked up yet).
+    @exclusivity(unchecked) private var attributeSlotsByName: [[Int]?] = []
     private let leaf = TextHandler()
 
     init(node: SourceNode, owner: EntityRecordHandler?) {
@@ -34,9 +36,17 @@ class SourceNodeHandler: ElementHandler {
     var accumulatesText: Bool { !node.textSlots.isEmpty }
 
     func didStart(_ element: ElementStart) throws {
-        for wanted in node.attributeSlots {
-            for attribute in element.attributes where RecordPath.step(wanted.name, matches: attribute.name) {
-                owner.capture(slot: wanted.slot, attribute.value, kind: .markup, at: element.position)
+        guard !node.attributeSlots.isEmpty else { return }
+        for attribute in element.attributes {
+            let name = attribute.name
+            if name.id >= attributeSlotsByName.count {
+                attributeSlotsByName += Array(repeating: nil, count: name.id + 1 - attributeSlotsByName.count)
+            }
+            if attributeSlotsByName[name.id] == nil {
+                attributeSlotsByName[name.id] = node.attributeSlots.filter { RecordPath.step($0.name, matches: name) }.map(\.slot)
+            }
+            for slot in attributeSlotsByName[name.id]! {
+                owner.capture(slot: slot, attribute.value, kind: .markup, at: element.position)
             }
         }
     }
@@ -132,6 +142,8 @@ final class EntityRecordHandler: SourceNodeHandler {
     /// Records of child entities (and theirs), in document order.
     @exclusivity(unchecked) private var pending: [(record: Record, needsParentKey: Bool)] = []
     private let fieldOffset: Int
+    /// The entity's fields, held here so the hot path does not go through `entity`.
+    private let fields: [CompiledField]
 
     init(entity: CompiledEntity, mapping: SchemaMapping, parent: EntityRecordHandler?) {
         self.entity = entity
@@ -140,6 +152,7 @@ final class EntityRecordHandler: SourceNodeHandler {
         values = Array(repeating: nil, count: entity.slotCount)
         record = Record(table: entity.table)
         fieldOffset = entity.foreignKey == nil ? 0 : 1
+        fields = entity.fields
         super.init(node: entity.root, owner: nil)
         owner = self
     }
@@ -179,11 +192,11 @@ final class EntityRecordHandler: SourceNodeHandler {
     /// not fit its type is the record's rejection.
     func capture(slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, kind: ContentKind, at position: SourcePosition) {
         guard values[slot] == nil else { return }
-        guard slot < entity.fields.count else {
+        guard slot < fields.count else {
             values[slot] = .text(String(decoding: bytes, as: UTF8.self))   // a predicate's value
             return
         }
-        let field = entity.fields[slot]
+        let field = fields[slot]
         do throws(FieldConverter.Mismatch) {
             if kind == .object || kind == .array {
                 throw FieldConverter.Mismatch(reason: "a JSON \(kind == .object ? "object" : "array") is not \(field.type == .integer ? "an" : "a") \(field.type.rawValue); declare the field json to keep it")
@@ -214,7 +227,7 @@ final class EntityRecordHandler: SourceNodeHandler {
         }
         record.fields.removeAll(keepingCapacity: true)
         if let foreignKey = entity.foreignKey { record.fields.append(.init(name: foreignKey.name, value: .null)) }
-        for (index, field) in entity.fields.enumerated() {
+        for (index, field) in fields.enumerated() {
             let value = values[field.slot] ?? field.defaultValue
             if value == nil, failure == nil, field.required || entity.primaryKey.contains(index) {
                 failure = RecordRejection(entity: entity.name, field: field.schemaName,
