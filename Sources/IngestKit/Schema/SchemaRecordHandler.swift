@@ -77,6 +77,10 @@ class SourceNodeHandler: ElementHandler {
             owner.capture(slots: node.textSlots, element.text.bytes, kind: element.kind, at: element.startPosition)
         case .node(let handler) where !handler.node.textSlots.isEmpty:
             owner.capture(slots: handler.node.textSlots, element.text.bytes, kind: element.kind, at: element.startPosition)
+        case .json(let node, let tree) where element.kind == .markup && tree.isLeaf:
+            // A leaf XML element is its text, typed as the automatic mapping types it:
+            // the column then holds what the automatic mapping would have put there.
+            owner.capture(value: .inferring(element.text.bytes), slots: node.jsonSlots)
         case .json(let node, let tree):
             owner.capture(json: tree.value(of: element), slots: node.jsonSlots)
         default:
@@ -214,6 +218,10 @@ final class EntityRecordHandler: SourceNodeHandler {
         for slot in slots where values[slot] == nil {
             values[slot] = .json(value.serialized, value.shape)
         }
+    }
+
+    func capture(value: FieldValue, slots: [Int]) {
+        for slot in slots where values[slot] == nil { values[slot] = value }
     }
 
     // MARK: The record
