@@ -7,6 +7,7 @@ struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
         abstract: "Stream XML or JSON of any size into a SQLite database, a property list, a keyed archive or JSON.",
+        usage: "ingest [<options>] <input> ...\ningest schema infer <input> ... [<options>]",
         discussion: """
         XML: records are the child elements of the document element, or the elements
         named by --records. Their attributes and leaf child elements become columns,
@@ -86,6 +87,7 @@ struct IngestCommand: ParsableCommand {
           ingest suspect.xml --dry-run && echo well-formed
           ingest mail-iso2022.xml --parser libxml2       a stateful encoding
           ingest big.xml --parse-only --parser libxml2   well-formedness, libxml2
+          ingest schema infer folks.xml         print a mapping schema to edit
 
         EXIT STATUS (sysexits)
           0 success, 64 usage (also a bad --xpath, a schema that does not compile),
@@ -93,7 +95,8 @@ struct IngestCommand: ParsableCommand {
           existing table has no column for, without --alter), 66 input or schema
           missing or unreadable, 73 output cannot be created, 74 I/O error
         """,
-        version: "0.1.0"
+        version: "0.1.0",
+        subcommands: [SchemaCommand.self]
     )
 
     enum OutputKind: String, ExpressibleByArgument, CaseIterable {

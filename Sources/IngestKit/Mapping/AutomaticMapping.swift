@@ -17,12 +17,15 @@
 public final class AutomaticMapping {
     public let recordPath: RecordPath?
     let sink: any RecordSink
+    /// The sink, when it wants to hear where each table's records are.
+    let locationObserver: (any RecordLocationObserver)?
     /// Whether the records' parent element was found at all.
     var foundCollection = false
 
     public init(recordPath: RecordPath? = nil, sink: any RecordSink) {
         self.recordPath = recordPath
         self.sink = sink
+        locationObserver = sink as? any RecordLocationObserver
     }
 
     /// The handler for the document element: hand it to a ``HandlerStack``.
@@ -78,6 +81,9 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     /// The step the document element must match, when the collection is the document
     /// element of a two-step record path.
     let documentStep: String?
+    /// Names of the elements above the collection, from the document element, when
+    /// there is no record path: for ``RecordLocationObserver`` only.
+    let parentSteps: [String]
     unowned let mapping: AutomaticMapping
     @exclusivity(unchecked) private var name: Name?
     @exclusivity(unchecked) private var isPure = true
@@ -85,9 +91,10 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     @exclusivity(unchecked) private var kinds: [Name] = []
     private lazy var recordHandler = RecordHandler(emitter: self)
 
-    init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil) {
+    init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = []) {
         self.recordStep = recordStep
         self.documentStep = documentStep
+        self.parentSteps = parentSteps
         self.mapping = mapping
     }
 
@@ -114,8 +121,17 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
             kinds.append(element.name)
             if kinds.count > 1, isPure { try losePurity() }
             tableNames[element.name] = isPure ? name!.qualified : element.name.qualified
+            mapping.locationObserver?.mapping(named: tableNames[element.name]!, forRecordsAt: path(to: element.name))
         }
         return recordHandler
+    }
+
+    /// Where records named `kind` are, for ``RecordLocationObserver``.
+    private func path(to kind: Name) -> [String] {
+        guard let recordPath = mapping.recordPath else { return parentSteps + [name!.qualified, kind.qualified] }
+        var steps = recordPath.steps
+        if steps.last == "*" { steps[steps.count - 1] = kind.qualified }
+        return steps
     }
 
     func emit(_ record: inout Record, kind: Name) throws {
@@ -158,7 +174,7 @@ final class RecordHandler: ElementHandler {
         if !repeats.isEmpty { repeats.removeAll() }
         if !trees.isEmpty { trees.removeAll() }
         for attribute in element.attributes {
-            add(attribute.name, .inferring(attribute.value), json: { .string(attribute.string) })
+            add(attribute.name, .inferring(attribute.value), .attribute, json: { .string(attribute.string) })
         }
     }
 
@@ -168,16 +184,16 @@ final class RecordHandler: ElementHandler {
 
     /// A JSON scalar member is a field with its JSON type.
     func take(scalar element: ElementEnd) throws -> Bool {
-        addScalar(element)
+        addScalar(element, .element)
         return true
     }
 
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         if element.kind == .markup, fieldHandler.isLeaf {
-            add(element.name, .inferring(element.text.bytes), json: { .string(element.text.string) })
+            add(element.name, .inferring(element.text.bytes), .element, json: { .string(element.text.string) })
         } else {
             let tree = fieldHandler.value(of: element)
-            add(element.name, .json(tree.serialized, tree.shape), json: { tree })
+            add(element.name, .json(tree.serialized, tree.shape), .element, json: { tree })
             if let index = record.fields.lastIndex(where: { $0.name === element.name }), trees[index] == nil {
                 trees[index] = tree
             }
@@ -186,9 +202,9 @@ final class RecordHandler: ElementHandler {
 
     func didEnd(_ element: ElementEnd) throws {
         if element.kind.isScalar {
-            addScalar(element)   // a JSON scalar as a record of its own
+            addScalar(element, .ownText)   // a JSON scalar as a record of its own
         } else if element.kind == .markup, !element.text.isWhitespace {
-            add(element.name, .inferring(element.text.bytes), json: { .string(element.text.string) })
+            add(element.name, .inferring(element.text.bytes), .ownText, json: { .string(element.text.string) })
         }
         for (index, items) in repeats {
             let list = JSONValue.array(items)
@@ -197,14 +213,17 @@ final class RecordHandler: ElementHandler {
         try emitter.emit(&record, kind: kind!)
     }
 
-    private func addScalar(_ element: ElementEnd) {
-        add(element.name, FieldValue(scalar: element.kind, element.text.bytes),
+    private func addScalar(_ element: ElementEnd, _ origin: Record.Field.Origin) {
+        add(element.name, FieldValue(scalar: element.kind, element.text.bytes), origin,
             json: { JSONValue(scalar: element.kind, element.text) })
     }
 
-    private func add(_ name: Name, _ value: @autoclosure () -> FieldValue, json: () -> JSONValue) {
+    /// A name met again in the same record makes the field a list; it keeps the
+    /// origin of its first value.
+    private func add(_ name: Name, _ value: @autoclosure () -> FieldValue, _ origin: Record.Field.Origin,
+                     json: () -> JSONValue) {
         guard let index = record.fields.firstIndex(where: { $0.name === name }) else {
-            record.fields.append(.init(name: name, value: value()))
+            record.fields.append(.init(name: name, value: value(), origin: origin))
             return
         }
         if repeats[index] == nil {

@@ -14,6 +14,8 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
     private var whole: RecordHandler?
     private var foundArray = false
     private var scalarText: [UInt8] = []
+    /// The document element's name, the first step of a JSON member's records path.
+    private var name: Name?
 
     init(mapping: AutomaticMapping) {
         self.mapping = mapping
@@ -23,6 +25,7 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
 
     func didStart(_ element: ElementStart) throws {
         mapping.foundCollection = true
+        name = element.name
         if element.kind == .markup || element.kind == .array {
             collection = CollectionHandler(recordStep: nil, mapping: mapping)
             try collection!.didStart(element)
@@ -41,7 +44,7 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
         if let collection { return try collection.handler(forChild: element) }
         if element.kind == .array {
             foundArray = true
-            return CollectionHandler(recordStep: nil, mapping: mapping)
+            return CollectionHandler(recordStep: nil, mapping: mapping, parentSteps: [name!.qualified])
         }
         return foundArray ? nil : try whole!.handler(forChild: element)
     }
@@ -71,6 +74,7 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
 
     func emit(_ record: inout Record, kind: Name) throws {
         record.table = kind.qualified
+        mapping.locationObserver?.mapping(named: record.table, forRecordsAt: [kind.qualified])
         try mapping.sink.write(record)
     }
 }

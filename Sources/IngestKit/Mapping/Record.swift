@@ -7,10 +7,24 @@ public struct Record {
     public struct Field {
         public var name: Name
         public var value: FieldValue
+        /// Where in the record element the value was: schema inference needs it to
+        /// write the field's `source`. One byte, which fits the padding after `value`.
+        public var origin: Origin
 
-        public init(name: Name, value: FieldValue) {
+        public init(name: Name, value: FieldValue, origin: Origin = .element) {
             self.name = name
             self.value = value
+            self.origin = origin
+        }
+
+        /// What part of the record element a field comes from.
+        public enum Origin: UInt8, Sendable {
+            /// A child element, or a member of a JSON object (`firstName`).
+            case element
+            /// An attribute (`@id`).
+            case attribute
+            /// The record element's own text, or a JSON record that is a plain value (`.`).
+            case ownText
         }
     }
 

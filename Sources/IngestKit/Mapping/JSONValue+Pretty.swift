@@ -1,0 +1,78 @@
+/// JSON for people to read and edit.
+extension JSONValue {
+    /// The value indented by two spaces a level, members as `"key": value`. An array
+    /// or object holding only scalars stays on one line when that line fits in
+    /// `width` columns: a schema's field reads as `{"name": "id", "type": "integer"}`.
+    public func prettyText(width: Int = 100) -> String {
+        var out = ""
+        writePretty(to: &out, indent: 0, column: 0, width: width)
+        return out
+    }
+
+    private func writePretty(to out: inout String, indent: Int, column: Int, width: Int) {
+        switch self {
+        case .array(let items):
+            guard !items.isEmpty else { return out += "[]" }
+            if let line = oneLine, column + line.count <= width { return out += line }
+            out += "[\n"
+            for (index, item) in items.enumerated() {
+                out += String(repeating: " ", count: indent + 2)
+                item.writePretty(to: &out, indent: indent + 2, column: indent + 2, width: width)
+                out += index < items.count - 1 ? ",\n" : "\n"
+            }
+            out += String(repeating: " ", count: indent) + "]"
+        case .object(let members):
+            guard !members.isEmpty else { return out += "{}" }
+            if let line = oneLine, column + line.count <= width { return out += line }
+            out += "{\n"
+            for (index, member) in members.enumerated() {
+                let start = out.utf8.count
+                out += String(repeating: " ", count: indent + 2)
+                JSONValue.writeString(member.key, to: &out)
+                out += ": "
+                member.value.writePretty(to: &out, indent: indent + 2, column: out.utf8.count - start, width: width)
+                out += index < members.count - 1 ? ",\n" : "\n"
+            }
+            out += String(repeating: " ", count: indent) + "}"
+        default:
+            write(to: &out)
+        }
+    }
+
+    /// `[1, 2]` or `{"a": 1, "b": []}` when every item is a scalar or empty, else nil.
+    private var oneLine: String? {
+        var out = ""
+        switch self {
+        case .array(let items):
+            guard items.allSatisfy(\.isFlat) else { return nil }
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += ", " }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            guard members.allSatisfy(\.value.isFlat) else { return nil }
+            out += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { out += ", " }
+                JSONValue.writeString(member.key, to: &out)
+                out += ": "
+                member.value.write(to: &out)
+            }
+            out += "}"
+        default:
+            return nil
+        }
+        return out
+    }
+
+    /// A scalar, `[]` or `{}`: written the same on one line or several.
+    private var isFlat: Bool {
+        switch self {
+        case .array(let items): items.isEmpty
+        case .object(let members): members.isEmpty
+        default: true
+        }
+    }
+}
