@@ -272,6 +272,44 @@ struct SchemaCLITests {
         #expect(items?.first?["blob"] as? Data == Data([0, 1, 2, 0xFF]))
     }
 
+    @Test("ingest schema infer, then --schema with what it printed, gives the automatic mapping's tables and rows",
+          arguments: [("folks.xml", []), ("folks.json", []), ("catalog.xml", []), ("feed.rss", ["--records", "rss/channel/item"])])
+    func inferredSchemaReproducesAutomaticMapping(sample: String, records: [String]) throws {
+        let box = try Sandbox()
+        let input = Locations.packageRoot.appendingPathComponent("Samples/\(sample)").path
+        let infer = try box.run(["schema", "infer", input, "--out", "inferred.json"] + records)
+        try #require(infer.status == 0, "\(infer)")
+        let automatic = try box.run([input, "--out", "auto.db", "-q"] + records)
+        let declared = try box.run([input, "--schema", box.path("inferred.json"), "--out", "schema.db", "-q"])
+        try #require(automatic.status == 0 && declared.status == 0, "\(automatic) \(declared)")
+
+        let tables = try box.tables("auto.db")
+        #expect(try box.tables("schema.db") == tables)
+        for table in tables {
+            #expect(try box.columns("schema.db", table: table) == box.columns("auto.db", table: table))
+            let query = "SELECT * FROM \"\(table)\" ORDER BY rowid"
+            #expect(try box.rows("schema.db", query) == box.rows("auto.db", query), "\(sample): \(table)")
+        }
+    }
+
+    @Test("the inferred schema of the benchmark people.xml and people.json reproduces their automatic mapping",
+          .enabled(if: SharedData.available, "../shared/bench/gen_people.py is not beside the clone: skipped"))
+    func inferredSchemaOnBenchmarkData() throws {
+        let box = try Sandbox()
+        let data = try SharedData.generate(records: 400, in: box)
+        for file in ["people.xml", "people.json", "posts.xml", "people.ndjson"] {
+            let input = data + "/" + file
+            try #require(try box.run(["schema", "infer", input, "--out", "\(file).schema.json", "--sample", "50"]).status == 0)
+            #expect(try box.run([input, "--out", "\(file).auto.db", "-q"]).status == 0)
+            let declared = try box.run([input, "--schema", box.path("\(file).schema.json"), "--out", "\(file).schema.db", "-q"])
+            #expect(declared.status == 0, "\(declared)")
+            for table in try box.tables("\(file).auto.db") {
+                let query = "SELECT * FROM \"\(table)\" ORDER BY rowid"
+                #expect(try box.rows("\(file).schema.db", query) == box.rows("\(file).auto.db", query), "\(file): \(table)")
+            }
+        }
+    }
+
     @Test("a bad schema: exit 64 naming the file, a JSON pointer and what would be valid; a missing one exits 66")
     func schemaErrors() throws {
         let box = try Sandbox()
