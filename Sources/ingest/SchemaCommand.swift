@@ -31,10 +31,10 @@ struct SchemaInferCommand: ParsableCommand {
         standard error; the schema is printed all the same.
 
         EXAMPLES
-          ingest schema infer folks.xml                   entity people, records people/person
+          ingest schema infer folks.xml                 entity people, people/person
           ingest schema infer folks.xml --out folks.schema.json
           ingest schema infer feed.rss --records rss/channel/item
-          ingest schema infer events.ndjson --sample 0    every record, not the first 1000
+          ingest schema infer events.ndjson --sample 0  every record, not 1000
           ingest schema infer export.json --records data/results/item
           zcat log.jsonl.gz | ingest schema infer - --nl --sample 5000
 
