@@ -96,7 +96,7 @@ struct SchemaCLITests {
                 == [["integer", "integer", "real", "1961-04-05"]])
     }
 
-    @Test("the shared benchmark people.xml: tag rows match the input's <tag> count", .enabled(if: SharedData.available, "../shared/bench/gen_people.py is not beside the clone: skipped"))
+    @Test("the shared benchmark people.xml: tag rows match the input's <tag> count", .enabled(if: SharedData.available, "../shared/bench/gen_people.py (beside the clone) or python3 is missing: skipped"))
     func benchmarkPeopleTags() throws {
         let box = try Sandbox()
         let data = try SharedData.generate(records: 300, in: box)
@@ -293,7 +293,7 @@ struct SchemaCLITests {
     }
 
     @Test("the inferred schema of the benchmark people.xml and people.json reproduces their automatic mapping",
-          .enabled(if: SharedData.available, "../shared/bench/gen_people.py is not beside the clone: skipped"))
+          .enabled(if: SharedData.available, "../shared/bench/gen_people.py (beside the clone) or python3 is missing: skipped"))
     func inferredSchemaOnBenchmarkData() throws {
         let box = try Sandbox()
         let data = try SharedData.generate(records: 400, in: box)
@@ -364,7 +364,12 @@ enum SharedData {
     static let generator = Locations.packageRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/bench/gen_people.py")
 
-    static var available: Bool { FileManager.default.fileExists(atPath: generator.path) }
+    /// The generator and a `python3` to run it.
+    static var available: Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let python = path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/python3") }
+        return python && FileManager.default.fileExists(atPath: generator.path)
+    }
 
     /// Generates `records` people in every shape into `data/` in the sandbox.
     static func generate(records: Int, in box: Sandbox) throws -> String {
