@@ -65,7 +65,9 @@ class SourceNodeHandler: ElementHandler {
         switch route(for: element.name) {
         case nil, .node: break   // a scalar where elements were expected: nothing to read
         case .text(let node): owner.capture(slots: node.textSlots, element.text.bytes, kind: element.kind, at: element.startPosition)
-        case .json(let node, _): owner.capture(json: JSONValue(scalar: element.kind, element.text), slots: node.jsonSlots)
+        case .json(let node, _):
+            // A plain value is kept as the automatic mapping keeps it: typed, not quoted.
+            owner.capture(value: FieldValue(scalar: element.kind, element.text.bytes), slots: node.jsonSlots)
         case .entity(let handler): try handler.takeRecord(scalar: element)
         }
         return true
