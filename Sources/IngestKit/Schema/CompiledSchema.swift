@@ -84,7 +84,7 @@ public final class CompiledSchema: @unchecked Sendable {
             return Self.error(file, pointer(context.codingPath), "missing member \"\(key.stringValue)\"")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let expected = type == String.self ? "a string" : type == Bool.self ? "true or false"
-                : "\(type)".hasPrefix("Array") ? "an array" : "\(type)".contains("Dictionary") || "\(type)".contains("Entity") || "\(type)".contains("Field") ? "an object" : "\(type)"
+                : "\(type)".hasPrefix("Array") ? "an array" : "an object"
             return Self.error(file, pointer(context.codingPath), "expected \(expected)")
         @unknown default:
             return IngestError(.usage, "\(error)", file: file)

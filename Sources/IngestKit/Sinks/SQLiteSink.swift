@@ -39,8 +39,6 @@ public final class SQLiteSink: RecordSink {
     /// Declared tables, by name; nil when tables grow from the records.
     private let design: SQLiteDesign?
     private let designedTables: [String: SQLiteDesign.Table]
-    /// Per designed parent table: `DELETE FROM child WHERE fk = ?` for each child table.
-    private var childDeletes: [String: [Statement]] = [:]
 
     /// - Parameters:
     ///   - database: an open connection; the sink owns its transactions until ``finish()``.
@@ -110,9 +108,9 @@ public final class SQLiteSink: RecordSink {
         try bindAndInsert(record, into: table, with: statement)
         table.didInsertRow()
         rowsInBatch += 1
-        if let deletes = childDeletes[table.name], let keyIndex = table.keyColumnIndex,
+        if let keyIndex = table.keyColumnIndex,
            let field = zip(record.fields, columnOfField).first(where: { $0.1 == keyIndex })?.0 {
-            for delete in deletes { try delete.execute(arguments: [field.value.databaseValue]) }
+            for delete in table.childDeletes { try delete.execute(arguments: [field.value.databaseValue]) }
         }
     }
 
@@ -209,14 +207,13 @@ public final class SQLiteSink: RecordSink {
         for table in tableOrder { try table.finish(in: db) }
         if inTransaction { try db.commit() }
         inTransaction = false
-        childDeletes.removeAll()   // statements must be gone before the connection closes
     }
 
     /// Rolls back what the open transaction holds (for an append that failed).
     public func abandon() {
         if inTransaction { try? db.rollback() }
         inTransaction = false
-        childDeletes.removeAll()
+        for table in tableOrder { table.releaseStatements() }
     }
 
     private func table(named name: String, for record: Record) throws -> SQLiteTable {
@@ -242,7 +239,7 @@ public final class SQLiteSink: RecordSink {
             table.conflictClause = designed.conflictClause
             if design!.replacesChildRows, let key = designed.keyColumn, !designed.childTables.isEmpty {
                 table.keyColumnIndex = table.columns.firstIndex { $0.name == key }
-                childDeletes[name] = try designed.childTables.map { child in
+                table.childDeletes = try designed.childTables.map { child in
                     try db.makeStatement(sql: "DELETE FROM \(child.table.quotedSQLIdentifier) WHERE \(child.foreignKey.quotedSQLIdentifier) = ?")
                 }
             }

@@ -31,8 +31,11 @@ final class SQLiteTable {
     @exclusivity(unchecked) private(set) var rowCount = 0
     /// Appended to the INSERT (a declared table's upsert).
     var conflictClause: String?
-    /// The column of the key child tables refer to (a declared table's).
+    /// With ``SQLiteDesign/replacesChildRows``: the column of the key child tables
+    /// refer to, and `DELETE FROM child WHERE fk = ?` per child table, run after each
+    /// row is written.
     var keyColumnIndex: Int?
+    var childDeletes: [Statement] = []
 
     /// - Parameters:
     ///   - existingColumns: the columns of a table already in the database, or `nil`
@@ -121,6 +124,12 @@ final class SQLiteTable {
         try db.execute(sql: "ALTER TABLE \(scratch.quotedSQLIdentifier) RENAME TO \(name.quotedSQLIdentifier)")
     }
 
+    /// Drops the prepared statements: they must be gone before the connection closes.
+    func releaseStatements() {
+        insert = nil
+        childDeletes = []
+    }
+
     func rename(to newName: String, in db: Database) throws {
         insert = nil
         try db.execute(sql: "ALTER TABLE \(name.quotedSQLIdentifier) RENAME TO \(newName.quotedSQLIdentifier)")
@@ -146,7 +155,7 @@ final class SQLiteTable {
     /// Gives empty nested elements, stored as '' before the column was known to hold
     /// JSON, the empty JSON value of the column's shape.
     func finish(in db: Database) throws {
-        insert = nil
+        releaseStatements()
         for column in columns where column.holdsEmptyText {
             guard let shape = column.jsonShape else { continue }
             try db.execute(sql: "UPDATE \(name.quotedSQLIdentifier) SET \(column.name.quotedSQLIdentifier) = ? WHERE \(column.name.quotedSQLIdentifier) = ''",
