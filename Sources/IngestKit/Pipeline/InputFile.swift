@@ -8,7 +8,7 @@ import Darwin
 ///
 /// It reads with plain `read(2)` into caller-provided buffers, so no more than one
 /// chunk of the input is ever in memory.
-public final class InputFile {
+public final class InputFile: ByteSource {
     /// The name errors use: the path as given, or `<stdin>`.
     public let displayName: String
     /// The path as given, or `nil` for standard input.
