@@ -1,16 +1,25 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The library is cut in layers a program picks from (see README, "Architecture"):
+// IngestCore parses and maps with nothing but the C libraries; each output, the tree
+// mode and the mapping schemas are modules of their own on top of it; IngestKit
+// re-exports them all; `ingest` is the command, a thin client of the library.
 let package = Package(
     name: "ingest",
     products: [
         .library(name: "IngestKit", targets: ["IngestKit"]),
+        .library(name: "IngestCore", targets: ["IngestCore"]),
+        .library(name: "IngestTree", targets: ["IngestTree"]),
+        .library(name: "IngestSQLite", targets: ["IngestSQLite"]),
+        .library(name: "IngestFiles", targets: ["IngestFiles"]),
+        .library(name: "IngestSchema", targets: ["IngestSchema"]),
+        .library(name: "IngestTesting", targets: ["IngestTesting"]),
         .executable(name: "ingest", targets: ["ingest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // C libraries, found through pkg-config; the providers name the packages to install.
@@ -24,42 +33,72 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+
+        // Events, names, the handler stack, the Expat / libxml2 SAX / JSON push parsers,
+        // records, the automatic mapping, streaming Decodable, the Output protocol and
+        // the Importer loop.
+        .target(name: "IngestCore", dependencies: ["CExpat", "CLibXML2"]),
+        // libxml2's tree: XPath selection and XML Schema / RELAX NG validation.
+        .target(name: "IngestTree", dependencies: ["IngestCore", "CLibXML2"]),
+        // The SQLite output: the only module that imports GRDB.
         .target(
-            name: "IngestKit",
+            name: "IngestSQLite",
             dependencies: [
-                "CExpat",
-                "CLibXML2",
+                "IngestCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Property lists (XML, binary), keyed archives, JSON and NDJSON outputs.
+        .target(name: "IngestFiles", dependencies: ["IngestCore"]),
+        // Mapping schemas: declared records, typed fields, keys, child tables, inference.
+        .target(name: "IngestSchema", dependencies: ["IngestCore"]),
+        // Drives element handlers with hand-made events, for tests (yours too).
+        .target(name: "IngestTesting", dependencies: ["IngestCore"]),
+        // The umbrella: re-exports the modules above.
+        .target(
+            name: "IngestKit",
+            dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema"]
+        ),
+
         .executableTarget(
             name: "ingest",
             dependencies: [
                 "IngestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Benchmarks/run.sh's measure of IngestKit.records (streaming Decodable).
         .executableTarget(
             name: "ingest-decode-bench",
-            dependencies: ["IngestKit"],
+            dependencies: ["IngestCore"],
             path: "Benchmarks/DecodeRecords"
         ),
+
+        // Helpers the test targets share: the package root, a temporary directory, an
+        // event log, the automatic mapping of a string.
+        .target(name: "IngestTestSupport", dependencies: ["IngestCore", "IngestTesting"], path: "Tests/Support"),
+        .testTarget(name: "IngestCoreTests", dependencies: ["IngestCore", "IngestTesting", "IngestTestSupport"]),
+        .testTarget(name: "IngestTreeTests", dependencies: ["IngestTree", "IngestTesting", "IngestTestSupport"]),
+        .testTarget(
+            name: "IngestSQLiteTests",
+            dependencies: ["IngestSQLite", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestTestSupport"]),
+        .testTarget(
+            name: "IngestSchemaTests",
+            dependencies: ["IngestSchema", "IngestSQLite", "IngestTesting", "IngestTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The umbrella: what `import IngestKit` gives a program that takes everything.
         .testTarget(
             name: "IngestKitTests",
-            dependencies: [
-                "IngestKit",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: ["IngestKit", "IngestCore", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The command, run as a user runs it: the built binary.
         .testTarget(
             name: "IngestCLITests",
-            dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

@@ -1,11 +1,11 @@
-// Streams a benchmark data set into a Decodable type with IngestKit.records and
+// Streams a benchmark data set into a Decodable type with IngestCore.records and
 // prints how many records it read: the measure of issue 6's "streams the
 // 500 000-record set with peak RSS at most 64 MB". Run through Benchmarks/run.sh.
 //
 //   ingest-decode-bench people.xml people/person
 //   ingest-decode-bench people.json people/item
 import Foundation
-import IngestKit
+import IngestCore
 
 struct Person: Decodable {
     let id: Int
@@ -28,7 +28,7 @@ guard arguments.count == 3 else {
 @concurrent func measure(_ file: String, _ path: String) async throws -> (count: Int, scoreSum: Double) {
     var count = 0
     var scoreSum = 0.0
-    for try await person in IngestKit.records(Person.self, at: path, from: URL(fileURLWithPath: file)) {
+    for try await person in IngestCore.records(Person.self, at: path, from: URL(fileURLWithPath: file)) {
         count += 1
         scoreSum += person.score
     }

@@ -41,7 +41,7 @@ struct JSONInputTests {
     func defaultName() throws {
         let box = try Sandbox()
         try box.write("folks.json", try Data(contentsOf: Locations.packageRoot.appendingPathComponent("Samples/folks.json")))
-        let result = try box.run(["folks.json"])
+        let result = try box.run(["-v", "folks.json"])
         #expect(result.status == 0, "\(result)")
         #expect(box.exists("folks.db"))
         #expect(result.stderr.contains("3 records in 1 table (people)"), "\(result)")
@@ -148,7 +148,7 @@ struct JSONInputTests {
         let box = try Sandbox()
         try box.write("ok.json", #"{"a":[1,2,3]}"#)
         try box.write("bad.json", #"{"a":[1,2,3}"#)
-        let ok = try box.run(["ok.json", "--parse-only"])
+        let ok = try box.run(["-v", "ok.json", "--parse-only"])
         #expect(ok.status == 0, "\(ok)")
         #expect(ok.stderr.contains("well-formed"), "\(ok)")
         let bad = try box.run(["bad.json", "--parse-only"])

@@ -141,9 +141,9 @@ struct OutputModeTests {
         }
     }
 
-    @Test("--help lists --alter and shows it in an example")
+    @Test("ingest help import lists --alter and shows it in an example")
     func helpShowsAlter() throws {
-        let result = try Sandbox().run(["--help"])
+        let result = try Sandbox().run(["help", "import"])
         let help = String(decoding: result.stdout, as: UTF8.self)
 
         #expect(result.status == 0, "\(result)")

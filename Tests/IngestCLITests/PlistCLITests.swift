@@ -42,7 +42,7 @@ struct PlistCLITests {
         let box = try Sandbox()
         try box.copyFolks()
 
-        let result = try box.run(["folks.xml", "--to", "plist"])
+        let result = try box.run(["-v", "folks.xml", "--to", "plist"])
 
         #expect(result.status == 0, "\(result)")
         #expect(try box.listing() == ["folks.plist", "folks.xml"])
@@ -244,9 +244,9 @@ struct PlistCLITests {
         #expect((feedPlist[0]["guid"] as? [String: String])?["#text"] == "note-1")
     }
 
-    @Test("--help explains the new outputs")
+    @Test("ingest help import explains the outputs")
     func help() throws {
-        let result = try Sandbox().run(["--help"])
+        let result = try Sandbox().run(["help", "import"])
         let text = String(decoding: result.stdout, as: UTF8.self)
         for word in ["--plist-format", "--class", "plist", "archive", "ndjson", "people -> Person"] {
             #expect(text.contains(word), "\(word)")

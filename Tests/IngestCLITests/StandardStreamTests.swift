@@ -43,7 +43,7 @@ struct StandardStreamTests {
         try box.copyFolks()
         let scratch = try Sandbox() // the tool's TMPDIR, to check it cleans up
 
-        let result = try box.run(["folks.xml", "--out", "-"], environment: ["TMPDIR": scratch.directory.path])
+        let result = try box.run(["-v", "folks.xml", "--out", "-"], environment: ["TMPDIR": scratch.directory.path])
 
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.starts(with: Data("SQLite format 3\0".utf8)), "stdout starts with \(result.stdout.prefix(16) as NSData)")

@@ -21,6 +21,14 @@ struct RunResult: CustomStringConvertible {
         stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 
+    /// The one-line summary a run prints with `--verbose` (or on a terminal):
+    /// `ingest: 3 records in 1 table …`, or `ingest: well-formed, …`.
+    var summary: String? {
+        stderrLines.last { line in
+            line.hasPrefix("ingest: well-formed") || line.dropFirst("ingest: ".count).first?.isNumber == true && line.hasPrefix("ingest: ")
+        }
+    }
+
     var description: String {
         let head = stderr.count > 1_500 ? String(stderr.prefix(1_500)) + "…" : stderr
         return "\(crashed ? "killed by signal" : "exit") \(status), stderr: \(head.debugDescription)"
@@ -159,8 +167,8 @@ final class Sandbox {
     /// Runs `ingest` with `arguments`, the sandbox as current directory, `stdin` as
     /// standard input (or /dev/null), and waits for it.
     func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-             sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
-        let binary = try Locations.requireIngest(sourceLocation: sourceLocation)
+             executable: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
+        let binary = try executable ?? Locations.requireIngest(sourceLocation: sourceLocation)
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -250,5 +258,68 @@ let malformedXML = "<people>\n  <person>\n    <firstName>Matt</lastName>\n"
 extension Data {
     func contains(_ text: String) -> Bool {
         range(of: Data(text.utf8)) != nil
+    }
+}
+
+/// What a run on a pseudo-terminal printed on standard error.
+struct TerminalRun {
+    var status: Int32
+    /// Everything, escape sequences included.
+    var text: String
+
+    /// The progress lines drawn: every piece but the last line (the summary).
+    var progressLines: [String] { Array(lines.dropLast()) }
+
+    /// The pieces the terminal shows on one line each: split at CR and LF, escape
+    /// sequences removed.
+    var lines: [String] {
+        let plain = text.replacingOccurrences(of: "\u{1B}[K", with: "")
+        return plain.split(whereSeparator: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }).map(String.init).filter { !$0.isEmpty }
+    }
+}
+
+extension Sandbox {
+    /// Runs `ingest` with standard error on a pseudo-terminal `columns` wide (Python's
+    /// `pty` sets it up), standard input a pipe fed from `stdinFile`, or nothing.
+    func runOnTerminal(_ arguments: [String], columns: Int, stdinFile: String? = nil,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws -> TerminalRun {
+        let binary = try Locations.requireIngest(sourceLocation: sourceLocation)
+        let script = """
+        import os, pty, sys, fcntl, termios, struct, subprocess
+        columns, stdin_file, args = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, columns, 0, 0))
+        process = subprocess.Popen(args, stdin=subprocess.PIPE if stdin_file else subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=slave, close_fds=True)
+        os.close(slave)
+        if stdin_file:
+            def feed():
+                with open(stdin_file, 'rb') as source:
+                    while True:
+                        chunk = source.read(65536)
+                        if not chunk:
+                            break
+                        try:
+                            process.stdin.write(chunk)
+                        except BrokenPipeError:
+                            break
+                process.stdin.close()
+            import threading
+            threading.Thread(target=feed, daemon=True).start()
+        output = b''
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            output += data
+        sys.stdout.buffer.write(output)
+        sys.exit(process.wait())
+        """
+        let result = try run(["python3", "-c", script, String(columns), stdinFile ?? "", binary.path] + arguments,
+                             executable: URL(fileURLWithPath: "/usr/bin/env"))
+        return TerminalRun(status: result.status, text: String(decoding: result.stdout, as: UTF8.self))
     }
 }

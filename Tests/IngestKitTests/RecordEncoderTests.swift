@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import Testing
-@testable import IngestKit
+import IngestKit
+@testable import IngestCore
+import IngestTestSupport
 
 @Suite("Writing Encodable values through sinks")
 struct RecordEncoderTests {
@@ -45,8 +47,8 @@ struct RecordEncoderTests {
     @Test func valuesRoundTripThroughSQLiteIntoTheDecoder() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("people.db")
-        let output = try SQLiteOutput(path: path, mode: .create)
-        try output.write { sink in try IngestKit.write(Self.people, as: "people", to: sink) }
+        let output = SQLiteOutput(path: path, mode: .create)
+        try output.writeAndCommit { sink in try IngestKit.writeRecords(Self.people, as: "people", to: sink) }
 
         let queue = try DatabaseQueue(path: path)
         let rows = try await queue.read { db in
@@ -66,12 +68,12 @@ struct RecordEncoderTests {
         struct Event: Encodable { var at: Date; var blob: Data }
         let at = Date(timeIntervalSince1970: 1_700_000_000)
         let directory = try TemporaryDirectory()
-        let data = try writeFile([], in: directory) { output in
-            let sink = try PlistSink(output: output, format: .binary)
-            try IngestKit.write([Event(at: at, blob: Data([0, 1, 2, 255]))], as: "events", to: sink)
-            return sink
+        let path = directory.path("events.plist")
+        try FileOutput(path: path, format: .propertyList(.binary)).writeAndCommit { sink in
+            try IngestKit.writeRecords([Event(at: at, blob: Data([0, 1, 2, 255]))], as: "events", to: sink)
         }
-        let list = try #require(try readPlist(data) as? [[String: Any]])
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let list = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [[String: Any]])
         #expect(list.first?["at"] as? Date == at)
         #expect(list.first?["blob"] as? Data == Data([0, 1, 2, 255]))
     }
@@ -97,9 +99,9 @@ struct RecordEncoderTests {
     @Test func dataPropertiesBecomeBlobs() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("attachments.db")
-        let output = try SQLiteOutput(path: path, mode: .create)
+        let output = SQLiteOutput(path: path, mode: .create)
         let values = [Attachment(name: "a", bytes: Data([0, 1, 0]), thumbnail: Data(), parts: [])]
-        try output.write { sink in try IngestKit.write(values, as: "attachments", to: sink) }
+        try output.writeAndCommit { sink in try writeRecords(values, as: "attachments", to: sink) }
         let row = try await DatabaseQueue(path: path).read { db in
             try Row.fetchOne(db, sql: "SELECT bytes, typeof(bytes), thumbnail, typeof(thumbnail) FROM attachments")
         }

@@ -1,0 +1,118 @@
+/// An element or attribute name, interned: every occurrence of the same name in one
+/// parse is the same object, so handlers compare names by identity (`===`) or by
+/// ``id`` and the hot path never builds a `String` for a name it has seen before.
+///
+/// For a namespaced name, ``qualified`` is the name as written (`dc:title`),
+/// ``local`` is the part after the prefix and ``namespaceURI`` is the URI the prefix
+/// was bound to. JSON keys become names with no namespace.
+public final class Name: Hashable, CustomStringConvertible, @unchecked Sendable {
+    /// Dense, 0-based number of this name in its ``NameTable``; handy as an array index.
+    public let id: Int
+    /// The name as written in the document, prefix included (`dc:title`).
+    public let qualified: String
+    /// The name without its prefix (`title`).
+    public let local: String
+    /// The namespace the name belongs to, or `nil`.
+    public let namespaceURI: String?
+
+    init(id: Int, qualified: String, local: String, namespaceURI: String?) {
+        self.id = id
+        self.qualified = qualified
+        self.local = local
+        self.namespaceURI = namespaceURI
+    }
+
+    public var description: String { qualified }
+    public static func == (lhs: Name, rhs: Name) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// The symbol table of one parse: turns the bytes of a name into its interned ``Name``.
+///
+/// Lookup hashes the bytes (FNV-1a) into an open-addressed table and compares them
+/// with `memcmp` against one byte arena, so a name seen before costs no allocation
+/// and no reference counting.
+public final class NameTable: @unchecked Sendable {
+    /// Per slot: index into `names`, or -1 when empty.
+    @exclusivity(unchecked) private var slots = [Int32](repeating: -1, count: 64)
+    @exclusivity(unchecked) private var hashes: [UInt64] = []
+    /// The bytes of every name, back to back; `spans[id]` locates name `id`.
+    @exclusivity(unchecked) private var arena: [UInt8] = []
+    @exclusivity(unchecked) private var spans: [(start: Int, count: Int)] = []
+    /// Every name interned so far, indexed by ``Name/id``.
+    @exclusivity(unchecked) public private(set) var names: [Name] = []
+
+    public init() {}
+
+    /// The byte the parsers put between a namespaced name's URI, local part and
+    /// prefix (`URI␁local␁prefix`, Expat's triplets) when they intern it.
+    public static let namespaceSeparator: UInt8 = 0x01
+
+    /// The interned name for `bytes`. `separator`, when given, splits Expat's
+    /// `URI<sep>local<sep>prefix` namespace triplets.
+    public func intern(_ bytes: UnsafeBufferPointer<UInt8>, namespaceSeparator separator: UInt8? = nil) -> Name {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let id = Int(slots[index])
+            if id < 0 { break }
+            if hashes[id] == hash, spans[id].count == bytes.count, equalBytes(spans[id].start, bytes) {
+                return names[id]
+            }
+            index = (index + 1) & mask
+        }
+        let name = makeName(bytes, separator: separator)
+        slots[index] = Int32(name.id)
+        hashes.append(hash)
+        spans.append((arena.count, bytes.count))
+        arena.append(contentsOf: bytes)
+        if names.count * 2 > slots.count { grow() }
+        return name
+    }
+
+    /// The interned name for a Swift string (no namespace).
+    public func intern(_ string: String) -> Name {
+        var string = string
+        return string.withUTF8 { intern($0) }
+    }
+
+    private func equalBytes(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, base, bytes.count) == 0 }
+    }
+
+    private func makeName(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8?) -> Name {
+        let id = names.count
+        let name: Name
+        if let separator, bytes.contains(separator) {
+            let parts = bytes.split(separator: separator, omittingEmptySubsequences: false)
+                .map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) }
+            let uri = parts[0], local = parts.count > 1 ? parts[1] : ""
+            let qualified = parts.count > 2 && !parts[2].isEmpty ? "\(parts[2]):\(local)" : local
+            name = Name(id: id, qualified: qualified, local: local, namespaceURI: uri)
+        } else {
+            let string = String(decoding: bytes, as: UTF8.self)
+            name = Name(id: id, qualified: string, local: string, namespaceURI: nil)
+        }
+        names.append(name)
+        return name
+    }
+
+    private func grow() {
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        let mask = slots.count - 1
+        for id in names.indices {
+            var index = Int(truncatingIfNeeded: hashes[id]) & mask
+            while slots[index] >= 0 { index = (index + 1) & mask }
+            slots[index] = Int32(id)
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,138 @@
+/// The streaming import: bytes → parser → handlers → records. It reads each input
+/// with the parser its format calls for (Expat or libxml2 for XML, the JSON reader
+/// for JSON and JSON Lines) in chunks, so memory stays flat, and maps the events to
+/// records with a ``RecordMapping``.
+///
+/// ```swift
+/// let importer = Importer(options: .init(recordPath: try RecordPath("people/person")))
+/// let output = try SQLiteOutput(path: "folks.db", mode: .replace)
+/// try importer.run([InputFile(path: "folks.xml")], into: output)
+/// ```
+///
+/// ``read(_:into:progress:)`` writes one input to any ``RecordSink`` instead.
+public struct Importer: RecordReader {
+    public struct Options: Sendable {
+        /// How records are found and built. Default: the automatic mapping.
+        public var mapping: any RecordMapping
+        public var limits: ParseLimits
+        public var chunkSize: Int
+        /// The inputs' format; `nil` tells it from each input's name or first bytes.
+        public var format: InputFormat?
+        /// The name of the document element of a JSON input that has no file name
+        /// (standard input), which names the table of a top-level array. A file's is
+        /// its name without the extension. Default: `stdin`.
+        public var documentName: String?
+        /// The parser for XML inputs: Expat (the default) or libxml2.
+        public var xmlParser: XMLParserKind
+        /// Lifts libxml2's hard limits (`XML_PARSE_HUGE`); only with ``xmlParser``
+        /// `.libxml2`, and only for trusted inputs.
+        public var allowsHugeDocuments: Bool
+
+        /// - Parameters:
+        ///   - recordPath: with the automatic mapping, where the records are; ignored
+        ///     when `mapping` is given.
+        ///   - mapping: how records are found and built; default `.automatic(recordPath:)`.
+        public init(recordPath: RecordPath? = nil, mapping: (any RecordMapping)? = nil,
+                    limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
+                    format: InputFormat? = nil, documentName: String? = nil, xmlParser: XMLParserKind = .expat,
+                    allowsHugeDocuments: Bool = false) {
+            self.mapping = mapping ?? AutomaticRecordMapping(recordPath: recordPath)
+            self.limits = limits
+            self.chunkSize = chunkSize
+            self.format = format
+            self.documentName = documentName
+            self.xmlParser = xmlParser
+            self.allowsHugeDocuments = allowsHugeDocuments
+        }
+    }
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Parses `input` and writes its records to `sink`. `progress` hears the bytes
+    /// consumed after each chunk. Errors name the input.
+    public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)? = nil) throws {
+        try naming(input) {
+            let format = try options.format ?? InputFormat.detect(input)
+            let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, into: sink)
+            let stack = HandlerStack(root: try mapping.makeRootHandler(), limits: options.limits)
+            try parser(for: input, format: format).parse(input, into: stack, progress: progress)
+            try mapping.checkMatched()
+        }
+    }
+
+    /// Parses `input` and hands over each element at `path` whole, as a tree with
+    /// the position where it starts: the source of ``records(_:at:from:options:buffer:)``.
+    /// XML paths start at the document element (`people/person`); JSON paths start
+    /// below the top-level value (`people/item`, or `item` for a top-level array).
+    public func forEachRecordTree(in input: InputFile, at path: String,
+                                  _ deliver: @escaping (JSONValue, SourcePosition) throws -> Void) throws {
+        try naming(input) {
+            let format = try options.format ?? InputFormat.detect(input)
+            let recordPath = try RecordPath(format == .xml ? path : "*/" + path)
+            let locator = RecordTreeLocator(path: recordPath, deliver: deliver)
+            let stack = HandlerStack(root: locator, limits: options.limits)
+            try parser(for: input, format: format).parse(input, into: stack, progress: nil)
+            try locator.checkMatched()
+        }
+    }
+
+    /// Parses `input` without mapping it: a check of well-formedness, and the parser's
+    /// own speed.
+    public func parseOnly(_ input: InputFile, progress: ((Int) -> Void)? = nil) throws {
+        try naming(input) {
+            let format = try options.format ?? InputFormat.detect(input)
+            try parser(for: input, format: format).parse(input, into: DiscardingReceiver(), progress: progress)
+        }
+    }
+
+    /// Runs `body`, blaming its errors on `input` unless they name a file already.
+    private func naming(_ input: InputFile, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as IngestError {
+            throw error.inFile(input.displayName)
+        }
+    }
+
+    /// The parser for `format`: for XML, the one ``Options/xmlParser`` names.
+    public func parser(for input: InputFile, format: InputFormat) -> any StreamingParser {
+        switch format {
+        case .xml:
+            switch options.xmlParser {
+            case .expat:
+                return ExpatParser(chunkSize: options.chunkSize)
+            case .libxml2:
+                return LibXML2Parser(chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments)
+            }
+        case .json, .jsonLines:
+            let name = input.path.map(Self.stem) ?? options.documentName ?? "stdin"
+            return JSONParser(documentName: name, lines: format == .jsonLines, limits: options.limits,
+                              chunkSize: options.chunkSize)
+        }
+    }
+
+    /// `data/people.ndjson` → `people`.
+    public static func stem(_ path: String) -> String {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
+        return stem.isEmpty ? base : stem
+    }
+}
+
+/// A parse with nothing mapped or written: the reader of `--parse-only`, the
+/// fastest well-formedness check.
+public struct WellFormednessCheck: RecordReader {
+    public var importer: Importer
+
+    public init(importer: Importer = Importer()) {
+        self.importer = importer
+    }
+
+    public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)?) throws {
+        try importer.parseOnly(input, progress: progress)
+    }
+}

@@ -1,0 +1,45 @@
+/// How records are found in a document and built from its elements: the
+/// ``AutomaticRecordMapping`` (what `ingest` does without a schema), a mapping
+/// schema (IngestSchema's `SchemaRecordMapping`), or handlers of your own.
+///
+/// A mapping is a recipe; each input gets a fresh ``DocumentMapping`` from it.
+public protocol RecordMapping: Sendable {
+    /// Starts mapping one input of `format`, named `inputName` in messages, whose
+    /// records go to `sink`.
+    func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) throws -> any DocumentMapping
+}
+
+/// One input being mapped: the handler tree that turns its events into records.
+public protocol DocumentMapping: AnyObject {
+    /// The handler for the document element; hand it to a ``HandlerStack``.
+    func makeRootHandler() throws -> any ElementHandler
+
+    /// Call after the parse: throws (`.data`) when the document held none of the
+    /// records the mapping looks for.
+    func checkMatched() throws
+}
+
+/// The automatic mapping as a ``RecordMapping``: records at `recordPath`, or the
+/// children of the document element; see ``AutomaticMapping``.
+public struct AutomaticRecordMapping: RecordMapping {
+    /// Where the records are, from the document element down; for JSON inputs from
+    /// below the top-level value (`people/item`), as ijson counts.
+    public var recordPath: RecordPath?
+
+    public init(recordPath: RecordPath? = nil) {
+        self.recordPath = recordPath
+    }
+
+    public func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) -> any DocumentMapping {
+        // JSON paths start below the top-level value, as ijson's do (`people/item`).
+        let path = format == .xml ? recordPath : recordPath?.belowDocumentElement
+        return AutomaticMapping(recordPath: path, sink: sink)
+    }
+}
+
+extension RecordMapping where Self == AutomaticRecordMapping {
+    /// The automatic mapping, with records at `recordPath` when given.
+    public static func automatic(recordPath: RecordPath? = nil) -> AutomaticRecordMapping {
+        AutomaticRecordMapping(recordPath: recordPath)
+    }
+}

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An input opened for streaming: a file, or standard input when the path is `-`.
+///
+/// It reads with plain `read(2)` into caller-provided buffers, so no more than one
+/// chunk of the input is ever in memory.
+public final class InputFile: ByteSource {
+    /// The name errors use: the path as given, or `<stdin>`.
+    public let displayName: String
+    /// The path as given, or `nil` for standard input.
+    public let path: String?
+    /// The size in bytes when the input is a regular file, for progress reporting.
+    public let size: Int?
+    /// Bytes read from the file or standard input so far (peeked bytes included).
+    public private(set) var bytesRead = 0
+    private let descriptor: Int32
+    private var closed = false
+    /// Bytes read ahead by ``peek(_:)``, served before the rest of the input.
+    private var lookahead: [UInt8] = []
+    private var lookaheadOffset = 0
+
+    /// Opens `path` for reading; `-` means standard input.
+    public init(path: String) throws {
+        if path == "-" {
+            self.path = nil
+            displayName = "<stdin>"
+            descriptor = STDIN_FILENO
+        } else {
+            self.path = path
+            displayName = path
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw IngestError(.input, "cannot open: \(String(cString: strerror(errno)))", file: path)
+            }
+        }
+        var info = stat()
+        if fstat(descriptor, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                if descriptor != STDIN_FILENO { _ = close(descriptor) }
+                throw IngestError(.input, "is a directory, not a file", file: path)
+            }
+            size = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        } else {
+            size = nil
+        }
+    }
+
+    /// Takes over `descriptor`, already open for reading (closed with the input), as
+    /// an input named `displayName`: how a spool of standard input is read back.
+    init(descriptor: Int32, path: String? = nil, displayName: String) {
+        self.path = path
+        self.displayName = displayName
+        self.descriptor = descriptor
+        var info = stat()
+        size = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+    }
+
+    deinit { closeFile() }
+
+    /// Reads up to `buffer.count` bytes; returns 0 at the end of the input.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if lookaheadOffset < lookahead.count {
+            let count = min(buffer.count, lookahead.count - lookaheadOffset)
+            lookahead.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + lookaheadOffset, byteCount: count) }
+            lookaheadOffset += count
+            return count
+        }
+        return try readFromDescriptor(into: buffer)
+    }
+
+    /// Shows `body` the first bytes of the input (up to 4 KiB, fewer if the input is
+    /// shorter) without consuming them: later reads start at the beginning. Call it
+    /// before the first read.
+    public func peek<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        if lookahead.isEmpty {
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            var filled = 0
+            while filled < bytes.count {
+                let count = try bytes.withUnsafeMutableBytes {
+                    try readFromDescriptor(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
+                }
+                if count == 0 { break }
+                filled += count
+            }
+            lookahead = Array(bytes[..<filled])
+        }
+        return try lookahead.withUnsafeBytes { try body($0) }
+    }
+
+    private func readFromDescriptor(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = POSIX.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 {
+                bytesRead += count
+                return count
+            }
+            if errno == EINTR { continue }
+            throw IngestError(.io, "read failed: \(POSIX.lastError)", file: displayName)
+        }
+    }
+
+    private func closeFile() {
+        guard !closed else { return }
+        closed = true
+        if descriptor != STDIN_FILENO { _ = close(descriptor) }
+    }
+}

@@ -1,0 +1,279 @@
+/// The mapping used when no schema is given: it finds the records and turns each
+/// into fields, inferring types from the values.
+///
+/// - Records are the child elements of the document element, or the elements a
+///   ``RecordPath`` names (`--records rss/channel/item`).
+/// - A record's attributes and leaf child elements become fields. A child element
+///   with children of its own, with attributes, or repeated within the record
+///   becomes one field holding JSON (see ``ElementTreeHandler``). A record's own
+///   non-blank text becomes a field named after the record element.
+/// - Records go into a table named after their parent when the parent is a pure
+///   collection — it holds nothing but records of one kind — and otherwise after the
+///   record element (`people` for folks.xml, `item` for an RSS channel's items).
+///
+/// It is a tree of ordinary ``ElementHandler``s — a path step per level, a
+/// collection, a record, its fields — so a declarative schema can compile into the
+/// same pieces.
+public final class AutomaticMapping: DocumentMapping {
+    public let recordPath: RecordPath?
+    let sink: any RecordSink
+    /// The sink, when it wants to hear where each table's records are.
+    let locationObserver: (any RecordLocationObserver)?
+    /// Whether the records' parent element was found at all.
+    var foundCollection = false
+
+    public init(recordPath: RecordPath? = nil, sink: any RecordSink) {
+        self.recordPath = recordPath
+        self.sink = sink
+        locationObserver = sink as? any RecordLocationObserver
+    }
+
+    /// The handler for the document element: hand it to a ``HandlerStack``. Throws
+    /// (`.usage`) for a record path of one step: in XML it names the records'
+    /// parent, then the records.
+    public func makeRootHandler() throws -> any ElementHandler {
+        guard let path = recordPath else { return DocumentHandler(mapping: self) }
+        guard path.steps.count >= 2 else {
+            throw IngestError(.usage, "record path \(path): an XML record path names the records' parent, then the records (people/person)",
+                              reason: .invalidRecordPath("\(path)"))
+        }
+        if path.steps.count == 2 {
+            // `people/person`: the document element is the records' parent itself.
+            return CollectionHandler(recordStep: path.steps[1], mapping: self, documentStep: path.steps[0])
+        }
+        return PathStepHandler(steps: path.steps[...], mapping: self)
+    }
+
+    /// Call after the parse: fails when `--records` never matched the document.
+    public func checkMatched() throws {
+        if let recordPath, !foundCollection {
+            throw IngestError(.data, "no element matches the record path \(recordPath)", reason: .recordPathMatchedNothing("\(recordPath)", suggestions: []))
+        }
+    }
+}
+
+/// One step of a record path above the collection: passes the matching child on,
+/// skips the others.
+final class PathStepHandler: ElementHandler {
+    let steps: ArraySlice<String>
+    unowned let mapping: AutomaticMapping
+
+    init(steps: ArraySlice<String>, mapping: AutomaticMapping) {
+        self.steps = steps
+        self.mapping = mapping
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) throws {
+        if element.depth == 1, !RecordPath.step(steps.first!, matches: element.name) {
+            throw IngestError(.data, "the document element is <\(element.name)>, but the record path \(mapping.recordPath!) starts at <\(steps.first!)>", reason: .recordPathMatchedNothing("\(mapping.recordPath!)", suggestions: []))
+        }
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        let rest = steps.dropFirst()
+        guard RecordPath.step(rest.first!, matches: element.name) else { return nil }
+        if rest.count == 2 { return CollectionHandler(recordStep: rest.last!, mapping: mapping) }
+        return PathStepHandler(steps: rest, mapping: mapping)
+    }
+}
+
+/// The parent of records. Hands each record element to a ``RecordHandler`` and
+/// decides the records' table name, renaming the table if the collection turns out
+/// not to be pure after all.
+final class CollectionHandler: ElementHandler, RecordEmitter {
+    let recordStep: String?
+    /// The step the document element must match, when the collection is the document
+    /// element of a two-step record path.
+    let documentStep: String?
+    /// Names of the elements above the collection, from the document element, when
+    /// there is no record path: for ``RecordLocationObserver`` only.
+    let parentSteps: [String]
+    unowned let mapping: AutomaticMapping
+    @exclusivity(unchecked) private var name: Name?
+    @exclusivity(unchecked) private var isPure = true
+    @exclusivity(unchecked) private var tableNames: [Name: String] = [:]
+    @exclusivity(unchecked) private var kinds: [Name] = []
+    private lazy var recordHandler = RecordHandler(emitter: self)
+
+    init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = []) {
+        self.recordStep = recordStep
+        self.documentStep = documentStep
+        self.parentSteps = parentSteps
+        self.mapping = mapping
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) throws {
+        if let documentStep, element.depth == 1, !RecordPath.step(documentStep, matches: element.name) {
+            throw IngestError(.data, "the document element is <\(element.name)>, but the record path \(mapping.recordPath!) starts at <\(documentStep)>", reason: .recordPathMatchedNothing("\(mapping.recordPath!)", suggestions: []))
+        }
+        name = element.name
+        mapping.foundCollection = true
+    }
+
+    func didReceive(text: UnsafeBufferPointer<UInt8>) throws {
+        if isPure, !TextBytes(text).isWhitespace { try losePurity() }
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        guard recordStep.map({ RecordPath.step($0, matches: element.name) }) ?? true else {
+            if isPure { try losePurity() }
+            return nil
+        }
+        if tableNames[element.name] == nil {
+            kinds.append(element.name)
+            if kinds.count > 1, isPure { try losePurity() }
+            tableNames[element.name] = isPure ? name!.qualified : element.name.qualified
+            mapping.locationObserver?.mapping(named: tableNames[element.name]!, forRecordsAt: path(to: element.name))
+        }
+        return recordHandler
+    }
+
+    /// Where records named `kind` are, for ``RecordLocationObserver``.
+    private func path(to kind: Name) -> [String] {
+        guard let recordPath = mapping.recordPath else { return parentSteps + [name!.qualified, kind.qualified] }
+        var steps = recordPath.steps
+        if steps.last == "*" { steps[steps.count - 1] = kind.qualified }
+        return steps
+    }
+
+    func emit(_ record: inout Record, kind: Name) throws {
+        record.table = tableNames[kind]!
+        try mapping.sink.write(record)
+    }
+
+    /// The collection holds more than one kind of thing: each kind's table is named
+    /// after the record element from now on.
+    private func losePurity() throws {
+        isPure = false
+        for kind in kinds {
+            guard let table = tableNames[kind], table != kind.qualified else { continue }
+            try mapping.sink.renameTable(table, to: kind.qualified)
+            tableNames[kind] = kind.qualified
+        }
+    }
+}
+
+/// Builds one ``Record`` from a record element: attributes, leaf children and
+/// nested children become fields.
+final class RecordHandler: ElementHandler {
+    unowned let emitter: any RecordEmitter
+    @exclusivity(unchecked) private var record = Record(table: "")
+    @exclusivity(unchecked) private var kind: Name?
+    /// Values of fields met more than once in this record, by index into `record.fields`.
+    @exclusivity(unchecked) private var repeats: [Int: [JSONValue]] = [:]
+    /// Trees of the nested fields, by index, in case they repeat.
+    @exclusivity(unchecked) private var trees: [Int: JSONValue] = [:]
+    private let fieldHandler = ElementTreeHandler()
+
+    init(emitter: any RecordEmitter) {
+        self.emitter = emitter
+    }
+
+    func didStart(_ element: ElementStart) throws {
+        kind = element.name
+        record.fields.removeAll(keepingCapacity: true)
+        record.position = element.position
+        if !repeats.isEmpty { repeats.removeAll() }
+        if !trees.isEmpty { trees.removeAll() }
+        for attribute in element.attributes {
+            add(attribute.name, .inferring(attribute.value), .attribute, json: { .string(attribute.string) })
+        }
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        fieldHandler
+    }
+
+    /// A JSON scalar member is a field with its JSON type.
+    func take(scalar element: ElementEnd) throws -> Bool {
+        addScalar(element, .element)
+        return true
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        if element.kind == .markup, fieldHandler.isLeaf {
+            add(element.name, .inferring(element.text.bytes), .element, json: { .string(element.text.string) })
+        } else {
+            let tree = fieldHandler.value(of: element)
+            add(element.name, .json(tree.serialized, tree.shape), .element, json: { tree })
+            if let index = record.fields.lastIndex(where: { $0.name === element.name }), trees[index] == nil {
+                trees[index] = tree
+            }
+        }
+    }
+
+    func didEnd(_ element: ElementEnd) throws {
+        if element.kind.isScalar {
+            addScalar(element, .ownText)   // a JSON scalar as a record of its own
+        } else if element.kind == .markup, !element.text.isWhitespace {
+            add(element.name, .inferring(element.text.bytes), .ownText, json: { .string(element.text.string) })
+        }
+        for (index, items) in repeats {
+            let list = JSONValue.array(items)
+            record.fields[index].value = .json(list.serialized, .array)
+        }
+        try emitter.emit(&record, kind: kind!)
+    }
+
+    private func addScalar(_ element: ElementEnd, _ origin: Record.Field.Origin) {
+        add(element.name, FieldValue(scalar: element.kind, element.text.bytes), origin,
+            json: { JSONValue(scalar: element.kind, element.text) })
+    }
+
+    /// A name met again in the same record makes the field a list; it keeps the
+    /// origin of its first value.
+    private func add(_ name: Name, _ value: @autoclosure () -> FieldValue, _ origin: Record.Field.Origin,
+                     json: () -> JSONValue) {
+        guard let index = record.fields.firstIndex(where: { $0.name === name }) else {
+            record.fields.append(.init(name: name, value: value(), origin: origin))
+            return
+        }
+        if repeats[index] == nil {
+            repeats[index] = [trees[index] ?? record.fields[index].value.jsonValue]
+        }
+        repeats[index]!.append(json())
+    }
+}
+
+/// Whatever turns finished records into sink writes: decides their table.
+protocol RecordEmitter: AnyObject {
+    func emit(_ record: inout Record, kind: Name) throws
+}
+
+extension FieldValue {
+    /// The value of a JSON scalar: a string stays text, `true`/`false` a boolean,
+    /// `null` null, and a number is a ``Number`` when INTEGER or REAL holds it exactly,
+    /// otherwise its text as written (`1e5`, `1.50`, an integer past 64 bits).
+    package init(scalar kind: ContentKind, _ bytes: UnsafeBufferPointer<UInt8>) {
+        switch kind {
+        case .number: self = .inferring(bytes)
+        case .boolean: self = .bool(bytes.first == UInt8(ascii: "t"))
+        case .null: self = .null
+        default: self = .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// The value as a JSON tree, for a field that turns out to repeat (data as its
+    /// base64 string, since JSON has no bytes).
+    package var jsonValue: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .number(let number): .string(number.text)
+        case .text(let text): .string(text)
+        case .json(let text, _): .string(text)
+        case .data(let bytes): .string(Base64.encode(bytes))
+        }
+    }
+}
+
+extension JSONValue {
+    package var shape: FieldValue.JSONShape {
+        if case .array = self { return .array }
+        return .object
+    }
+}

@@ -1,0 +1,126 @@
+/// One value of a record's field, as the mapping hands it to sinks.
+///
+/// Numbers keep their exact source text (``Number``): a sink converts them to the
+/// type its column has, and a value that would not survive the conversion is never
+/// classified as a number in the first place.
+public enum FieldValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Number)
+    case text(String)
+    /// Nested or repeated data, serialised as JSON text.
+    case json(String, JSONShape)
+    /// Binary data (a schema's `data` field, decoded from base64).
+    ///
+    /// Every output stores the bytes themselves: a BLOB in SQLite, `data` in a
+    /// property list, an `NSData` in a keyed archive. Only outputs that have no
+    /// bytes type show it as base64 text (``text``, JSON strings).
+    case data([UInt8])
+
+    /// Whether nested data was a list or an object, so sinks can tell an empty one.
+    public enum JSONShape: Sendable { case array, object }
+
+    /// A number exactly as written in the input, with the widest type that holds it
+    /// without loss.
+    public struct Number: Equatable, Sendable {
+        public enum Kind: Sendable {
+            /// Canonical decimal integer that fits in 64 bits (`-12`, `0`; not `007`, `+1`).
+            case integer
+            /// Decimal whose text is exactly the shortest form of its `Double`, with at
+            /// most 15 significant digits (`472.942`, `73.0`; not `1.50`, `1e5`).
+            case real
+        }
+
+        public let text: String
+        public let kind: Kind
+
+        /// `text` must be a number of `kind` by the rules above.
+        package init(text: String, kind: Kind) {
+            self.text = text
+            self.kind = kind
+        }
+
+        public var int64Value: Int64 { Int64(text)! }
+        public var doubleValue: Double { Double(text)! }
+    }
+
+    /// Classifies character data from XML: a number when ``Number`` says it is one
+    /// without loss, otherwise text. Only the kept value becomes a `String`.
+    public static func inferring(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldValue {
+        let string = String(decoding: bytes, as: UTF8.self)
+        if let kind = NumberSyntax.kind(of: bytes, text: string) {
+            return .number(Number(text: string, kind: kind))
+        }
+        return .text(string)
+    }
+
+    /// The value as text, the way a TEXT column or a plist string shows it; data as
+    /// base64 (standard alphabet, with padding).
+    public var text: String? {
+        switch self {
+        case .null: nil
+        case .bool(let value): value ? "true" : "false"
+        case .number(let number): number.text
+        case .text(let text), .json(let text, _): text
+        case .data(let bytes): Base64.encode(bytes)
+        }
+    }
+}
+
+/// The lossless number rules of ``FieldValue/Number``.
+package enum NumberSyntax {
+    package static func kind(of bytes: UnsafeBufferPointer<UInt8>, text: @autoclosure () -> String) -> FieldValue.Number.Kind? {
+        guard let first = bytes.first, first == UInt8(ascii: "-") || isDigit(first) else { return nil }
+        if isCanonicalInteger(bytes) {
+            return Int64(text()) != nil ? .integer : nil
+        }
+        if isPlainShortestDecimal(bytes) { return .real }
+        guard bytes.count <= 24, looksDecimal(bytes) else { return nil }
+        let string = text()
+        guard let double = Double(string), double.isFinite else { return nil }
+        let shortest = double.description
+        guard shortest == string else { return nil }
+        let digits = shortest.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }.filter(isDigit)
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }.count
+        return significant <= 15 ? .real : nil
+    }
+
+    package static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// `-?(0|[1-9][0-9]*)`, and not `-0`.
+    package static func isCanonicalInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var digits = bytes[...]
+        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        guard let lead = digits.first, digits.allSatisfy(isDigit) else { return false }
+        if lead == UInt8(ascii: "0") { return digits.count == 1 && bytes.count == 1 }
+        return true
+    }
+
+    /// `-?(0|[1-9][0-9]*)\.[0-9]*[1-9]` with at most 15 significant digits and a value
+    /// of at least 0.1: such a decimal is exactly the shortest form of its `Double`
+    /// (15 digits always survive the round trip, and `description` writes values
+    /// from 0.1 up to 2^53 without an exponent), so no conversion is needed to know.
+    package static func isPlainShortestDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
+        let integerStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let integerDigits = index - integerStart
+        guard integerDigits > 0, index < bytes.count, bytes[index] == UInt8(ascii: "."),
+              integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return false }
+        index += 1
+        let fractionStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let fractionDigits = index - fractionStart
+        guard index == bytes.count, fractionDigits > 0, bytes[index - 1] != UInt8(ascii: "0") else { return false }
+        if bytes[integerStart] == UInt8(ascii: "0") {
+            return bytes[fractionStart] != UInt8(ascii: "0") && fractionDigits <= 15
+        }
+        return integerDigits + fractionDigits <= 15
+    }
+
+    /// Only characters a decimal literal can have; `Double(_:)` decides the rest.
+    package static func looksDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+            || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "+") }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+/// Streams the records at `path` of an XML or JSON document as your own `Decodable`
+/// values, one at a time: memory holds a bounded number of records whatever the
+/// input's size.
+///
+/// ```swift
+/// struct Person: Decodable { let firstName: String; let lastName: String }
+///
+/// for try await person in IngestKit.records(Person.self, at: "people/person",
+///                                            from: URL(fileURLWithPath: "folks.xml")) {
+///     print(person.lastName)
+/// }
+/// ```
+///
+/// The path is the one `--records` takes: in XML from the document element down
+/// to the records (`rss/channel/item`). In JSON it starts below the top-level value
+/// and an array's items are called `item`, as in ijson: `people/item` for
+/// `{"people": [...]}`, and just `item` for a top-level array.
+///
+/// Keys are matched as ``TreeDecoder`` describes: child elements and JSON members by
+/// name, XML attributes by name too, XML text converted to the numbers and Booleans
+/// the type asks for. A record that does not decode ends the sequence with an
+/// ``IngestError`` naming the file and the line and column where the record starts.
+///
+/// Parsing runs on its own thread, ahead of the consumer by at most `buffer` records;
+/// leaving the loop early stops it.
+public func records<T: Decodable>(_ type: T.Type, at path: String, from url: URL,
+                                  options: Importer.Options = .init(), buffer: Int = 256) -> DecodedRecords<T> {
+    DecodedRecords(path: path, url: url, options: options, buffer: buffer)
+}
+
+/// The records of one input decoded as `T`: see ``records(_:at:from:options:buffer:)``.
+public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
+    public typealias Element = T
+    let path: String
+    let url: URL
+    let options: Importer.Options
+    let buffer: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(handle: .init(DecodingSession(path: path, url: url, options: options, capacity: buffer)))
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let handle: DecodingSession.Handle
+        var session: DecodingSession { handle.session }
+
+        public mutating func next() async throws -> T? {
+            guard let (tree, position) = try await session.next() else { return nil }
+            do {
+                return try TreeDecoder(tree).decode(T.self)
+            } catch let error as DecodingError {
+                session.cancel()
+                throw IngestError(.data, "cannot decode \(T.self): \(error.summary)",
+                                  file: session.displayName, position: position)
+            }
+        }
+    }
+}
+
+/// One parse feeding record trees to one consumer: a parsing thread, and a bounded
+/// hand-over between it and the consumer's `await`s. Ends the parse when the
+/// consumer goes away.
+final class DecodingSession: @unchecked Sendable {
+    typealias Item = (JSONValue, SourcePosition)
+
+    private struct State {
+        var items: [Item] = []
+        var head = 0
+        var end: Result<Void, any Error>?
+        var waiting: CheckedContinuation<Item?, any Error>?
+        var started = false
+        var cancelled = false
+    }
+
+    /// Guards `state`; the parser waits on it while the buffer is full.
+    private let condition = NSCondition()
+    private var state = State()
+    private let capacity: Int
+    private let path: String
+    private let url: URL
+    private let options: Importer.Options
+    let displayName: String
+
+    init(path: String, url: URL, options: Importer.Options, capacity: Int) {
+        self.path = path
+        self.url = url
+        self.options = options
+        displayName = url.path
+        self.capacity = max(1, capacity)
+    }
+
+    /// The consumer's reference: the parsing thread holds the session too, so the
+    /// session cannot notice the consumer leaving; this handle's deinit tells it.
+    final class Handle: Sendable {
+        let session: DecodingSession
+        init(_ session: DecodingSession) { self.session = session }
+        deinit { session.cancel() }
+    }
+
+    /// The next record tree, or `nil` at the end; starts the parse on first use.
+    func next() async throws -> Item? {
+        let start = locked { state -> Bool in
+            defer { state.started = true }
+            return !state.started
+        }
+        if start { startParsing() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let ready: Result<Item?, any Error>? = locked { state in
+                if state.head < state.items.count {
+                    let item = state.items[state.head]
+                    state.head += 1
+                    if state.head == state.items.count { state.items.removeAll(keepingCapacity: true); state.head = 0 }
+                    condition.signal()  // room for the parser
+                    return .success(item)
+                }
+                switch state.end {
+                case .success: return .success(nil)
+                case .failure(let error): return .failure(error)
+                case nil:
+                    state.waiting = continuation
+                    return nil
+                }
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+
+    /// Stops the parse: the parsing thread ends at its next record.
+    func cancel() {
+        let waiting = locked { state in
+            state.cancelled = true
+            condition.broadcast()
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        waiting?.resume(returning: nil)
+    }
+
+    private struct Cancelled: Error {}
+
+    private func locked<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body(&state)
+    }
+
+    private func startParsing() {
+        let session = UncheckedBox(self)
+        Thread.detachNewThread {
+            let session = session.value
+            let result = Result { try session.parse() }
+            let waiting = session.locked { state in
+                state.end = result
+                defer { state.waiting = nil }
+                return state.waiting
+            }
+            if let waiting {
+                switch result {
+                case .success: waiting.resume(returning: nil)
+                case .failure(let error): waiting.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private func parse() throws {
+        let input = try InputFile(path: url.path)
+        do {
+            try Importer(options: options).forEachRecordTree(in: input, at: path) { tree, position in
+                try self.hand(over: (tree, position))
+            }
+        } catch is Cancelled {
+            return
+        }
+    }
+
+    /// Gives `item` to a waiting consumer, or buffers it, waiting for room first.
+    private func hand(over item: Item) throws {
+        // Not through `locked`: `state` must be read afresh after every wait, and an
+        // inout parameter may be assumed unchanged across the call to `wait()`.
+        condition.lock()
+        while state.items.count - state.head >= capacity, !state.cancelled { condition.wait() }
+        guard !state.cancelled else {
+            condition.unlock()
+            throw Cancelled()
+        }
+        let waiting = state.waiting
+        if waiting != nil {
+            state.waiting = nil
+        } else {
+            state.items.append(item)
+        }
+        condition.unlock()
+        waiting?.resume(returning: item)
+    }
+}
+
+extension DecodingError {
+    /// What went wrong and where in the record, in one line.
+    var summary: String {
+        func path(_ context: Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? "" : " at \(keys.joined(separator: "."))"
+        }
+        switch self {
+        case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(path(context))"
+        case .valueNotFound(_, let context), .typeMismatch(_, let context), .dataCorrupted(let context):
+            return "\(context.debugDescription)\(path(context))"
+        @unknown default: return "\(self)"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file written under a temporary name beside its target and renamed into place
+/// only when complete, so a failed or killed run never leaves a torn file and never
+/// touches the previous one.
+///
+/// The temporary name is `.<target>.ingest-<pid>-<n>.tmp` in the target's directory
+/// (the same file system, so the rename is atomic). It is removed on
+/// ``discard()`` and on deinit without ``commit()``; a program that wants it gone
+/// when a signal ends the process calls ``TemporaryFiles/removeAll()`` from its
+/// signal handler (the `ingest` command does, for SIGINT, SIGTERM and SIGHUP).
+package final class AtomicFile {
+    package let target: String
+    package let temporaryPath: String
+    private var done = false {
+        didSet { if done, writebackDescriptor >= 0 { close(writebackDescriptor); writebackDescriptor = -1 } }
+    }
+    private var writebackDescriptor: Int32 = -1
+
+    package init(target: String) throws {
+        self.target = target
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[...$0]) } ?? ""
+        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        temporaryPath = "\(directory).\(base).ingest-\(getpid())-\(TemporaryFiles.nextSerial()).tmp"
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            done = true  // nothing was created, so there is nothing to discard
+            throw IngestError(.output, "cannot create a file beside it: \(String(cString: strerror(errno)))", file: target)
+        }
+        close(descriptor)
+        TemporaryFiles.register(temporaryPath)
+    }
+
+    deinit {
+        if !done { discard() }
+        if writebackDescriptor >= 0 { close(writebackDescriptor) }
+    }
+
+    /// Asks the kernel to start writing what the temporary file holds so far to disk,
+    /// without waiting: called as a large file grows, it lets the disk work while
+    /// ingest does, so the final flush in ``commit()`` has little left to wait for.
+    /// Only Linux has the call (`sync_file_range`); elsewhere this does nothing.
+    package func startWriteback() {
+        #if os(Linux)
+        guard !done else { return }
+        if writebackDescriptor < 0 { writebackDescriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC) }
+        if writebackDescriptor >= 0, let syncFileRange { _ = syncFileRange(writebackDescriptor, 0, 0, syncFileRangeWrite) }
+        #endif
+    }
+
+    /// Flushes the temporary file to disk and renames it over the target.
+    package func commit() throws {
+        guard !done else { return }
+        try Self.sync(path: temporaryPath, what: target)
+        guard rename(temporaryPath, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw IngestError(.output, "cannot move the finished file into place: \(reason)", file: target)
+        }
+        done = true
+        TemporaryFiles.unregister(temporaryPath)
+        let slash = target.lastIndex(of: "/")
+        try? Self.sync(path: slash.map { String(target[...$0]) } ?? ".", what: target)
+    }
+
+    /// Writes `bytes` to `path` atomically; `-` writes them to standard output. An
+    /// existing file is refused (`.output`) unless `replace`.
+    package static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws {
+        if path == "-" {
+            return try bytes.withUnsafeBytes { try POSIX.writeAll(STDOUT_FILENO, $0, to: "standard output") }
+        }
+        if FileStatus.exists(path), !replace {
+            throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: false))
+        }
+        let file = try AtomicFile(target: path)
+        let descriptor = open(file.temporaryPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw IngestError(.output, "cannot write a file beside it: \(POSIX.lastError)", file: path)
+        }
+        defer { _ = POSIX.close(descriptor) }
+        try bytes.withUnsafeBytes { try POSIX.writeAll(descriptor, $0, to: path) }
+        try file.commit()
+    }
+
+    /// Removes the temporary file; the target stays as it was.
+    package func discard() {
+        guard !done else { return }
+        done = true
+        unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
+    }
+
+    private static func sync(path: String, what: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw IngestError(.io, "cannot reopen to sync: \(String(cString: strerror(errno)))", file: what) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 || errno == EINVAL else {
+            throw IngestError(.io, "cannot flush to disk: \(String(cString: strerror(errno)))", file: what)
+        }
+    }
+}
+
+#if os(Linux)
+/// glibc's `sync_file_range`, which Swift's Glibc module leaves out (it needs
+/// `_GNU_SOURCE`); looked up once by name.
+private let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? =
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range").map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
+/// `SYNC_FILE_RANGE_WRITE`: start writeback of dirty pages, don't wait for it.
+private let syncFileRangeWrite: UInt32 = 2
+#endif
+
+/// The temporary files outputs are being built in, so that a program can remove
+/// them when a signal is about to end it.
+///
+/// The library installs no signal handlers (a host application owns its process's
+/// signals); a command-line program installs its own and calls ``removeAll()``:
+///
+/// ```swift
+/// signal(SIGINT) { number in
+///     TemporaryFiles.removeAll()
+///     signal(number, SIG_DFL)
+///     raise(number)
+/// }
+/// ```
+///
+/// Paths are kept as C strings in a fixed table, since a signal handler may only
+/// touch plain memory.
+public enum TemporaryFiles {
+    private static let capacity = 64
+    nonisolated(unsafe) private static var paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        table.initialize(repeating: nil, count: capacity)
+        return table
+    }()
+    nonisolated(unsafe) private static var serial = 0
+
+    static func nextSerial() -> Int {
+        serial += 1
+        return serial
+    }
+
+    static func register(_ path: String) {
+        for slot in 0..<capacity where paths[slot] == nil {
+            paths[slot] = strdup(path)
+            return
+        }
+    }
+
+    static func unregister(_ path: String) {
+        for slot in 0..<capacity {
+            if let entry = paths[slot], String(cString: entry) == path {
+                paths[slot] = nil
+                free(entry)
+            }
+        }
+    }
+
+    /// Removes every temporary file an output is being built in. Async-signal-safe:
+    /// it calls only `unlink(2)`, so it may run in a signal handler.
+    public static func removeAll() {
+        for slot in 0..<capacity {
+            if let entry = paths[slot] { unlink(entry) }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// Where an import's records end up — a SQLite database, a property list, a keyed
+/// archive, JSON — written all or nothing:
+///
+/// 1. ``open()`` checks the target and prepares what the records will go into (a
+///    temporary file beside the target, a connection); nothing visible changes yet.
+/// 2. ``write(_:)`` hands the import the ``RecordSink`` records go to, for as long as
+///    its body runs; the body is the import (see ``RecordReader/run(_:into:progress:)``).
+/// 3. ``commit()`` makes the new content visible at once: a file is renamed over its
+///    target, so a reader sees the old file or the new one, never a torn one.
+/// 4. ``discard()``, after any failure, removes what was prepared: the previous
+///    content stays exactly as it was.
+///
+/// An output that writes in place — a database `append` — writes in one transaction
+/// that ``write(_:)`` commits when its body returns and rolls back when it throws.
+///
+/// ```swift
+/// let output = try SQLiteOutput(path: "folks.db", mode: .replace)
+/// let summary = try Importer().run([InputFile(path: "folks.xml")], into: output)
+/// print(summary.recordCount)   // 3
+/// ```
+public protocol Output: AnyObject {
+    /// The name messages give the output: its path, `<stdout>`.
+    var displayName: String { get }
+
+    /// Prepares the output; throws (`.output`, exit 73) when the target cannot be
+    /// written, e.g. it exists and may not be replaced.
+    func open() throws
+
+    /// Runs `body` with the sink records go to, then completes what was written
+    /// (trailers, indexes, the transaction). If `body` throws, the error is rethrown
+    /// and nothing is completed.
+    func write(_ body: (any RecordSink) throws -> Void) throws
+
+    /// Makes what ``write(_:)`` wrote visible, atomically.
+    func commit() throws
+
+    /// Gives up: the target stays as it was. Safe to call at any point, and more
+    /// than once.
+    func discard()
+
+    /// Whether records should be written on a thread of their own while the next
+    /// ones are parsed. Default: `true`; an output that does little per record says
+    /// `false`, and the import runs on one thread.
+    var prefersWriterThread: Bool { get }
+}
+
+extension Output {
+    public var prefersWriterThread: Bool { true }
+
+    /// The four steps in one call: opens the output, writes it with `body`, commits
+    /// it — or, if anything throws, discards it and rethrows.
+    ///
+    /// ```swift
+    /// try SQLiteOutput(path: "people.db", mode: .replace).writeAndCommit { sink in
+    ///     try writeRecords(people, as: "people", to: sink)
+    /// }
+    /// ```
+    public func writeAndCommit(_ body: (any RecordSink) throws -> Void) throws {
+        try open()
+        do {
+            try write(body)
+            try commit()
+        } catch {
+            discard()
+            throw error
+        }
+    }
+}
+
+/// An output that keeps nothing: an import into it parses and maps every input and
+/// counts the records, which is what a dry run is.
+public final class DiscardingOutput: Output, RecordSink {
+    public init() {}
+    public var displayName: String { "nothing" }
+    public var prefersWriterThread: Bool { false }
+    public func open() {}
+    public func write(_ body: (any RecordSink) throws -> Void) throws { try body(self) }
+    public func commit() {}
+    public func discard() {}
+    public func write(_ record: Record) {}
+    public func renameTable(_ old: String, to new: String) {}
+}

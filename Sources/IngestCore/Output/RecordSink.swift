@@ -1,0 +1,45 @@
+/// What an import writes records to: an ``Output``'s sink while it is being written,
+/// or a sink of your own.
+///
+/// A sink sees records one at a time and may not keep the `Record` it is handed
+/// beyond the call (the mapping reuses its storage).
+public protocol RecordSink: AnyObject {
+    /// Writes one record into `record.table`, creating or widening the table as needed.
+    func write(_ record: Record) throws
+
+    /// The mapping learned that a table it named `old` should be called `new`
+    /// (a collection turned out to hold more than its records).
+    func renameTable(_ old: String, to new: String) throws
+}
+
+/// Counts records and the tables they go to, passing them on to another sink — or
+/// to none.
+public final class CountingSink: RecordSink {
+    public let downstream: (any RecordSink)?
+    public private(set) var recordCount = 0
+    /// Tables in the order first met, with the records each received.
+    public private(set) var tables: [(name: String, records: Int)] = []
+    /// Index into ``tables`` of the table the last record went to.
+    private var lastTable = -1
+
+    public init(forwardingTo downstream: (any RecordSink)? = nil) {
+        self.downstream = downstream
+    }
+
+    public func write(_ record: Record) throws {
+        try downstream?.write(record)
+        recordCount += 1
+        if lastTable < 0 || tables[lastTable].name != record.table {
+            lastTable = tables.firstIndex { $0.name == record.table } ?? {
+                tables.append((record.table, 0))
+                return tables.count - 1
+            }()
+        }
+        tables[lastTable].records += 1
+    }
+
+    public func renameTable(_ old: String, to new: String) throws {
+        try downstream?.renameTable(old, to: new)
+        for index in tables.indices where tables[index].name == old { tables[index].name = new }
+    }
+}

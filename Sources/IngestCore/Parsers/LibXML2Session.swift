@@ -1,0 +1,379 @@
+import CLibXML2
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One libxml2 push parser and the state its SAX2 callbacks need.
+///
+/// The parser context is its own SAX user data (so libxml2's default DTD callbacks,
+/// which keep entity and attribute-default declarations, work unchanged); the
+/// session hangs off the context's `_private`, which libxml2 also copies into the
+/// contexts it makes to parse the replacement text of internal entities.
+final class LibXML2Session {
+    let context: xmlParserCtxtPtr
+    let receiver: any ParseEventReceiver
+    let names = NameTable()
+    /// The first error: a handler's, a refused external entity, or the first of
+    /// libxml2's errors that makes the document malformed.
+    private(set) var failure: IngestError?
+    @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
+    /// Bytes of an Expat-style `URI␁local␁prefix` name being built.
+    @exclusivity(unchecked) private var nameScratch: [UInt8] = []
+    /// Attribute values with their references expanded, back to back, and which
+    /// attribute each belongs to.
+    @exclusivity(unchecked) private var expandedValues: [UInt8] = []
+    @exclusivity(unchecked) private var expandedRanges: [(index: Int, start: Int, count: Int)] = []
+    @exclusivity(unchecked) private var valueScratch: [UInt8] = []
+    private let huge: Bool
+    /// libxml2's own bounds on one value: `XML_MAX_TEXT_LENGTH`, and
+    /// `XML_MAX_HUGE_LENGTH` with `XML_PARSE_HUGE`.
+    static let maxValueBytes = 10_000_000, hugeMaxValueBytes = 1_000_000_000
+    /// CDATA text with its line ends normalised.
+    @exclusivity(unchecked) private var cdataScratch: [UInt8] = []
+    /// The last CDATA piece ended with CR: a LF starting the next piece is its pair.
+    private var cdataEndedWithCR = false
+    /// Names of the open elements, so an end tag needs no lookup.
+    @exclusivity(unchecked) private var openNames: [Name] = []
+
+    /// What Expat's namespace triplets use between URI, local name and prefix.
+    static let namespaceSeparator = NameTable.namespaceSeparator
+
+    /// libxml2's global set-up, once per process before any parse, as its
+    /// documentation asks of programs that parse on several threads.
+    private static let libraryReady: Void = xmlInitParser()
+
+    init(receiver: any ParseEventReceiver, huge: Bool) throws {
+        Self.libraryReady
+        self.receiver = receiver
+        self.huge = huge
+        var handler = Self.makeHandler()
+        guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
+            throw IngestError(.io, "libxml2 could not create a parser context")
+        }
+        self.context = context
+        // Not XML_PARSE_OLD10, though Expat reads names by the rules before XML 1.0's
+        // 5th edition: with it libxml2 also refuses every version but 1.0, which
+        // Expat accepts. So libxml2 accepts the few names only the 5th edition allows.
+        var options = Int32(XML_PARSE_NONET.rawValue)
+        if huge { options |= Int32(XML_PARSE_HUGE.rawValue) }
+        xmlCtxtUseOptions(context, options)
+        context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        // The SAX2 start-document callback made a document to hold the DTD's
+        // declarations; nothing else was built into it.
+        if let document = context.pointee.myDoc {
+            xmlFreeDoc(document)
+            context.pointee.myDoc = nil
+        }
+        xmlFreeParserCtxt(context)
+    }
+
+    /// Pushes `bytes` into the parser; `isFinal` ends the document.
+    func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
+        let chunk = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let status = xmlParseChunk(context, chunk, Int32(bytes.count), isFinal ? 1 : 0)
+        if let failure { return .failure(failure) }
+        if status != 0 && context.pointee.wellFormed == 0 {
+            return .failure(IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition))
+        }
+        return .success(())
+    }
+
+    // MARK: - The SAX2 handler
+
+    private static func makeHandler() -> xmlSAXHandler {
+        var handler = xmlSAXHandler()
+        // SAX2 defaults first: they keep the DTD's entity and attribute declarations
+        // in a document that holds nothing else.
+        xmlSAXVersion(&handler, 2)
+        handler.startElement = nil
+        handler.endElement = nil
+        handler.processingInstruction = nil
+        handler.comment = nil
+        handler.warning = nil
+        handler.error = nil
+        handler.fatalError = nil
+        // Never load an external DTD, whatever the options say.
+        handler.externalSubset = nil
+        handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
+            LibXML2Session.with(context) { $0.startElement(context, localName!, prefix, uri, Int(attributeCount), attributes) }
+        }
+        handler.endElementNs = { context, _, _, _ in
+            LibXML2Session.with(context) { $0.endElement(context) }
+        }
+        handler.characters = { context, text, length in
+            LibXML2Session.with(context) { $0.characters(text!, Int(length)) }
+        }
+        handler.ignorableWhitespace = handler.characters
+        handler.cdataBlock = { context, text, length in
+            LibXML2Session.with(context) { $0.cdata(text!, Int(length)) }
+        }
+        handler.reference = { context, name in
+            LibXML2Session.with(context) { $0.reference(name!) }
+        }
+        handler.serror = { context, error in
+            guard let context, let error else { return }
+            LibXML2Session.with(context) { $0.report(error.pointee) }
+        }
+        return handler
+    }
+
+    /// Calls `body` with the session of a parser context: the document's own, or one
+    /// libxml2 made to parse an entity's replacement text (it copies `_private`).
+    private static func with(_ context: UnsafeMutableRawPointer?, _ body: (LibXML2Session) -> Void) {
+        let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
+        // The parser object owns the context, so it outlives every callback: no
+        // retain and release per event.
+        Unmanaged<LibXML2Session>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef(body)
+    }
+
+    // MARK: - Positions
+
+    /// Where the document's parser stands now.
+    var currentPosition: SourcePosition {
+        guard let input = context.pointee.input else { return .start }
+        let offset = Int(input.pointee.consumed) + (input.pointee.base.map { input.pointee.cur - $0 } ?? 0)
+        return SourcePosition(line: Int(input.pointee.line), column: Int(input.pointee.col), byteOffset: offset)
+    }
+
+    /// The position of the `<` of the tag libxml2 has just read: it reports a tag
+    /// once its `>` is consumed, so this looks back for the `<` (which cannot occur
+    /// inside a tag) and corrects line and column for what lies between.
+    private var tagPosition: SourcePosition {
+        guard let input = context.pointee.input, let base = input.pointee.base, let cur = input.pointee.cur else {
+            return currentPosition
+        }
+        var p = cur
+        repeat { p -= 1 } while p > base && p.pointee != UInt8(ascii: "<")
+        guard p.pointee == UInt8(ascii: "<") else { return currentPosition }
+        // Line and column at `cur`, less the lines and characters of the tag.
+        var newlines = 0, continuations = 0
+        for byte in UnsafeBufferPointer(start: p, count: cur - p) {
+            newlines &+= byte == UInt8(ascii: "\n") ? 1 : 0
+            continuations &+= byte & 0xC0 == 0x80 ? 1 : 0
+        }
+        let offset = Int(input.pointee.consumed) + (p - base)
+        if newlines == 0 {
+            let characters = (cur - p) - continuations
+            return SourcePosition(line: Int(input.pointee.line), column: max(1, Int(input.pointee.col) - characters),
+                                  byteOffset: offset)
+        }
+        // The tag spans lines: count the characters before `<` on its own line.
+        var q = p, before = 0
+        while q > base, (q - 1).pointee != UInt8(ascii: "\n") {
+            q -= 1
+            if q.pointee & 0xC0 != 0x80 { before += 1 }
+        }
+        return SourcePosition(line: Int(input.pointee.line) - newlines, column: before + 1, byteOffset: offset)
+    }
+
+    /// Where an event happened: in the document itself, where its tag starts; inside
+    /// an entity's replacement text, where the document's parser stands (just past
+    /// the entity reference).
+    private func position(of parser: UnsafeMutableRawPointer?, tag: Bool) -> SourcePosition {
+        if UnsafeMutableRawPointer(context) != parser { return currentPosition }
+        return tag ? tagPosition : currentPosition
+    }
+
+    // MARK: - Names
+
+    /// The interned name of `prefix:localName` in namespace `uri`, built exactly as
+    /// Expat's `URI␁local␁prefix` triplets are, so both parsers give equal names.
+    private func intern(_ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
+                        _ uri: UnsafePointer<xmlChar>?) -> Name {
+        guard let uri else {
+            return names.intern(UnsafeBufferPointer(start: localName, count: strlen(localName)),
+                                namespaceSeparator: Self.namespaceSeparator)
+        }
+        nameScratch.removeAll(keepingCapacity: true)
+        nameScratch.append(contentsOf: UnsafeBufferPointer(start: uri, count: strlen(uri)))
+        nameScratch.append(Self.namespaceSeparator)
+        nameScratch.append(contentsOf: UnsafeBufferPointer(start: localName, count: strlen(localName)))
+        if let prefix {
+            nameScratch.append(Self.namespaceSeparator)
+            nameScratch.append(contentsOf: UnsafeBufferPointer(start: prefix, count: strlen(prefix)))
+        }
+        return nameScratch.withUnsafeBufferPointer {
+            names.intern($0, namespaceSeparator: Self.namespaceSeparator)
+        }
+    }
+
+    // MARK: - Events
+
+    private func fail(_ error: IngestError) {
+        if failure == nil { failure = error }
+        xmlStopParser(context)
+    }
+
+    private func run(_ position: @autoclosure () -> SourcePosition, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch var error as IngestError {
+            if error.position == nil { error.position = position() }
+            fail(error)
+        } catch {
+            fail(IngestError(.data, "\(error)", position: position()))
+        }
+    }
+
+    private func startElement(_ parser: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>,
+                              _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
+                              _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        guard failure == nil else { return }
+        attributeScratch.removeAll(keepingCapacity: true)
+        expandedValues.removeAll(keepingCapacity: true)
+        expandedRanges.removeAll(keepingCapacity: true)
+        if let attributes {
+            // Five pointers each: local name, prefix, URI, value start, value end.
+            for index in 0..<attributeCount {
+                let entry = attributes + 5 * index
+                let value = entry[3]!, count = entry[4]! - value
+                if memchr(value, Int32(UInt8(ascii: "&")), count) != nil {
+                    let start = expandedValues.count
+                    guard expandAttribute(UnsafeBufferPointer(start: value, count: count), element: (localName, prefix),
+                                          attribute: (entry[0]!, entry[1])) else { return }
+                    expandedRanges.append((index, start, expandedValues.count - start))
+                }
+                attributeScratch.append(Attribute(name: intern(entry[0]!, entry[1], entry[2]),
+                                                  value: UnsafeBufferPointer(start: value, count: count)))
+            }
+        }
+        let element = intern(localName, prefix, uri)
+        openNames.append(element)
+        let position = position(of: parser, tag: true)
+        run(position) {
+            try expandedValues.withUnsafeBufferPointer { expanded in
+                for (index, start, count) in expandedRanges {
+                    attributeScratch[index] = Attribute(name: attributeScratch[index].name,
+                                                        value: UnsafeBufferPointer(rebasing: expanded[start..<start + count]))
+                }
+                try attributeScratch.withUnsafeBufferPointer {
+                    try receiver.startElement(element, attributes: Attributes($0), at: position)
+                }
+            }
+        }
+    }
+
+    /// Appends the value with its references expanded to `expandedValues`
+    /// (see ``LibXML2AttributeValue``); false when that failed and the parse stops.
+    private func expandAttribute(_ raw: UnsafeBufferPointer<UInt8>,
+                                 element: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?),
+                                 attribute: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?)) -> Bool {
+        let expander = LibXML2AttributeValue(document: context.pointee.myDoc,
+                                             maxBytes: huge ? Self.hugeMaxValueBytes : Self.maxValueBytes)
+        valueScratch.removeAll(keepingCapacity: true)
+        do {
+            try expander.expand(raw, into: &valueScratch)
+        } catch {
+            let message = switch error {
+            case .tooDeep: "entity references in an attribute value nested deeper than \(LibXML2AttributeValue.maxDepth)"
+            case .tooLong: "attribute value longer than \(huge ? Self.hugeMaxValueBytes : Self.maxValueBytes) bytes once entities are expanded"
+            case .unknownEntity(let name): "entity '\(name)' in an attribute value is not declared"
+            }
+            let limited = !huge && { if case .tooLong = error { true } else { false } }()
+            fail(IngestError(.data, message, position: currentPosition, reason: limited ? .libxml2Limit : nil))
+            return false
+        }
+        if let special = context.pointee.attsSpecial,
+           Int(bitPattern: xmlHashQLookup2(special, element.1, element.0, attribute.1, attribute.0)) > Int(XML_ATTRIBUTE_CDATA.rawValue) {
+            LibXML2AttributeValue.normaliseTokens(&valueScratch)
+        }
+        expandedValues.append(contentsOf: valueScratch)
+        return true
+    }
+
+    private func endElement(_ parser: UnsafeMutableRawPointer?) {
+        guard failure == nil, let element = openNames.popLast() else { return }
+        let position = position(of: parser, tag: true)
+        run(position) { try receiver.endElement(element, at: position) }
+    }
+
+    private func characters(_ text: UnsafePointer<xmlChar>, _ length: Int) {
+        guard failure == nil else { return }
+        cdataEndedWithCR = false
+        run(currentPosition) { try receiver.text(UnsafeBufferPointer(start: text, count: length), at: currentPosition) }
+    }
+
+    /// A piece of a CDATA section. libxml2's push parser hands CDATA over as it
+    /// stands in the input, CR LF and lone CR included, where XML (and Expat) turn
+    /// every line end into LF; this does that, also across pieces.
+    private func cdata(_ text: UnsafePointer<xmlChar>, _ length: Int) {
+        guard failure == nil else { return }
+        let bytes = UnsafeBufferPointer(start: text, count: length)
+        let skipFirst = cdataEndedWithCR && bytes.first == UInt8(ascii: "\n")
+        guard skipFirst || memchr(text, 0x0D, length) != nil else {
+            cdataEndedWithCR = false
+            run(currentPosition) { try receiver.text(bytes, at: currentPosition) }
+            return
+        }
+        cdataScratch.removeAll(keepingCapacity: true)
+        var index = skipFirst ? 1 : 0
+        while index < length {
+            let byte = bytes[index]
+            if byte == 0x0D {
+                cdataScratch.append(UInt8(ascii: "\n"))
+                if index + 1 < length && bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
+            } else {
+                cdataScratch.append(byte)
+            }
+            index += 1
+        }
+        cdataEndedWithCR = bytes.last == 0x0D
+        if cdataScratch.isEmpty { return }
+        run(currentPosition) {
+            try cdataScratch.withUnsafeBufferPointer { try receiver.text($0, at: currentPosition) }
+        }
+    }
+
+    /// libxml2 reports an entity reference it did not expand itself. An internal
+    /// entity's text has already gone through the callbacks; an external entity is
+    /// refused here, as the Expat path refuses it.
+    private func reference(_ name: UnsafePointer<xmlChar>) {
+        guard failure == nil, let document = context.pointee.myDoc,
+              let entity = xmlGetDocEntity(document, name),
+              entity.pointee.etype == XML_EXTERNAL_GENERAL_PARSED_ENTITY else { return }
+        let what = entity.pointee.SystemID.map { String(cString: $0) } ?? String(cString: name)
+        fail(IngestError(.data, "external entity \"\(what)\" refused: ingest never loads external entities",
+                         position: currentPosition))
+    }
+
+    /// A libxml2 diagnostic. Warnings and validity errors leave the document
+    /// well-formed and are ignored; fatal errors, and the namespace errors Expat
+    /// also treats as malformed, stop the parse.
+    private func report(_ error: xmlError) {
+        guard failure == nil, Self.isFailure(error) else { return }
+        var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
+        while message.last?.isNewline == true { message.removeLast() }
+        message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        if error.code == Int32(XML_ERR_DOCUMENT_END.rawValue), let open = openNames.last {
+            // libxml2's push parser says this when the input stops inside an element.
+            message = "the input ends inside <\(open.qualified)> (libxml2: \(message))"
+        }
+        var position = currentPosition
+        if error.ctxt == UnsafeMutableRawPointer(context), error.line > 0 {
+            position.line = Int(error.line)
+            position.column = max(1, Int(error.int2))
+        }
+        fail(IngestError(.data, message, position: position))
+    }
+
+    private static func isFailure(_ error: xmlError) -> Bool {
+        if error.level == XML_ERR_FATAL { return true }
+        guard error.level == XML_ERR_ERROR, error.domain == Int32(XML_FROM_NAMESPACE.rawValue) else { return false }
+        // Expat, processing namespaces, rejects an unbound prefix, a malformed
+        // qualified name, `xmlns:p=""`, misuse of the xml and xmlns prefixes and an
+        // attribute repeated under two prefixes of one URI; libxml2 only flags them.
+        switch xmlParserErrors(rawValue: UInt32(error.code)) {
+        case XML_NS_ERR_UNDEFINED_NAMESPACE, XML_NS_ERR_QNAME, XML_NS_ERR_ATTRIBUTE_REDEFINED,
+             XML_NS_ERR_EMPTY, XML_NS_ERR_XML_NAMESPACE, XML_NS_ERR_COLON:
+            return true
+        default:
+            return false
+        }
+    }
+}

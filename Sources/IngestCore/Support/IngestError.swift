@@ -1,0 +1,106 @@
+/// The one error type ingest reports: what went wrong, where, and which exit status
+/// (from BSD's sysexits) a command line turns it into.
+///
+/// Printed, it reads like a compiler diagnostic: `folks.xml:12:7: mismatched tag`.
+/// The message says what is wrong in the library's terms; ``reason`` says it again
+/// as data, for a program to act on (the `ingest` command adds the option that
+/// changes the outcome, such as `--max-depth`).
+public struct IngestError: Error, CustomStringConvertible, Sendable {
+    /// The class of failure; each maps to one sysexits code.
+    public enum Kind: Sendable {
+        /// The library or command was used wrongly (EX_USAGE, 64).
+        case usage
+        /// The input is malformed or does not fit the mapping (EX_DATAERR, 65).
+        case data
+        /// The input does not exist or cannot be read (EX_NOINPUT, 66).
+        case input
+        /// The output cannot be created (EX_CANTCREAT, 73).
+        case output
+        /// Reading or writing failed part-way (EX_IOERR, 74).
+        case io
+        /// A failure that may pass if tried again later — a server that refused the
+        /// connection or went away (EX_TEMPFAIL, 75).
+        case temporary
+
+        public var exitCode: Int32 {
+            switch self {
+            case .usage: 64
+            case .data: 65
+            case .input: 66
+            case .output: 73
+            case .io: 74
+            case .temporary: 75
+            }
+        }
+    }
+
+    /// What went wrong, as data: the failures a caller may want to tell apart or
+    /// explain in its own words.
+    public enum Reason: Sendable, Equatable {
+        /// Elements or JSON values nested deeper than ``ParseLimits/maxDepth``.
+        case depthLimit(Int)
+        /// One element's text, attribute value or JSON string longer than
+        /// ``ParseLimits/maxTextBytes``.
+        case textLimit(Int)
+        /// One of libxml2's own limits (value size, name length, entity
+        /// amplification), which `allowsHugeDocuments` lifts.
+        case libxml2Limit
+        /// An input too large to hold as a tree; the limit in bytes.
+        case treeTooLarge(limit: Int)
+        /// An encoding Expat cannot read but libxml2 can.
+        case encodingNeedsLibXML2(String)
+        /// More JSON after the end of the document: JSON Lines read as one document.
+        case moreThanOneJSONDocument
+        /// A record path that is not a path (fewer than two steps, an empty step).
+        case invalidRecordPath(String)
+        /// A record path that matched nothing; `suggestions` are paths to records
+        /// the document does hold.
+        case recordPathMatchedNothing(String, suggestions: [String])
+        /// An XPath expression that selected nothing.
+        case expressionMatchedNothing(String)
+        /// An XPath expression using namespace prefixes that are not bound.
+        case unboundPrefixes([String])
+        /// An output that exists and may not be replaced; whether it is a database
+        /// that could be appended to.
+        case outputExists(appendable: Bool)
+        /// A field that an existing table has no column for, which altering the
+        /// table would add.
+        case missingColumn(table: String, field: String)
+        /// A record that does not fit its mapping schema.
+        case recordRejected
+        /// More records rejected than allowed; the limit.
+        case tooManyRejects(Int)
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The input (or output) the error is about, as the user named it.
+    public var file: String?
+    public var position: SourcePosition?
+    /// What went wrong, as data, when it is one of the failures ``Reason`` names.
+    public var reason: Reason?
+
+    public init(_ kind: Kind, _ message: String, file: String? = nil, position: SourcePosition? = nil,
+                reason: Reason? = nil) {
+        self.kind = kind
+        self.message = message
+        self.file = file
+        self.position = position
+        self.reason = reason
+    }
+
+    /// `file:line:column: message`, leaving out what is unknown.
+    public var description: String {
+        var prefix = ""
+        if let file { prefix += "\(file):" }
+        if let position { prefix += "\(position):" }
+        return prefix.isEmpty ? message : "\(prefix) \(message)"
+    }
+
+    /// This error, blamed on `file` unless it already names one.
+    public func inFile(_ file: String) -> IngestError {
+        var copy = self
+        if copy.file == nil { copy.file = file }
+        return copy
+    }
+}

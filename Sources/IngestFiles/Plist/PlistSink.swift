@@ -1,0 +1,114 @@
+import IngestCore
+/// Writes records as a property list — Apple's XML format or `bplist00` — streamed,
+/// with flat memory.
+///
+/// The root is an array with one dictionary per record, in order. When records go
+/// to several tables, the root is a dictionary of such arrays, keyed by table name
+/// in the order the tables were first met. A record's fields become the
+/// dictionary's entries, typed as ``PlistScalar`` describes (dates included);
+/// `null` fields are left out.
+///
+/// While records arrive, each table's records are written to a spool file beside
+/// the output (XML: their text; binary: their objects into ``BinaryPlistWriter``'s
+/// spool and their references into the table's spool). ``finish()`` assembles the
+/// file and renames it into place.
+///
+final class PlistSink: FileRecordSink {
+    let format: PlistFormat
+    private let output: OutputFile
+    private let tables: TableSpools
+    private let xml: XMLPlistWriter?
+    private let binary: BinaryPlistWriter?
+    private var writer: any PlistEventWriter { xml ?? binary! }
+
+    init(output: OutputFile, format: PlistFormat) throws {
+        self.output = output
+        self.format = format
+        tables = TableSpools(output: output)
+        switch format {
+        case .xml:
+            xml = XMLPlistWriter(output: try output.writer(), depth: 1)
+            binary = nil
+        case .binary:
+            xml = nil
+            binary = BinaryPlistWriter(spool: try output.makeSpool())
+        }
+    }
+
+    func write(_ record: Record) throws {
+        let table = try tables.index(of: record.table)
+        if let xml { xml.output = tables.writer(at: table) }
+        try writer.beginDictionary()
+        for field in record.fields {
+            switch try PlistContent(field.value, dates: true) {
+            case .absent: continue
+            case .scalar(let scalar):
+                try writer.key(field.name.qualified)
+                try writer.scalar(scalar)
+            case .nested(let value):
+                try writer.key(field.name.qualified)
+                try writer.write(value, dates: true)
+            }
+        }
+        try writer.endDictionary()
+        if let binary { try tables.writer(at: table).write(bigEndian: UInt64(binary.lastRef), size: 4) }
+        tables.countRecord(at: table)
+    }
+
+    func renameTable(_ old: String, to new: String) throws {
+        tables.rename(old, to: new)
+    }
+
+    /// Assembles the property list and renames it into place.
+    func finish() throws {
+        if let xml { try finishXML(xml) } else if let binary { try finishBinary(binary) }
+    }
+
+    private func finishXML(_ xml: XMLPlistWriter) throws {
+        let file = try output.writer()
+        try file.write(XMLPlistWriter.header)
+        let several = tables.tables.count > 1
+        if several { try file.write("<dict>\n") }
+        for table in tables.tables {
+            // Records were spooled indented for a root array; with several tables the
+            // root dictionary's keys and arrays stay at column 0 (whitespace is not
+            // significant in a plist).
+            if several {
+                xml.output = file
+                xml.depth = 0
+                try xml.key(table.name)
+            }
+            if table.recordCount == 0 { try file.write("<array/>\n"); continue }
+            try file.write("<array>\n")
+            try table.spool.reader().copyRest(to: file)
+            try file.write("</array>\n")
+        }
+        if tables.tables.isEmpty { try file.write("<array/>\n") }
+        if several { try file.write("</dict>\n") }
+        try file.write(XMLPlistWriter.footer)
+    }
+
+    private func finishBinary(_ binary: BinaryPlistWriter) throws {
+        var arrays: [BinaryPlistWriter.Ref] = []
+        for table in tables.tables {
+            arrays.append(try binary.writeArray(count: table.recordCount, refs: table.spool))
+        }
+        let top: BinaryPlistWriter.Ref
+        switch arrays.count {
+        case 0:
+            try binary.beginArray()
+            try binary.endArray()
+            top = binary.lastRef
+        case 1:
+            top = arrays[0]
+        default:
+            var keys: [BinaryPlistWriter.Ref] = []
+            for table in tables.tables {
+                try binary.key(table.name)
+                keys.append(binary.lastRef)
+            }
+            top = try binary.writeDictionary(keys: keys, values: arrays)
+        }
+        try binary.finish(top: top, into: output)
+    }
+}

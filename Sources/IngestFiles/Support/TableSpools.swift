@@ -1,0 +1,43 @@
+import IngestCore
+/// Per-table spool files for outputs whose root groups records by table: each
+/// table's records are written to their own temporary file as they arrive (tables
+/// may interleave), and read back in table order when the output is assembled.
+/// Memory holds one entry and a 64 KiB buffer per table, whatever the number of
+/// records.
+final class TableSpools {
+    struct Table {
+        var name: String
+        let spool: SpoolFile
+        var recordCount: UInt64 = 0
+    }
+
+    private let output: OutputFile
+    /// Tables in the order first met.
+    private(set) var tables: [Table] = []
+    private var lastIndex = -1
+
+    init(output: OutputFile) {
+        self.output = output
+    }
+
+    /// The index of `table`'s spool, created on first use; the caller counts the record.
+    func index(of table: String) throws -> Int {
+        if lastIndex >= 0, tables[lastIndex].name == table { return lastIndex }
+        if let found = tables.firstIndex(where: { $0.name == table }) {
+            lastIndex = found
+            return found
+        }
+        tables.append(Table(name: table, spool: try output.makeSpool(capacity: 64 * 1024)))
+        lastIndex = tables.count - 1
+        return lastIndex
+    }
+
+    func writer(at index: Int) -> BufferedFileWriter { tables[index].spool.writer }
+
+    func countRecord(at index: Int) { tables[index].recordCount += 1 }
+
+    /// The mapping renamed a table: later records and the assembled output use `new`.
+    func rename(_ old: String, to new: String) {
+        for index in tables.indices where tables[index].name == old { tables[index].name = new }
+    }
+}

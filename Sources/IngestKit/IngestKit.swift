@@ -1,0 +1,8 @@
+// IngestKit is the umbrella: one import for everything ingest's library offers.
+// Programs that need less pick the modules themselves, e.g. `IngestCore` alone to
+// parse documents with their own handlers, without SQLite in their build.
+@_exported import IngestCore
+@_exported import IngestTree
+@_exported import IngestSQLite
+@_exported import IngestFiles
+@_exported import IngestSchema

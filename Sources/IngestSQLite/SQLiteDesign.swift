@@ -1,0 +1,86 @@
+import IngestCore
+
+/// A ``TableDesign`` in SQLite's terms: the statements that create its tables and
+/// indexes, and per table the clause its INSERT ends with.
+///
+/// - A column per field, typed (text, date, datetime, json: TEXT; integer, bool:
+///   INTEGER; real: REAL; data: BLOB), `NOT NULL` when declared so;
+/// - `PRIMARY KEY`, `UNIQUE` constraints and indexes as declared;
+/// - a child table's first column is its foreign key,
+///   `REFERENCES parent(key) ON DELETE CASCADE`, indexed, with foreign keys on;
+/// - with an upsert, a row whose primary key exists updates it
+///   (`ON CONFLICT (key) DO UPDATE SET …`); a child table without a key of its own
+///   gets a unique index over all its columns, so a re-run adds the children it has
+///   not seen and leaves the others (`ON CONFLICT DO NOTHING`).
+///
+/// Every name is quoted as an SQL identifier. Tables that exist already are kept
+/// (`CREATE TABLE IF NOT EXISTS`), so an append or an upsert adds to them.
+struct SQLiteDesign {
+    /// `CREATE TABLE IF NOT EXISTS …` and `CREATE INDEX IF NOT EXISTS …`, in order.
+    let statements: [String]
+    /// The INSERT clause of each table that has one, by table name.
+    let conflictClauses: [String: String]
+    let design: TableDesign
+
+    /// Whether SQLite's foreign key enforcement must be on for the connection.
+    var enforcesForeignKeys: Bool { design.tables.contains { $0.foreignKey != nil } }
+
+    init(_ design: TableDesign) {
+        self.design = design
+        var statements: [String] = []
+        var clauses: [String: String] = [:]
+        for table in design.tables {
+            let name = table.name.quotedSQLIdentifier
+            var definitions: [String] = []
+            if let key = table.foreignKey {
+                definitions.append("\(key.column.quotedSQLIdentifier) \(key.type.sqliteType) NOT NULL REFERENCES \(key.parentTable.quotedSQLIdentifier) (\(key.parentColumn.quotedSQLIdentifier)) ON DELETE CASCADE")
+            }
+            for column in table.columns {
+                definitions.append("\(column.name.quotedSQLIdentifier) \(column.type.sqliteType)\(column.notNull ? " NOT NULL" : "")")
+            }
+            if !table.primaryKey.isEmpty { definitions.append("PRIMARY KEY (\(Self.list(table.primaryKey)))") }
+            for set in table.unique { definitions.append("UNIQUE (\(Self.list(set)))") }
+            statements.append("CREATE TABLE IF NOT EXISTS \(name) (\(definitions.joined(separator: ", ")))")
+            if let key = table.foreignKey {
+                let index = "\(table.name)_\(key.column)"
+                statements.append("CREATE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(key.column.quotedSQLIdentifier))")
+            }
+            for set in table.indexes {
+                let index = ([table.name] + set).joined(separator: "_")
+                statements.append("CREATE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(Self.list(set)))")
+            }
+            guard design.upsert else { continue }
+            if !table.primaryKey.isEmpty {
+                let others = table.columns.map(\.name).filter { !table.primaryKey.contains($0) }
+                    + (table.foreignKey.map { [$0.column] } ?? [])
+                let update = others.isEmpty ? "DO NOTHING"
+                    : "DO UPDATE SET " + others.map { "\($0.quotedSQLIdentifier) = excluded.\($0.quotedSQLIdentifier)" }.joined(separator: ", ")
+                clauses[table.name] = "ON CONFLICT (\(Self.list(table.primaryKey))) \(update)"
+            } else if let key = table.foreignKey {
+                // A keyless child row is the same row when every column is the same.
+                let all = [key.column] + table.columns.map(\.name)
+                let index = "\(table.name)_rows"
+                statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(Self.list(all)))")
+                clauses[table.name] = "ON CONFLICT DO NOTHING"
+            }
+        }
+        self.statements = statements
+        conflictClauses = clauses
+    }
+
+    private static func list(_ names: [String]) -> String {
+        names.map(\.quotedSQLIdentifier).joined(separator: ", ")
+    }
+}
+
+extension TableDesign.ColumnType {
+    /// The declared column type, which gives the column its affinity.
+    var sqliteType: String {
+        switch self {
+        case .text, .date, .datetime, .json: "TEXT"
+        case .integer, .bool: "INTEGER"
+        case .real: "REAL"
+        case .data: "BLOB"
+        }
+    }
+}

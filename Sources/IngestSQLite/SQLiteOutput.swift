@@ -1,0 +1,131 @@
+import IngestCore
+internal import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A SQLite database file as an ``Output``, written so that nothing is lost:
+///
+/// - ``Mode/create`` and ``Mode/replace`` build a new database in a temporary file
+///   beside the target and rename it over the target on ``commit()``, only when
+///   every input has been read. While it is built the file is private, so it is
+///   written without a journal and without syncs (`journal_mode=OFF`,
+///   `synchronous=OFF`, `locking_mode=EXCLUSIVE`); durability comes at the end, when
+///   the finished file is flushed to disk before the rename that publishes it.
+/// - ``Mode/append`` inserts into the existing database (creating it if missing) in
+///   one transaction, which SQLite's journal makes all-or-nothing and durable.
+///   Tables already in the file keep their columns unless `altersExistingTables`.
+///
+/// `-` as the path builds the database in the temporary directory and copies it to
+/// standard output on commit.
+///
+/// ```swift
+/// let output = SQLiteOutput(path: "folks.db", mode: .replace)
+/// try Importer().run([InputFile(path: "folks.xml")], into: output)
+/// ```
+public final class SQLiteOutput: Output {
+    public enum Mode: Sendable {
+        /// Refuse an existing file.
+        case create
+        /// Rebuild an existing file atomically.
+        case replace
+        /// Insert into an existing file (or create it), creating tables; existing
+        /// tables gain columns only with `altersExistingTables`.
+        case append
+    }
+
+    public let path: String
+    public let mode: Mode
+    /// Whether fields new to a table already in the file add columns to it.
+    public let altersExistingTables: Bool
+    /// Tables declared up front (a mapping schema's), or `nil` to grow them from the records.
+    public let design: TableDesign?
+    /// The columns added to tables that existed before the import (only with
+    /// ``altersExistingTables``), by table; known after ``write(_:)``.
+    public private(set) var columnsAddedToExistingTables: [(table: String, columns: [String])] = []
+    private var file: AtomicFile?
+    private var queue: DatabaseQueue?
+
+    /// - Parameters:
+    ///   - altersExistingTables: with ``Mode/append``, let a field that a table
+    ///     already in the file has no column for add one; without it such a record
+    ///     fails the write (`.data`) and the file is left as it was. Tables this
+    ///     import creates gain columns either way.
+    ///   - design: tables to create (where missing) before the first record.
+    public init(path: String, mode: Mode, altersExistingTables: Bool = false, design: TableDesign? = nil) {
+        self.path = path
+        self.mode = mode
+        self.altersExistingTables = altersExistingTables
+        self.design = design
+    }
+
+    public var displayName: String { path == "-" ? "<stdout>" : path }
+
+    public func open() throws {
+        let exists = path != "-" && FileStatus.exists(path)
+        if exists, mode == .create {
+            throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: true))
+        }
+        let inPlace = mode == .append && exists
+        if !inPlace {
+            file = try AtomicFile(target: path == "-" ? FileStatus.temporaryDirectory + "/ingest-\(getpid())-stdout.db" : path)
+        }
+        var configuration = Configuration()
+        configuration.label = "ingest"
+        do {
+            queue = try DatabaseQueue(path: file?.temporaryPath ?? path, configuration: configuration)
+        } catch {
+            file?.discard()
+            throw IngestError(.output, "cannot open as a SQLite database: \(error)", file: path)
+        }
+    }
+
+    public func write(_ body: (any RecordSink) throws -> Void) throws {
+        guard let queue else { preconditionFailure("SQLiteOutput.write(_:) before open()") }
+        do {
+            try queue.inDatabase { db in
+                if file != nil {
+                    // A private file being built: no journal is needed, the rename is the commit.
+                    try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+                }
+                let sink = SQLiteSink(database: db, batchSize: file == nil ? nil : 50_000,
+                                      altersExistingTables: altersExistingTables,
+                                      afterBatch: file.map { file in { file.startWriteback() } },
+                                      design: design.map(SQLiteDesign.init))
+                do {
+                    try sink.prepare()
+                    try body(sink)
+                    try sink.finish()
+                } catch {
+                    sink.abandon()
+                    throw error
+                }
+                columnsAddedToExistingTables = sink.columnsAddedToExistingTables
+            }
+        } catch let error as DatabaseError {
+            throw IngestError(.io, "SQLite: \(error.message ?? "\(error)")", file: path)
+        }
+    }
+
+    public func commit() throws {
+        do {
+            try queue?.close()
+        } catch let error as DatabaseError {
+            throw IngestError(.io, "SQLite: \(error.message ?? "\(error)")", file: path)
+        }
+        queue = nil
+        try file?.commit()
+        if path == "-", let file {
+            defer { FileStatus.remove(file.target) }
+            try FileStatus.copyToStandardOutput(file.target)
+        }
+    }
+
+    public func discard() {
+        try? queue?.close()
+        queue = nil
+        file?.discard()
+    }
+}

@@ -1,0 +1,164 @@
+import IngestCore
+internal import GRDB
+internal import GRDBSQLite
+
+/// One table the SQLite sink writes: its columns, their types, and the prepared
+/// INSERT reused for every row.
+final class SQLiteTable {
+    struct Column {
+        var name: String
+        var type: ColumnType
+        /// The shape of JSON values seen, so empty nested elements can become `[]`/`{}`.
+        var jsonShape: FieldValue.JSONShape?
+        /// Whether '' was stored, which ``finish(in:)`` may have to turn into `[]`/`{}`.
+        var holdsEmptyText = false
+    }
+
+    var name: String
+    @exclusivity(unchecked) private(set) var columns: [Column] = []
+    /// Whether the table existed before this run; such tables are never rebuilt.
+    let preexisting: Bool
+    /// Whether a field without a column may add one. Always for a table this run
+    /// creates; for a preexisting table only when the caller asked (`--alter`).
+    let addsColumns: Bool
+    /// The columns `ALTER TABLE … ADD COLUMN` added to a preexisting table, in order.
+    private(set) var addedColumns: [String] = []
+    private var indexByName: [String: Int] = [:]
+    /// Lower-cased names taken, since SQLite compares identifiers without case.
+    private var takenNames: Set<String> = []
+    /// Column index by ``Name/id``; -1 when not yet resolved.
+    @exclusivity(unchecked) private var indexByNameID: [Int] = []
+    @exclusivity(unchecked) private var insert: Statement?
+    @exclusivity(unchecked) private(set) var rowCount = 0
+    /// Appended to the INSERT (a declared table's upsert).
+    var conflictClause: String?
+
+    /// - Parameters:
+    ///   - existingColumns: the columns of a table already in the database, or `nil`
+    ///     for one this run creates.
+    ///   - altersExisting: whether a preexisting table may gain columns.
+    init(name: String, existingColumns: [Column]?, altersExisting: Bool = false) {
+        self.name = name
+        preexisting = existingColumns != nil
+        addsColumns = !preexisting || altersExisting
+        for column in existingColumns ?? [] { register(column) }
+    }
+
+    /// Creates the table in `db` with the columns the first record needs.
+    func create(in db: Database) throws {
+        try db.execute(sql: "CREATE TABLE \(name.quotedSQLIdentifier) (\(columnDefinitions))")
+    }
+
+    private var columnDefinitions: String {
+        columns.map { "\($0.name.quotedSQLIdentifier) \($0.type.sql)".trimmingSuffixSpace }.joined(separator: ", ")
+    }
+
+    /// The column index for field `name`, adding the column (typed for `value`) if new.
+    /// A preexisting table that may not gain columns (``addsColumns``) refuses a new
+    /// field with a `.data` error at `position`, the record's.
+    func columnIndex(for name: Name, value: FieldValue, at position: SourcePosition, in db: Database,
+                     create: Bool) throws -> Int {
+        if name.id < indexByNameID.count, indexByNameID[name.id] >= 0 { return indexByNameID[name.id] }
+        if indexByNameID.count <= name.id {
+            indexByNameID += Array(repeating: -1, count: name.id + 1 - indexByNameID.count)
+        }
+        let index: Int
+        if let existing = indexByName[name.qualified] {
+            index = existing
+        } else {
+            guard addsColumns else {
+                throw IngestError(.data, "the existing table \(self.name) has no column for field \(name.qualified)",
+                                  position: position, reason: .missingColumn(table: self.name, field: name.qualified))
+            }
+            let column = Column(name: uniqueName(for: name.qualified), type: ColumnType(holding: value) ?? .untyped)
+            register(column)
+            index = columns.count - 1
+            if !create {
+                try db.execute(sql: "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)")
+                insert = nil
+                if preexisting { addedColumns.append(column.name) }
+            }
+        }
+        indexByName[name.qualified] = index
+        indexByNameID[name.id] = index
+        return index
+    }
+
+    /// A name no other column has, ignoring case: `id`, then `id_2`, `id_3`…
+    private func uniqueName(for name: String) -> String {
+        var candidate = name
+        var suffix = 2
+        while takenNames.contains(candidate.lowercased()) {
+            candidate = "\(name)_\(suffix)"
+            suffix += 1
+        }
+        return candidate
+    }
+
+    private func register(_ column: Column) {
+        columns.append(column)
+        indexByName[column.name] = columns.count - 1
+        takenNames.insert(column.name.lowercased())
+    }
+
+    /// Widens column `index` so it holds `value`, rebuilding the table if it has rows.
+    func accommodate(_ value: FieldValue, inColumn index: Int, db: Database) throws {
+        if case .json(_, let shape) = value, columns[index].jsonShape == nil { columns[index].jsonShape = shape }
+        guard let needed = ColumnType(holding: value), needed > columns[index].type, !preexisting else { return }
+        columns[index].type = needed
+        try rebuild(in: db)
+    }
+
+    /// Recreates the table with the current column types, copying its rows. SQLite's
+    /// affinity converts the stored values, losslessly given the number rules.
+    private func rebuild(in db: Database) throws {
+        insert = nil
+        let scratch = "ingest rebuild of \(name)"
+        try db.execute(sql: "CREATE TABLE \(scratch.quotedSQLIdentifier) (\(columnDefinitions))")
+        try db.execute(sql: "INSERT INTO \(scratch.quotedSQLIdentifier) SELECT * FROM \(name.quotedSQLIdentifier)")
+        try db.execute(sql: "DROP TABLE \(name.quotedSQLIdentifier)")
+        try db.execute(sql: "ALTER TABLE \(scratch.quotedSQLIdentifier) RENAME TO \(name.quotedSQLIdentifier)")
+    }
+
+    /// Drops the prepared statements: they must be gone before the connection closes.
+    func releaseStatements() {
+        insert = nil
+    }
+
+    func rename(to newName: String, in db: Database) throws {
+        insert = nil
+        try db.execute(sql: "ALTER TABLE \(name.quotedSQLIdentifier) RENAME TO \(newName.quotedSQLIdentifier)")
+        name = newName
+    }
+
+    /// The INSERT for all current columns, prepared once and reused until the
+    /// columns change.
+    func insertStatement(in db: Database) throws -> SQLiteStatement {
+        if let insert { return insert.sqliteStatement }
+        let names = columns.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
+        let slots = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let conflict = conflictClause.map { " " + $0 } ?? ""
+        let statement = try db.makeStatement(sql: "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) VALUES (\(slots))\(conflict)")
+        insert = statement
+        return statement.sqliteStatement
+    }
+
+    func didInsertRow() { rowCount += 1 }
+
+    func didStoreEmptyText(inColumn index: Int) { columns[index].holdsEmptyText = true }
+
+    /// Gives empty nested elements, stored as '' before the column was known to hold
+    /// JSON, the empty JSON value of the column's shape.
+    func finish(in db: Database) throws {
+        releaseStatements()
+        for column in columns where column.holdsEmptyText {
+            guard let shape = column.jsonShape else { continue }
+            try db.execute(sql: "UPDATE \(name.quotedSQLIdentifier) SET \(column.name.quotedSQLIdentifier) = ? WHERE \(column.name.quotedSQLIdentifier) = ''",
+                           arguments: [shape == .array ? "[]" : "{}"])
+        }
+    }
+}
+
+private extension String {
+    var trimmingSuffixSpace: String { hasSuffix(" ") ? String(dropLast()) : self }
+}

@@ -1,0 +1,103 @@
+import IngestCore
+import Foundation
+
+/// Why one record does not fit its schema.
+public struct RecordRejection: Sendable, Equatable {
+    public var entity: String
+    /// The field at fault (its schema name).
+    public var field: String?
+    /// What is wrong: `"abc" is not an integer (64-bit)`, `missing required field…`.
+    public var reason: String
+    /// Where the offending value is (for a missing field: where the record starts).
+    public var position: SourcePosition
+    /// The offending value as written, cut to 200 bytes.
+    public var value: String?
+}
+
+/// What happens to records that do not fit: the run stops at the first one
+/// (``Mode/fail``, the default, and nothing is written), or they are skipped
+/// (``Mode/skip``), counted, and written one JSON object per line to a rejects file:
+///
+/// ```json
+/// {"file":"people.xml","line":12,"column":5,"record_line":9,"entity":"person","field":"id","reason":"\"x7\" is not an integer (64-bit)","value":"x7"}
+/// ```
+///
+/// With ``maxErrors``, the run fails once that many records have been rejected.
+/// The rejects file is written beside its target and renamed into place by
+/// ``finish()`` — also when the run fails, so the reasons are there to read.
+///
+/// Used by one parsing thread at a time; read ``count`` once the run is over.
+public final class RecordRejects: @unchecked Sendable {
+    public enum Mode: String, Sendable, CaseIterable {
+        case fail, skip
+    }
+
+    public let mode: Mode
+    public let maxErrors: Int?
+    public private(set) var count = 0
+    /// The input being read, for the rejects file's `file` member.
+    public var inputName = ""
+    private let file: AtomicFile?
+    private var writer: FileHandle?
+
+    /// Rejects that are only counted (``Mode/skip``), or that fail the run (``Mode/fail``).
+    public init(mode: Mode = .fail, maxErrors: Int? = nil) {
+        self.mode = mode
+        self.maxErrors = maxErrors
+        file = nil
+    }
+
+    /// Rejects written to the NDJSON file at `path`, built beside it and renamed into
+    /// place by ``finish()``. An existing file is refused (`.output`) unless `replace`.
+    public init(mode: Mode, maxErrors: Int? = nil, path: String, replace: Bool) throws {
+        self.mode = mode
+        self.maxErrors = maxErrors
+        if FileStatus.exists(path), !replace {
+            throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: false))
+        }
+        let file = try AtomicFile(target: path)
+        self.file = file
+        writer = FileHandle(forWritingAtPath: file.temporaryPath)
+        if writer == nil { throw IngestError(.output, "cannot create the rejects file", file: path) }
+    }
+
+    /// Records a rejection; throws when the run must stop.
+    func reject(_ rejection: RecordRejection, recordStart: SourcePosition) throws {
+        let what = "\(rejection.entity)\(rejection.field.map { " field \"\($0)\"" } ?? ""): \(rejection.reason)"
+        guard mode == .skip else {
+            throw IngestError(.data, what, position: rejection.position, reason: .recordRejected)
+        }
+        count += 1
+        if let writer {
+            var members: [(key: String, value: JSONValue)] = [
+                ("file", .string(inputName)),
+                ("line", .number(String(rejection.position.line))),
+                ("column", .number(String(rejection.position.column))),
+                ("record_line", .number(String(recordStart.line))),
+                ("entity", .string(rejection.entity)),
+            ]
+            if let field = rejection.field { members.append(("field", .string(field))) }
+            members.append(("reason", .string(rejection.reason)))
+            if let value = rejection.value { members.append(("value", .string(value))) }
+            var line: [UInt8] = []
+            JSONValue.object(members).write(into: &line)
+            line.append(0x0A)
+            do {
+                try writer.write(contentsOf: line)
+            } catch {
+                throw IngestError(.io, "cannot write the rejects file: \(error.localizedDescription)", file: file?.target)
+            }
+        }
+        if let maxErrors, count >= maxErrors {
+            throw IngestError(.data, "\(count) record\(count == 1 ? "" : "s") rejected, the most allowed; the last: \(what)", position: rejection.position, reason: .tooManyRejects(maxErrors))
+        }
+    }
+
+    /// Puts the rejects file in place.
+    public func finish() throws {
+        guard let file, let writer else { return }
+        try? writer.close()
+        self.writer = nil
+        try file.commit()
+    }
+}

@@ -1,0 +1,240 @@
+import ArgumentParser
+import IngestKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// From options to the library's parts: which reader, which output, which rejects.
+extension ImportCommand {
+    /// The reader the options ask for: tree mode, a well-formedness check, or the
+    /// streaming import with the automatic mapping or a schema.
+    func makeReader(schema: CompiledSchema?, rejects: RecordRejects?) throws -> any RecordReader {
+        if let selection = try xpathSelection() {
+            return XPathReader(selection: selection, limits: limits.limits, format: input.format)
+        }
+        let recordMapping: any RecordMapping = if let schema {
+            SchemaRecordMapping(schema: schema, rejects: rejects ?? RecordRejects())
+        } else {
+            AutomaticRecordMapping(recordPath: try mapping.records.map(RecordPath.init))
+        }
+        let importer = Importer(options: .init(
+            mapping: recordMapping,
+            limits: limits.limits,
+            format: input.format,
+            xmlParser: parsing.parser,
+            allowsHugeDocuments: parsing.huge))
+        return output.parseOnly ? WellFormednessCheck(importer: importer) : importer
+    }
+
+    /// Where `job` writes: nowhere for a dry run, else the output `--to` names.
+    func makeOutput(for job: Job, schema: CompiledSchema?) throws -> any Output {
+        guard let path = job.output else { return DiscardingOutput() }
+        switch output.to {
+        case .db:
+            let mode: SQLiteOutput.Mode = output.replace ? .replace : output.append || mapping.upsert ? .append : .create
+            return SQLiteOutput(path: path, mode: mode, altersExistingTables: output.alter,
+                                design: try schema?.tableDesign(upsert: mapping.upsert))
+        case .plist:
+            return FileOutput(path: path, format: .propertyList(output.plistFormat ?? .xml), replace: output.replace)
+        case .archive:
+            return FileOutput(path: path, format: .keyedArchive(output.plistFormat ?? .binary, className: output.className,
+                                                                 classNames: schema?.archiveClasses ?? [:]),
+                              replace: output.replace)
+        case .json:
+            return FileOutput(path: path, format: .json, replace: output.replace)
+        case .ndjson:
+            return FileOutput(path: path, format: .jsonLines, replace: output.replace)
+        }
+    }
+
+    /// The rejects of `--on-error skip`, written to `--rejects` when given; `nil`
+    /// without a schema.
+    func makeRejects() throws -> RecordRejects? {
+        guard mapping.schema != nil else { return nil }
+        guard let path = mapping.rejects else { return RecordRejects(mode: mapping.onError, maxErrors: mapping.maxErrors) }
+        return try RecordRejects(mode: mapping.onError, maxErrors: mapping.maxErrors, path: path, replace: output.replace)
+    }
+
+    /// Which names the schema's records carry: columns, plist keys, archive keys or field names.
+    var schemaOutput: CompiledSchema.Output {
+        switch output.to {
+        case .db: .database
+        case .plist: .plist
+        case .archive: .archive
+        case .json, .ndjson: .json
+        }
+    }
+
+    /// What `--xpath` asks for, or `nil` for streaming.
+    func xpathSelection() throws -> XPathSelection? {
+        guard let xpath = mapping.xpath else { return nil }
+        return XPathSelection(xpath, namespaces: try namespaces(), maxTreeBytes: limits.treeLimit)
+    }
+
+    /// The `--ns` bindings, prefix → URI.
+    func namespaces() throws -> [String: String] {
+        var bindings: [String: String] = [:]
+        for binding in mapping.namespaceBindings {
+            guard let equals = binding.firstIndex(of: "=") else {
+                throw ValidationError("--ns \(binding): expected PREFIX=URI, e.g. --ns a=http://www.w3.org/2005/Atom.")
+            }
+            let prefix = String(binding[..<equals]), uri = String(binding[binding.index(after: equals)...])
+            guard !prefix.isEmpty, !uri.isEmpty, !prefix.contains(":"), prefix.first.map({ $0.isLetter || $0 == "_" }) == true,
+                  prefix.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) else {
+                throw ValidationError("--ns \(binding): expected PREFIX=URI with a prefix such as a or dc, e.g. --ns a=http://www.w3.org/2005/Atom.")
+            }
+            if prefix == "xmlns" { throw ValidationError("--ns: the prefix xmlns is reserved; pick another.") }
+            if let bound = bindings[prefix], bound != uri {
+                throw ValidationError("--ns binds \(prefix) twice, to \(bound) and to \(uri).")
+            }
+            bindings[prefix] = uri
+        }
+        return bindings
+    }
+
+    /// With `--validate`, checks every input against the schema before any output is
+    /// opened, printing each problem (the first 20 per input); throws `.data` if any
+    /// input is invalid. An input that can be read only once (standard input, a pipe)
+    /// is copied to a temporary file first: returns the copies for the import, by path.
+    func validateInputs(console: Console) throws -> [String: InputFile] {
+        guard let schemaPath = parsing.validationSchema else { return [:] }
+        let schema = try ValidationSchema(contentsOf: schemaPath)
+        var copies: [String: InputFile] = [:]
+        var invalid: [ValidationReport] = []
+        for path in input.inputs {
+            var file = try InputFile(path: path)
+            if file.size == nil {
+                let spooled = try file.spooled(readers: 2)
+                file = spooled[0]
+                copies[path] = spooled[1]
+            }
+            guard try (input.format ?? InputFormat.detect(file)) == .xml else {
+                throw IngestError(.usage, "--validate checks XML against a schema, and \(file.displayName) is JSON")
+            }
+            console.info("validating \(file.displayName) against \(schemaPath)")
+            let report = try schema.validate(file)
+            guard !report.isValid else { continue }
+            for problem in report.problems { console.error("\(problem)") }
+            if report.problemCount > report.problems.count {
+                console.error("\(report.file): … and \(report.problemCount - report.problems.count) more problems")
+            }
+            invalid.append(report)
+        }
+        guard let first = invalid.first else { return copies }
+        if invalid.count == 1 {
+            throw IngestError(.data, "not valid against \(schemaPath) (\(first.problemCount) problem\(first.problemCount == 1 ? "" : "s")); nothing written",
+                              file: first.file)
+        }
+        throw IngestError(.data, "\(invalid.count) of \(input.inputs.count) inputs are not valid against \(schemaPath); nothing written")
+    }
+}
+
+/// The checks of options against each other, before anything is read.
+extension ImportCommand {
+    func validateOutput() throws {
+        let to = output.to
+        if output.replace && output.append { throw ValidationError("--replace and --append exclude each other: pick one.") }
+        if output.dryRun && output.parseOnly { throw ValidationError("--dry-run and --parse-only exclude each other: pick one.") }
+        if output.append && to != .db {
+            throw ValidationError("--append adds to a database; with --to \(to.rawValue) use --replace to rebuild the file.")
+        }
+        if output.alter && to != .db {
+            throw ValidationError("--alter adds columns to the tables of a database; --to \(to.rawValue) has none.")
+        }
+        if output.plistFormat != nil && to != .plist && to != .archive {
+            throw ValidationError("--plist-format applies to --to plist and --to archive only.")
+        }
+        if let className = output.className {
+            guard to == .archive else { throw ValidationError("--class names the objects of --to archive only.") }
+            guard !className.isEmpty, !className.hasPrefix("$") else {
+                throw ValidationError("--class needs a class name such as Person.")
+            }
+        }
+        if let out = output.out {
+            if out.isEmpty { throw ValidationError("--out needs a path, or - for standard output.") }
+            if out != "-", input.inputs.contains(out) { throw ValidationError("--out \(out) is also an input: the output never overwrites an input.") }
+            if out == "-", isatty(STDOUT_FILENO) == 1, writesBinary {
+                throw ValidationError("--out - would write binary data to a terminal: redirect standard output (> file, | command) or name a file.")
+            }
+        } else if input.inputs.contains("-") && !output.dryRun && !output.parseOnly {
+            throw ValidationError("Reading standard input: name the output with --out PATH (or --out - for standard output).")
+        }
+        if messages.report == "-", output.out == "-" {
+            throw ValidationError("--report - and --out - both write standard output: send one of them to a file.")
+        }
+    }
+
+    /// Whether the output is binary: a database, a binary plist, a binary archive.
+    private var writesBinary: Bool {
+        switch output.to {
+        case .db: true
+        case .plist: output.plistFormat == .binary
+        case .archive: output.plistFormat != .xml
+        case .json, .ndjson: false
+        }
+    }
+
+    func validateMapping() throws {
+        if let records = mapping.records {
+            do { _ = try RecordPath(records) } catch { throw ValidationError("--records \(records): expected element names separated by /: people/person (the records' parent, then the records), or people/item in JSON.") }
+        }
+        guard mapping.schema != nil else {
+            if mapping.upsert || mapping.onError != .fail || mapping.rejects != nil || mapping.maxErrors != nil {
+                throw ValidationError("--upsert, --on-error, --rejects and --max-errors need --schema: the automatic mapping has no keys and accepts every record.")
+            }
+            return
+        }
+        if mapping.records != nil { throw ValidationError("--schema says where the records are: drop --records (or set \"records\" in the schema).") }
+        if mapping.xpath != nil { throw ValidationError("--schema and --xpath exclude each other: the schema's records paths select the records.") }
+        if output.parseOnly { throw ValidationError("--parse-only maps nothing, so --schema has no effect: drop one of them.") }
+        if mapping.upsert {
+            guard output.to == .db else { throw ValidationError("--upsert updates database rows: it needs --to db.") }
+            guard !output.replace else { throw ValidationError("--upsert updates an existing database; --replace rebuilds it: pick one.") }
+        }
+        if mapping.onError == .fail, mapping.rejects != nil || mapping.maxErrors != nil {
+            throw ValidationError("--rejects and --max-errors apply to records set aside: add --on-error skip.")
+        }
+        if let maxErrors = mapping.maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
+        if let rejects = mapping.rejects {
+            if rejects == "-" || rejects.isEmpty { throw ValidationError("--rejects needs a file name; standard output may hold the output.") }
+            if input.inputs.contains(rejects) { throw ValidationError("--rejects \(rejects) is also an input: pick another file.") }
+            if rejects == output.out { throw ValidationError("--rejects and --out name the same file: pick another for the rejects.") }
+            if rejects == messages.report { throw ValidationError("--rejects and --report name the same file: pick another.") }
+        }
+    }
+
+    func validateTreeMode() throws {
+        guard let xpath = mapping.xpath else {
+            if !mapping.namespaceBindings.isEmpty { throw ValidationError("--ns binds prefixes for --xpath: give --xpath too.") }
+            if limits.maxTreeBytes != nil { throw ValidationError("--max-tree-bytes limits the tree of --xpath: give --xpath too.") }
+            return
+        }
+        if mapping.records != nil { throw ValidationError("--xpath and --records both choose the records: give one of them.") }
+        if output.parseOnly {
+            throw ValidationError("--parse-only streams the input without building a tree: drop --xpath, or try the expression with --dry-run.")
+        }
+        if input.format == .json || input.format == .jsonLines {
+            throw ValidationError("--xpath selects elements of an XML document; it cannot read JSON.")
+        }
+        // The expression's syntax and prefixes can be checked before any input is read.
+        do {
+            try XPathSelection(xpath, namespaces: try namespaces()).check()
+        } catch let error as IngestError {
+            throw ValidationError("--xpath: " + Diagnostics.describe(error))
+        }
+    }
+
+    func validateParsing() throws {
+        if parsing.huge && parsing.parser != .libxml2 { throw ValidationError("--huge lifts libxml2's limits: it needs --parser libxml2.") }
+        guard let schema = parsing.validationSchema else { return }
+        guard ValidationSchema.Kind(path: schema) != nil else {
+            throw ValidationError("--validate takes an XML Schema (.xsd) or a RELAX NG schema in XML syntax (.rng); cannot tell what \(schema) is.")
+        }
+        if input.format == .json || input.format == .jsonLines {
+            throw ValidationError("--validate checks XML against a schema; it cannot check JSON.")
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import IngestKit
+
+/// `ingest [import] INPUT...`: the default subcommand. It parses options, builds an
+/// import from the library's parts (a reader, an output, rejects), runs it and
+/// prints what happened; the import loop itself is the library's.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Stream XML or JSON into SQLite, a property list, a keyed archive or JSON (the default command).",
+        usage: "ingest [import] <input> ... [--to <kind>] [--out <path>] [<options>]",
+        discussion: ImportHelp.discussion
+    )
+
+    @OptionGroup(title: "Input") var input: InputOptions
+    @OptionGroup(title: "Mapping") var mapping: MappingOptions
+    @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Parsers and validation") var parsing: ParserOptions
+    @OptionGroup(title: "Safety limits") var limits: LimitOptions
+    @OptionGroup(title: "Messages") var messages: ReportingOptions
+
+    func validate() throws {
+        try validateOutput()
+        try validateMapping()
+        try validateTreeMode()
+        try validateParsing()
+    }
+
+    func run() throws {
+        let console = Console(quiet: messages.quiet, verbose: messages.verbose)
+        var report = RunReport(arguments: Array(CommandLine.arguments.dropFirst()))
+        SignalCleanup.install()
+        do {
+            try runImport(console: console, report: &report)
+            try report.finish(status: 0, error: nil, to: messages.report)
+        } catch {
+            let failure = CommandFailure(error)
+            console.error(failure.message)
+            try? report.finish(status: failure.status, error: failure.message, to: messages.report)
+            throw ExitCode(failure.status)
+        }
+    }
+
+    private func runImport(console: Console, report: inout RunReport) throws {
+        // Every input is checked before any output is opened.
+        let validated = try validateInputs(console: console)
+        let schema = try mapping.schema.map { try CompiledSchema.load(path: $0, output: schemaOutput) }
+        let rejects = try makeRejects()
+        // The rejects file says why records were set aside, also when the run fails.
+        defer { try? rejects?.finish() }
+        let reader = try makeReader(schema: schema, rejects: rejects)
+        for job in jobs() {
+            let stopwatch = Stopwatch()
+            let rejectedBefore = rejects?.count ?? 0
+            let inputs = try job.inputs.map { path in try validated[path] ?? openInput(path) }
+            var reader = reader
+            if let importer = reader as? Importer, inputs.contains(where: { $0.path == nil }) {
+                // Standard input has no name: a JSON top-level array's table is named after the output.
+                var named = importer
+                named.options.documentName = job.output.flatMap { $0 == "-" ? nil : Importer.stem($0) } ?? "stdin"
+                reader = named
+            }
+            let destination = try makeOutput(for: job, schema: schema)
+            for input in inputs { console.info("reading \(input.displayName)") }
+            let meter = ProgressTracker(enabled: !messages.quiet)
+            defer { meter.finish() }
+            let summary = try reader.run(inputs, into: destination) { meter.update($0) }
+            meter.finish()
+            if let database = destination as? SQLiteOutput {
+                for (table, columns) in database.columnsAddedToExistingTables {
+                    console.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
+                }
+            }
+            if job.output != nil { console.info("wrote \(destination.displayName)") }
+            let rejected = (rejects?.count ?? 0) - rejectedBefore
+            report.add(job: job, summary: summary, rejected: rejected, seconds: stopwatch.seconds)
+            console.summary(summaryLine(job, summary, rejected: rejected, seconds: stopwatch.seconds))
+        }
+        try rejects?.finish()
+    }
+
+    /// One output and the inputs that go into it.
+    struct Job {
+        var inputs: [String]
+        /// The output path; `nil` for a dry run or a well-formedness check.
+        var output: String?
+    }
+
+    /// With `--out`, every input into one output; without, one output per input,
+    /// named after it (`data/folks.xml` → `folks.db` in the current directory).
+    func jobs() -> [Job] {
+        if output.dryRun || output.parseOnly { return [Job(inputs: input.inputs, output: nil)] }
+        if let out = output.out { return [Job(inputs: input.inputs, output: out)] }
+        return input.inputs.map { Job(inputs: [$0], output: "\(Importer.stem($0)).\(output.to.rawValue)") }
+    }
+
+    private func openInput(_ path: String) throws -> InputFile {
+        try InputFile(path: path)
+    }
+
+    /// `ingest: 3 records in 1 table (people) to folks.db; 120 B in 0.01 s (9.4 KiB/s)`
+    private func summaryLine(_ job: Job, _ summary: ImportSummary, rejected: Int, seconds: Double) -> String {
+        let bytes = ByteCount.readable(summary.bytesRead)
+        let rate = "\(ByteCount.readable(Int(Double(summary.bytesRead) / max(seconds, 0.000_001))))/s"
+        let timing = "\(bytes) in \(Decimal(seconds, places: 2)) s (\(rate))"
+        if output.parseOnly { return "well-formed, \(timing), nothing written" }
+        let count = summary.recordCount
+        let tables = summary.tables.isEmpty ? "no table"
+            : "\(summary.tables.count) table\(summary.tables.count == 1 ? "" : "s") (\(summary.tables.map(\.name).joined(separator: ", ")))"
+        let destination = job.output.map { $0 == "-" ? " to standard output" : " to \($0)" } ?? ", dry run: nothing written"
+        let rejectedText = mapping.schema == nil ? ""
+            : ", \(rejected) rejected\(rejected > 0 && mapping.rejects != nil ? " (see \(mapping.rejects!))" : "")"
+        return "\(count) record\(count == 1 ? "" : "s") in \(tables)\(destination)\(rejectedText); \(timing)"
+    }
+}

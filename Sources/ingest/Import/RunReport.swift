@@ -1,0 +1,63 @@
+import IngestKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--report FILE`: a JSON account of the run for cron wrappers and monitoring,
+/// written (atomically) whether the run succeeded or not:
+///
+/// ```json
+/// {"ingest": 1, "arguments": ["nightly.xml.gz", "--append"], "started": "2026-11-23T02:00:00Z",
+///  "seconds": 3.1, "exitStatus": 0, "error": null,
+///  "outputs": [{"output": "nightly.db", "inputs": [{"name": "nightly.xml.gz", "bytes": 1048576}],
+///               "records": 500000, "tables": [{"name": "people", "records": 500000}], "rejected": 0,
+///               "seconds": 3.1}]}
+/// ```
+struct RunReport {
+    private let arguments: [String]
+    private let started: time_t = time(nil)
+    private let stopwatch = Stopwatch()
+    private var outputs: [JSONValue] = []
+
+    init(arguments: [String]) {
+        self.arguments = arguments
+    }
+
+    mutating func add(job: ImportCommand.Job, summary: ImportSummary, rejected: Int, seconds: Double) {
+        outputs.append(.object([
+            ("output", job.output.map(JSONValue.string) ?? .null),
+            ("inputs", .array(summary.inputs.map { .object([("name", .string($0.name)), ("bytes", .number(String($0.bytes)))]) })),
+            ("records", .number(String(summary.recordCount))),
+            ("tables", .array(summary.tables.map { .object([("name", .string($0.name)), ("records", .number(String($0.records)))]) })),
+            ("rejected", .number(String(rejected))),
+            ("seconds", .number(String(Decimal(seconds, places: 3).description))),
+        ]))
+    }
+
+    /// Writes the report to `path` (`-`: standard output), if one was asked for.
+    func finish(status: Int32, error: String?, to path: String?) throws {
+        guard let path else { return }
+        let document = JSONValue.object([
+            ("ingest", .number("1")),
+            ("arguments", .array(arguments.map(JSONValue.string))),
+            ("started", .string(Self.timestamp(started))),
+            ("seconds", .number(Decimal(stopwatch.seconds, places: 3).description)),
+            ("exitStatus", .number(String(status))),
+            ("error", error.map(JSONValue.string) ?? .null),
+            ("outputs", .array(outputs)),
+        ])
+        try AtomicFile.write(Array((document.prettyText() + "\n").utf8), to: path, replace: true)
+    }
+
+    /// `2026-11-23T02:00:00Z`.
+    static func timestamp(_ seconds: time_t) -> String {
+        var value = seconds
+        var parts = tm()
+        gmtime_r(&value, &parts)
+        func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}

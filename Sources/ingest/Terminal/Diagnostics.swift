@@ -1,0 +1,34 @@
+import IngestKit
+
+/// How the command words the library's errors: the library says what is wrong; this
+/// adds the option that changes the outcome, from the error's ``IngestError/Reason``.
+enum Diagnostics {
+    /// `file:line:column: message` and, where one helps, what to type instead.
+    static func describe(_ error: IngestError) -> String {
+        guard let reason = error.reason, let hint = hint(for: reason) else { return error.description }
+        return "\(error.description)\(hint)"
+    }
+
+    static func hint(for reason: IngestError.Reason) -> String? {
+        switch reason {
+        case .depthLimit: " (raise the limit with --max-depth)"
+        case .textLimit: " (raise the limit with --max-text-bytes)"
+        case .libxml2Limit: " (--huge lifts libxml2's limits, for trusted inputs)"
+        case .treeTooLarge: " (--max-tree-bytes); stream it with --records PATH instead, or raise --max-tree-bytes"
+        case .encodingNeedsLibXML2: "; --parser libxml2 reads it"
+        case .moreThanOneJSONDocument: " (use --nl for JSON Lines or concatenated documents)"
+        case .invalidRecordPath: " (--records)"
+        case .recordPathMatchedNothing(_, let suggestions):
+            suggestions.isEmpty ? " (--records)"
+                : " (--records); records are at \(suggestions.prefix(5).joined(separator: ", "))"
+        case .expressionMatchedNothing: " (--xpath)"
+        case .unboundPrefixes(let prefixes):
+            ": bind \(prefixes.count == 1 ? "it" : "them") with " + (prefixes.isEmpty ? "--ns PREFIX=URI" : prefixes.map { "--ns \($0)=URI" }.joined(separator: " "))
+        case .outputExists(let appendable):
+            appendable ? "; use --replace to rebuild it or --append to add to it" : "; use --replace to rebuild it"
+        case .missingColumn: "; --alter would add it"
+        case .recordRejected: "; --on-error skip --rejects FILE sets such records aside"
+        case .tooManyRejects(let limit): " (--max-errors \(limit))"
+        }
+    }
+}

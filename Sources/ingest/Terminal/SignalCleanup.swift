@@ -1,0 +1,26 @@
+import IngestKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The command's signal handling: SIGINT, SIGTERM and SIGHUP remove the temporary
+/// files outputs are being built in, then end the process as the signal would
+/// have. (The library installs no handlers; a program that embeds it decides.)
+enum SignalCleanup {
+    nonisolated(unsafe) private static var installed = false
+
+    static func install() {
+        guard !installed else { return }
+        installed = true
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number) { received in
+                TemporaryFiles.removeAll()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+}
