@@ -63,3 +63,35 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: - IngestCompression
+// Compressed inputs (.gz, .bz2, .xz, .zst, recognised by their magic bytes) read through
+// the decompressors' own C libraries, as the system installs them: no Swift package
+// dependency. Kept in one block so the module cut can move it whole.
+package.products.append(.library(name: "IngestCompression", targets: ["IngestCompression"]))
+package.targets.append(contentsOf: [
+    .systemLibrary(
+        name: "CZlib",
+        pkgConfig: "zlib",
+        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
+    // Debian's libbz2-dev has no pkg-config file: the module map links libbz2 by name.
+    .systemLibrary(
+        name: "CBZip2",
+        providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]
+    ),
+    .systemLibrary(
+        name: "CLZMA",
+        pkgConfig: "liblzma",
+        providers: [.apt(["liblzma-dev"]), .brew(["xz"])]
+    ),
+    .systemLibrary(
+        name: "CZstd",
+        pkgConfig: "libzstd",
+        providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+    ),
+    .target(
+        name: "IngestCompression",
+        dependencies: ["IngestKit", "CZlib", "CBZip2", "CLZMA", "CZstd"]
+    ),
+])
