@@ -94,4 +94,8 @@ package.targets.append(contentsOf: [
         name: "IngestCompression",
         dependencies: ["IngestKit", "CZlib", "CBZip2", "CLZMA", "CZstd"]
     ),
+    .testTarget(
+        name: "IngestCompressionTests",
+        dependencies: ["IngestCompression", "IngestKit", "CZlib"]
+    ),
 ])
