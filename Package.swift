@@ -94,6 +94,12 @@ package.targets.append(contentsOf: [
         name: "IngestCompression",
         dependencies: ["IngestKit", "CZlib", "CBZip2", "CLZMA", "CZstd"]
     ),
+    // How fast a compressed input reads through DecompressingSource, against `gzip -dc`.
+    .executableTarget(
+        name: "ingest-decompress-bench",
+        dependencies: ["IngestKit", "IngestCompression"],
+        path: "Benchmarks/Decompress"
+    ),
     .testTarget(
         name: "IngestCompressionTests",
         dependencies: ["IngestCompression", "IngestKit", "CZlib"]
