@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "IngestSQLite", targets: ["IngestSQLite"]),
         .library(name: "IngestFiles", targets: ["IngestFiles"]),
         .library(name: "IngestSchema", targets: ["IngestSchema"]),
+        .library(name: "IngestCompression", targets: ["IngestCompression"]),
         .library(name: "IngestTesting", targets: ["IngestTesting"]),
         .executable(name: "ingest", targets: ["ingest"]),
     ],
@@ -33,6 +34,12 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        // The decompressors' own libraries, as the system installs them. Debian's
+        // libbz2-dev has no pkg-config file: the module map links libbz2 by name.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
+        .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
 
         // Events, names, the handler stack, the Expat / libxml2 SAX / JSON push parsers,
         // records, the automatic mapping, streaming Decodable, the Output protocol and
@@ -53,12 +60,14 @@ let package = Package(
         .target(name: "IngestFiles", dependencies: ["IngestCore"]),
         // Mapping schemas: declared records, typed fields, keys, child tables, inference.
         .target(name: "IngestSchema", dependencies: ["IngestCore"]),
+        // Compressed inputs (gzip, bzip2, xz, zstd, told by their magic bytes), streamed.
+        .target(name: "IngestCompression", dependencies: ["IngestCore", "CZlib", "CBZip2", "CLZMA", "CZstd"]),
         // Drives element handlers with hand-made events, for tests (yours too).
         .target(name: "IngestTesting", dependencies: ["IngestCore"]),
         // The umbrella: re-exports the modules above.
         .target(
             name: "IngestKit",
-            dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema"]
+            dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression"]
         ),
 
         .executableTarget(
@@ -67,6 +76,12 @@ let package = Package(
                 "IngestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // How fast a compressed input reads through DecompressingSource, against `gzip -dc`.
+        .executableTarget(
+            name: "ingest-decompress-bench",
+            dependencies: ["IngestCore", "IngestCompression"],
+            path: "Benchmarks/Decompress"
         ),
         // Benchmarks/run.sh's measure of IngestKit.records (streaming Decodable).
         .executableTarget(
@@ -84,6 +99,7 @@ let package = Package(
             name: "IngestSQLiteTests",
             dependencies: ["IngestSQLite", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "CZlib"]),
         .testTarget(name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestTestSupport"]),
         .testTarget(
             name: "IngestSchemaTests",

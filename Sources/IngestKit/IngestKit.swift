@@ -6,3 +6,4 @@
 @_exported import IngestSQLite
 @_exported import IngestFiles
 @_exported import IngestSchema
+@_exported import IngestCompression

@@ -115,8 +115,9 @@ public struct Importer: RecordReader {
         }
     }
 
-    /// `data/people.ndjson` → `people`.
+    /// `data/people.ndjson` → `people`; `people.xml.gz` → `people`.
     public static func stem(_ path: String) -> String {
+        let path = InputFormat.withoutCompressionSuffix(path)
         let base = path.split(separator: "/").last.map(String.init) ?? path
         let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
         return stem.isEmpty ? base : stem

@@ -68,7 +68,7 @@ extension RecordReader {
                 let report: ((Int, Int) -> Void)? = progress.map { progress in
                     { bytes, records in
                         progress(ImportProgress(input: input.displayName, bytesRead: input.bytesRead,
-                                                totalBytes: input.size, records: before + records))
+                                                totalBytes: input.storedSize, records: before + records))
                     }
                 }
                 if output.prefersWriterThread {

@@ -7,17 +7,29 @@ import Darwin
 /// An input opened for streaming: a file, or standard input when the path is `-`.
 ///
 /// It reads with plain `read(2)` into caller-provided buffers, so no more than one
-/// chunk of the input is ever in memory.
+/// chunk of the input is ever in memory. An input whose stored bytes must be
+/// decoded first (a compressed file) is an `InputFile` too, made with
+/// ``init(decoding:from:)``: it keeps the file's name and counts progress on the
+/// file's own bytes.
 public final class InputFile: ByteSource {
     /// The name errors use: the path as given, or `<stdin>`.
     public let displayName: String
     /// The path as given, or `nil` for standard input.
     public let path: String?
-    /// The size in bytes when the input is a regular file, for progress reporting.
+    /// The size of the content in bytes, when known before reading it: a regular
+    /// file that is read as it is stored.
     public let size: Int?
-    /// Bytes read from the file or standard input so far (peeked bytes included).
-    public private(set) var bytesRead = 0
+    /// The size of the stored input (the file's size, compressed or not), when it is a
+    /// regular file: what progress is measured against.
+    public let storedSize: Int?
+    /// Bytes of the stored input read so far (peeked bytes included).
+    public var bytesRead: Int { stored?.bytesRead ?? descriptorBytesRead }
+    private var descriptorBytesRead = 0
     private let descriptor: Int32
+    /// The source of the content and the file it decodes, for an input made with
+    /// ``init(decoding:from:)``.
+    private let decoded: (any ByteSource)?
+    private let stored: InputFile?
     private var closed = false
     /// Bytes read ahead by ``peek(_:)``, served before the rest of the input.
     private var lookahead: [UInt8] = []
@@ -47,6 +59,21 @@ public final class InputFile: ByteSource {
         } else {
             size = nil
         }
+        storedSize = size
+        decoded = nil
+        stored = nil
+    }
+
+    /// The content `source` decodes from `file` (a decompressor reading it, say), as
+    /// an input named as the file is, whose progress counts the file's bytes.
+    public init(decoding source: any ByteSource, from file: InputFile) {
+        path = file.path
+        displayName = file.displayName
+        size = nil
+        storedSize = file.storedSize
+        descriptor = -1
+        decoded = source
+        stored = file
     }
 
     /// Takes over `descriptor`, already open for reading (closed with the input), as
@@ -57,6 +84,9 @@ public final class InputFile: ByteSource {
         self.descriptor = descriptor
         var info = stat()
         size = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        storedSize = size
+        decoded = nil
+        stored = nil
     }
 
     deinit { closeFile() }
@@ -92,10 +122,11 @@ public final class InputFile: ByteSource {
     }
 
     private func readFromDescriptor(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if let decoded { return try decoded.read(into: buffer) }
         while true {
             let count = POSIX.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 {
-                bytesRead += count
+                descriptorBytesRead += count
                 return count
             }
             if errno == EINTR { continue }
@@ -106,6 +137,6 @@ public final class InputFile: ByteSource {
     private func closeFile() {
         guard !closed else { return }
         closed = true
-        if descriptor != STDIN_FILENO { _ = close(descriptor) }
+        if descriptor >= 0, descriptor != STDIN_FILENO { _ = close(descriptor) }
     }
 }

@@ -8,8 +8,10 @@ public enum InputFormat: String, Sendable, CaseIterable {
     case jsonLines = "ndjson"
 
     /// The format a file name promises: `.json`; `.ndjson`, `.jsonl`, `.ldjson`;
-    /// `.xml` and other XML names. `nil` when the name does not tell.
+    /// `.xml` and other XML names — also before a compression suffix
+    /// (`events.ndjson.gz`). `nil` when the name does not tell.
     public static func fromExtension(of path: String) -> InputFormat? {
+        let path = withoutCompressionSuffix(path)
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
         switch path[path.index(after: dot)...].lowercased() {
         case "json", "geojson": return .json
@@ -17,6 +19,18 @@ public enum InputFormat: String, Sendable, CaseIterable {
         case "xml", "rss", "atom", "rdf", "xhtml", "svg", "kml", "gpx", "plist", "xsd": return .xml
         default: return nil
         }
+    }
+
+    /// The suffixes of compressed files, which say how a file is stored rather than
+    /// what it holds.
+    public static let compressionSuffixes = [".gz", ".bz2", ".xz", ".zst", ".zstd"]
+
+    /// `people.xml.gz` → `people.xml`; other names as they are.
+    public static func withoutCompressionSuffix(_ path: String) -> String {
+        for suffix in compressionSuffixes where path.lowercased().hasSuffix(suffix) && path.count > suffix.count {
+            return String(path.dropLast(suffix.count))
+        }
+        return path
     }
 
     /// The format the first bytes suggest: `<` starts XML, `{` or `[` JSON. White

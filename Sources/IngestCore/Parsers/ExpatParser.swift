@@ -16,9 +16,9 @@ public struct ExpatParser: StreamingParser {
         self.chunkSize = chunkSize
     }
 
-    public func parse(_ input: InputFile, into receiver: any ParseEventReceiver,
+    public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
                       progress: ((Int) -> Void)? = nil) throws {
-        let session = ExpatSession(receiver: receiver)
+        let session = ExpatPushParser(receiver: receiver, displayName: input.displayName)
         var consumed = 0
         while true {
             guard let buffer = XML_GetBuffer(session.parser, Int32(chunkSize)) else {
@@ -32,30 +32,23 @@ public struct ExpatParser: StreamingParser {
         }
     }
 
-    /// Parses a complete document held in memory (for tests and small inputs).
-    public func parse(bytes: some Collection<UInt8>, into receiver: any ParseEventReceiver,
-                      displayName: String = "<memory>") throws {
-        let session = ExpatSession(receiver: receiver)
-        var bytes = Array(bytes)
-        try bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            repeat {
-                let count = min(chunkSize, raw.count - offset)
-                let chunk = UnsafeMutableRawBufferPointer(rebasing: raw[offset..<offset + count])
-                try session.parse(chunk, isFinal: offset + count == raw.count).mapError { $0.inFile(displayName) }.get()
-                offset += count
-            } while offset < raw.count
-        }
+    public func makePushParser(receiver: any ParseEventReceiver, displayName: String) -> any PushParser {
+        ExpatPushParser(receiver: receiver, displayName: displayName)
     }
 }
 
-/// One Expat parser and the state its C callbacks need.
-final class ExpatSession {
+/// Expat as a ``PushParser``: the parser ``ExpatParser`` drives, for bytes that are
+/// pushed rather than read. Names are interned in ``names``; namespaces are
+/// processed, and the safety settings are ``ExpatParser``'s.
+public final class ExpatPushParser: PushParser {
     static let namespaceSeparator = NameTable.namespaceSeparator
 
     let parser: XML_Parser
     let receiver: any ParseEventReceiver
-    let names = NameTable()
+    /// The names of this document, interned as they were met.
+    public let names = NameTable()
+    /// The input's name in error messages.
+    public let displayName: String
     var failure: IngestError?
     /// The declared encoding neither Expat nor iconv could read, for the error message.
     var unreadableEncoding: (name: String, reason: ExpatIconvEncoding.Refusal)?
@@ -63,22 +56,24 @@ final class ExpatSession {
     /// Names of the open elements, so an end tag needs no lookup.
     @exclusivity(unchecked) private var openNames: [Name] = []
 
-    init(receiver: any ParseEventReceiver) {
+    /// A parser sending the events of one document to `receiver`.
+    public init(receiver: any ParseEventReceiver, displayName: String = "<memory>") {
         self.receiver = receiver
+        self.displayName = displayName
         parser = XML_ParserCreateNS(nil, XML_Char(bitPattern: Self.namespaceSeparator))
         XML_SetReturnNSTriplet(parser, 1)
         XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetElementHandler(parser, { data, name, attributes in
-            ExpatSession.from(data).startElement(name!, attributes!)
+            ExpatPushParser.from(data).startElement(name!, attributes!)
         }, { data, name in
-            ExpatSession.from(data).endElement(name!)
+            ExpatPushParser.from(data).endElement(name!)
         })
         XML_SetCharacterDataHandler(parser) { data, text, length in
-            ExpatSession.from(data).characters(text!, Int(length))
+            ExpatPushParser.from(data).characters(text!, Int(length))
         }
         XML_SetUnknownEncodingHandler(parser, { data, name, info in
-            let session = ExpatSession.from(data)
+            let session = ExpatPushParser.from(data)
             let name = name.map { String(cString: $0) } ?? ""
             do throws(ExpatIconvEncoding.Refusal) {
                 try ExpatIconvEncoding(name: name).describe(to: info!)
@@ -91,7 +86,7 @@ final class ExpatSession {
         // The handler's first argument is set to this session rather than the parser.
         XML_SetExternalEntityRefHandlerArg(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetExternalEntityRefHandler(parser) { session, _, _, systemID, _ in
-            let session = ExpatSession.from(UnsafeMutableRawPointer(session))
+            let session = ExpatPushParser.from(UnsafeMutableRawPointer(session))
             let what = systemID.map { String(cString: $0) } ?? "?"
             session.fail(IngestError(.data, "external entity \"\(what)\" refused: ingest never loads external entities", position: session.position))
             return Int32(XML_STATUS_ERROR.rawValue)
@@ -100,8 +95,8 @@ final class ExpatSession {
 
     deinit { XML_ParserFree(parser) }
 
-    private static func from(_ data: UnsafeMutableRawPointer?) -> ExpatSession {
-        Unmanaged<ExpatSession>.fromOpaque(data!).takeUnretainedValue()
+    private static func from(_ data: UnsafeMutableRawPointer?) -> ExpatPushParser {
+        Unmanaged<ExpatPushParser>.fromOpaque(data!).takeUnretainedValue()
     }
 
     var position: SourcePosition {
@@ -115,8 +110,16 @@ final class ExpatSession {
         check(XML_ParseBuffer(parser, Int32(count), isFinal ? 1 : 0))
     }
 
-    func parse(_ bytes: UnsafeMutableRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
+    func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
         check(XML_Parse(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0))
+    }
+
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        try parse(bytes, isFinal: false).mapError { $0.inFile(displayName) }.get()
+    }
+
+    public func finish() throws {
+        try parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true).mapError { $0.inFile(displayName) }.get()
     }
 
     private func check(_ status: XML_Status) -> Result<Void, IngestError> {

@@ -1,7 +1,7 @@
 /// JSON, streamed: the JSON layer beside ``ExpatParser``, emitting the same events so
 /// that one mapping and one set of handlers serve both formats.
 ///
-/// The rule that maps JSON onto elements (``JSONTokenizer`` does the work):
+/// The rule that maps JSON onto elements (``JSONPushParser`` does the work):
 ///
 /// | JSON | events |
 /// | --- | --- |
@@ -35,48 +35,28 @@ public struct JSONParser: StreamingParser {
         self.chunkSize = chunkSize
     }
 
-    public func parse(_ input: InputFile, into receiver: any ParseEventReceiver,
+    public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
                       progress: ((Int) -> Void)? = nil) throws {
-        let tokenizer = makeTokenizer(receiver)
-        do {
-            var consumed = 0
-            while true {
-                let space = tokenizer.writableSpace(minimum: chunkSize)
-                let count = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: space[..<min(space.count, chunkSize)]))
-                guard count > 0 else { break }
-                consumed += count
-                try tokenizer.commit(count)
-                progress?(consumed)
-            }
-            try tokenizer.finish()
-        } catch let error as IngestError {
-            throw error.inFile(input.displayName)
+        // Reads straight into the push parser's buffer: no copy between the two.
+        let parser = makeJSONPushParser(receiver: receiver, displayName: input.displayName)
+        var consumed = 0
+        while true {
+            let space = parser.writableSpace(minimum: chunkSize)
+            let count = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: space[..<min(space.count, chunkSize)]))
+            guard count > 0 else { break }
+            consumed += count
+            try parser.commit(count)
+            progress?(consumed)
         }
+        try parser.finish()
     }
 
-    /// Parses a complete document held in memory (for tests and small inputs), in
-    /// pieces of `chunkSize` bytes.
-    public func parse(bytes: some Collection<UInt8>, into receiver: any ParseEventReceiver,
-                      displayName: String = "<memory>") throws {
-        let tokenizer = makeTokenizer(receiver)
-        let bytes = Array(bytes)
-        do {
-            try bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let count = min(chunkSize, raw.count - offset)
-                    try tokenizer.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count]))
-                    offset += count
-                }
-            }
-            try tokenizer.finish()
-        } catch let error as IngestError {
-            throw error.inFile(displayName)
-        }
+    public func makePushParser(receiver: any ParseEventReceiver, displayName: String) -> any PushParser {
+        makeJSONPushParser(receiver: receiver, displayName: displayName)
     }
 
-    private func makeTokenizer(_ receiver: any ParseEventReceiver) -> JSONTokenizer {
-        JSONTokenizer(receiver: receiver, documentName: documentName, lines: lines, limits: limits,
-                      bufferSize: chunkSize)
+    private func makeJSONPushParser(receiver: any ParseEventReceiver, displayName: String) -> JSONPushParser {
+        JSONPushParser(receiver: receiver, documentName: documentName, lines: lines, limits: limits,
+                       bufferSize: chunkSize, displayName: displayName)
     }
 }

@@ -46,9 +46,9 @@ public struct LibXML2Parser: StreamingParser {
         self.allowsHugeDocuments = allowsHugeDocuments
     }
 
-    public func parse(_ input: InputFile, into receiver: any ParseEventReceiver,
+    public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
                       progress: ((Int) -> Void)? = nil) throws {
-        let session = try LibXML2Session(receiver: receiver, huge: allowsHugeDocuments)
+        let session = try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, displayName: input.displayName)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var consumed = 0
@@ -62,21 +62,7 @@ public struct LibXML2Parser: StreamingParser {
         }
     }
 
-    /// Parses a complete document held in memory (for tests and small inputs).
-    public func parse(bytes: some Collection<UInt8>, into receiver: any ParseEventReceiver,
-                      displayName: String = "<memory>") throws {
-        let session = try LibXML2Session(receiver: receiver, huge: allowsHugeDocuments)
-        let bytes = Array(bytes)
-        try bytes.withUnsafeBytes { raw in
-            var offset = 0
-            repeat {
-                let count = min(chunkSize, raw.count - offset)
-                let chunk = UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
-                try session.parse(chunk, isFinal: false).mapError { $0.inFile(displayName) }.get()
-                offset += count
-            } while offset < raw.count
-            try session.parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true)
-                .mapError { $0.inFile(displayName) }.get()
-        }
+    public func makePushParser(receiver: any ParseEventReceiver, displayName: String) throws -> any PushParser {
+        try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, displayName: displayName)
     }
 }

@@ -105,8 +105,8 @@ extension ImportCommand {
         var copies: [String: InputFile] = [:]
         var invalid: [ValidationReport] = []
         for path in input.inputs {
-            var file = try InputFile(path: path)
-            if file.size == nil {
+            var file = try InputFile(path: path).decompressed()
+            if file.storedSize == nil {
                 let spooled = try file.spooled(readers: 2)
                 file = spooled[0]
                 copies[path] = spooled[1]

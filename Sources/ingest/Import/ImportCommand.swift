@@ -94,8 +94,10 @@ struct ImportCommand: ParsableCommand {
         return input.inputs.map { Job(inputs: [$0], output: "\(Importer.stem($0)).\(output.to.rawValue)") }
     }
 
+    /// Opens `path` (`-`: standard input), decompressing it when its first bytes say
+    /// it is gzip, bzip2, xz or zstd.
     private func openInput(_ path: String) throws -> InputFile {
-        try InputFile(path: path)
+        try InputFile(path: path).decompressed()
     }
 
     /// `ingest: 3 records in 1 table (people) to folks.db; 120 B in 0.01 s (9.4 KiB/s)`

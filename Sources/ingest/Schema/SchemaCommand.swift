@@ -84,7 +84,7 @@ struct SchemaInferCommand: ParsableCommand {
                 options: .init(recordPath: try records.map(RecordPath.init), format: nl ? .jsonLines : from),
                 sampleSize: sample)
             for path in inputs {
-                try inference.add(InputFile(path: path))
+                try inference.add(InputFile(path: path).decompressed())
             }
             for warning in inference.warnings { StandardError.write("ingest: warning: \(warning)\n") }
             if inference.recordCount == 0 { StandardError.write("ingest: warning: no records found; the schema has no entities\n") }

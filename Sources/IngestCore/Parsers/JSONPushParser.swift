@@ -8,7 +8,7 @@ import Darwin
 /// emits the one event model (``ParseEventReceiver``) as it goes.
 ///
 /// ```swift
-/// let tokenizer = JSONTokenizer(receiver: stack, documentName: "folks")
+/// let tokenizer = JSONPushParser(receiver: stack, documentName: "folks")
 /// try tokenizer.feed(chunk1)
 /// try tokenizer.feed(chunk2)        // a token may be split anywhere
 /// try tokenizer.finish()
@@ -35,8 +35,10 @@ import Darwin
 ///
 /// Memory: one buffer holding the current chunk (and a token cut by its end), the
 /// decoded text of a string that has escapes or spans chunks, and the nesting stack.
-public final class JSONTokenizer {
+public final class JSONPushParser: PushParser {
     public let names: NameTable
+    /// The input's name in error messages.
+    public let displayName: String
     public let limits: ParseLimits
     public let lines: Bool
     private let receiver: any ParseEventReceiver
@@ -87,10 +89,12 @@ public final class JSONTokenizer {
     ///     file name without its extension).
     ///   - lines: read a sequence of values (JSON Lines) rather than one document.
     ///   - names: the table keys are interned in.
+    ///   - displayName: the input's name in error messages.
     public init(receiver: any ParseEventReceiver, documentName: String, lines: Bool = false,
                 limits: ParseLimits = .default, names: NameTable = NameTable(),
-                bufferSize: Int = defaultChunkSize) {
+                bufferSize: Int = defaultChunkSize, displayName: String = "<memory>") {
         self.receiver = receiver
+        self.displayName = displayName
         self.names = names
         self.limits = limits
         self.lines = lines
@@ -114,6 +118,15 @@ public final class JSONTokenizer {
             space.baseAddress!.copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
             offset += count
             try commit(count)
+        }
+    }
+
+    /// Runs `body`, blaming its errors on the input unless they name a file already.
+    private func naming(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as IngestError {
+            throw error.inFile(displayName)
         }
     }
 
@@ -143,12 +156,16 @@ public final class JSONTokenizer {
     /// tokenize them.
     public func commit(_ count: Int) throws {
         end += count
-        try run(final: false)
+        try naming { try run(final: false) }
     }
 
     /// The input has ended: fails unless it held exactly one complete document (or,
     /// with `lines`, complete values only).
     public func finish() throws {
+        try naming(finishDocument)
+    }
+
+    private func finishDocument() throws {
         try run(final: true)
         if pending != .none { throw error("the input ends inside a value", at: tokenPosition) }
         if lines {

@@ -6,13 +6,17 @@ import Glibc
 import Darwin
 #endif
 
-/// One libxml2 push parser and the state its SAX2 callbacks need.
+/// libxml2's SAX2 push parser as a ``PushParser``: the parser ``LibXML2Parser``
+/// drives, for bytes that are pushed rather than read, with its events and safety
+/// settings.
 ///
 /// The parser context is its own SAX user data (so libxml2's default DTD callbacks,
 /// which keep entity and attribute-default declarations, work unchanged); the
-/// session hangs off the context's `_private`, which libxml2 also copies into the
+/// parser hangs off the context's `_private`, which libxml2 also copies into the
 /// contexts it makes to parse the replacement text of internal entities.
-final class LibXML2Session {
+public final class LibXML2PushParser: PushParser {
+    /// The input's name in error messages.
+    public let displayName: String
     let context: xmlParserCtxtPtr
     let receiver: any ParseEventReceiver
     let names = NameTable()
@@ -45,9 +49,12 @@ final class LibXML2Session {
     /// documentation asks of programs that parse on several threads.
     private static let libraryReady: Void = xmlInitParser()
 
-    init(receiver: any ParseEventReceiver, huge: Bool) throws {
+    /// A parser sending the events of one document to `receiver`; `huge` lifts
+    /// libxml2's limits (see ``LibXML2Parser/allowsHugeDocuments``).
+    public init(receiver: any ParseEventReceiver, huge: Bool = false, displayName: String = "<memory>") throws {
         Self.libraryReady
         self.receiver = receiver
+        self.displayName = displayName
         self.huge = huge
         var handler = Self.makeHandler()
         guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
@@ -84,6 +91,14 @@ final class LibXML2Session {
         return .success(())
     }
 
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        try parse(bytes, isFinal: false).mapError { $0.inFile(displayName) }.get()
+    }
+
+    public func finish() throws {
+        try parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true).mapError { $0.inFile(displayName) }.get()
+    }
+
     // MARK: - The SAX2 handler
 
     private static func makeHandler() -> xmlSAXHandler {
@@ -101,35 +116,35 @@ final class LibXML2Session {
         // Never load an external DTD, whatever the options say.
         handler.externalSubset = nil
         handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
-            LibXML2Session.with(context) { $0.startElement(context, localName!, prefix, uri, Int(attributeCount), attributes) }
+            LibXML2PushParser.with(context) { $0.startElement(context, localName!, prefix, uri, Int(attributeCount), attributes) }
         }
         handler.endElementNs = { context, _, _, _ in
-            LibXML2Session.with(context) { $0.endElement(context) }
+            LibXML2PushParser.with(context) { $0.endElement(context) }
         }
         handler.characters = { context, text, length in
-            LibXML2Session.with(context) { $0.characters(text!, Int(length)) }
+            LibXML2PushParser.with(context) { $0.characters(text!, Int(length)) }
         }
         handler.ignorableWhitespace = handler.characters
         handler.cdataBlock = { context, text, length in
-            LibXML2Session.with(context) { $0.cdata(text!, Int(length)) }
+            LibXML2PushParser.with(context) { $0.cdata(text!, Int(length)) }
         }
         handler.reference = { context, name in
-            LibXML2Session.with(context) { $0.reference(name!) }
+            LibXML2PushParser.with(context) { $0.reference(name!) }
         }
         handler.serror = { context, error in
             guard let context, let error else { return }
-            LibXML2Session.with(context) { $0.report(error.pointee) }
+            LibXML2PushParser.with(context) { $0.report(error.pointee) }
         }
         return handler
     }
 
     /// Calls `body` with the session of a parser context: the document's own, or one
     /// libxml2 made to parse an entity's replacement text (it copies `_private`).
-    private static func with(_ context: UnsafeMutableRawPointer?, _ body: (LibXML2Session) -> Void) {
+    private static func with(_ context: UnsafeMutableRawPointer?, _ body: (LibXML2PushParser) -> Void) {
         let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
         // The parser object owns the context, so it outlives every callback: no
         // retain and release per event.
-        Unmanaged<LibXML2Session>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef(body)
+        Unmanaged<LibXML2PushParser>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: - Positions
