@@ -23,11 +23,10 @@ final class SQLiteTable {
     let addsColumns: Bool
     /// The columns `ALTER TABLE … ADD COLUMN` added to a preexisting table, in order.
     private(set) var addedColumns: [String] = []
-    private var indexByName: [String: Int] = [:]
-    /// Lower-cased names taken, since SQLite compares identifiers without case.
-    private var takenNames: Set<String> = []
-    /// Column index by ``Name/id``; -1 when not yet resolved.
-    @exclusivity(unchecked) private var indexByNameID: [Int] = []
+    /// Column index by field name.
+    @exclusivity(unchecked) private var indexByName = NameIndex()
+    /// The names taken, as SQLite compares identifiers: ASCII letters without case.
+    private var takenNames: Set<[UInt8]> = []
     @exclusivity(unchecked) private var insert: Statement?
     @exclusivity(unchecked) private(set) var rowCount = 0
     /// Appended to the INSERT (a declared table's upsert).
@@ -58,14 +57,9 @@ final class SQLiteTable {
     /// field with a `.data` error at `position`, the record's.
     func columnIndex(for name: Name, value: FieldValue, at position: SourcePosition, in db: Database,
                      create: Bool) throws -> Int {
-        if name.id < indexByNameID.count, indexByNameID[name.id] >= 0 { return indexByNameID[name.id] }
-        if indexByNameID.count <= name.id {
-            indexByNameID += Array(repeating: -1, count: name.id + 1 - indexByNameID.count)
-        }
+        if let index = indexByName.value(for: name) { return index }
         let index: Int
-        if let existing = indexByName[name.qualified] {
-            index = existing
-        } else {
+        do {
             guard addsColumns else {
                 throw IngestError(.data, "the existing table \(self.name) has no column for field \(name.qualified)",
                                   position: position, reason: .missingColumn(table: self.name, field: name.qualified))
@@ -79,16 +73,15 @@ final class SQLiteTable {
                 if preexisting { addedColumns.append(column.name) }
             }
         }
-        indexByName[name.qualified] = index
-        indexByNameID[name.id] = index
+        indexByName.set(index, for: name)
         return index
     }
 
-    /// A name no other column has, ignoring case: `id`, then `id_2`, `id_3`…
+    /// A name no other column has, as SQLite compares names: `id`, then `id_2`, `id_3`…
     private func uniqueName(for name: String) -> String {
         var candidate = name
         var suffix = 2
-        while takenNames.contains(candidate.lowercased()) {
+        while takenNames.contains(SQLIdentifier.folded(candidate)) {
             candidate = "\(name)_\(suffix)"
             suffix += 1
         }
@@ -97,8 +90,8 @@ final class SQLiteTable {
 
     private func register(_ column: Column) {
         columns.append(column)
-        indexByName[column.name] = columns.count - 1
-        takenNames.insert(column.name.lowercased())
+        indexByName.set(columns.count - 1, forQualified: column.name)
+        takenNames.insert(SQLIdentifier.folded(column.name))
     }
 
     /// Widens column `index` so it holds `value`, rebuilding the table if it has rows.

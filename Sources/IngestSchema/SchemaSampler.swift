@@ -14,10 +14,8 @@ final class SchemaSampler: RecordSink, RecordLocationObserver {
         var path: [String]?
         var fields: [Field] = []
         var recordCount = 0
-        /// Field index by name, to find a field across inputs and merged tables.
-        private var indexByName: [String: Int] = [:]
-        /// Field index by ``Name/id`` within the current input; -1 when not yet known.
-        private var indexByNameID: [Int] = []
+        /// Field index by name, across inputs and merged tables.
+        private var indexByName = NameIndex()
 
         init(name: String) { self.name = name }
 
@@ -31,25 +29,17 @@ final class SchemaSampler: RecordSink, RecordLocationObserver {
         }
 
         private func index(of name: Name) -> Int {
-            if name.id < indexByNameID.count, indexByNameID[name.id] >= 0 { return indexByNameID[name.id] }
-            if indexByNameID.count <= name.id {
-                indexByNameID += Array(repeating: -1, count: name.id + 1 - indexByNameID.count)
-            }
+            if let index = indexByName.value(for: name) { return index }
             let index = index(of: name.qualified)
-            indexByNameID[name.id] = index
+            indexByName.set(index, for: name)
             return index
         }
 
         private func index(of name: String) -> Int {
-            if let index = indexByName[name] { return index }
+            if let index = indexByName.value(forQualified: name) { return index }
             fields.append(Field(name: name))
-            indexByName[name] = fields.count - 1
+            indexByName.set(fields.count - 1, forQualified: name)
             return fields.count - 1
-        }
-
-        /// Names are interned per parse: forget the ids of the previous input's.
-        func forgetNameIDs() {
-            indexByNameID.removeAll(keepingCapacity: true)
         }
 
         /// Takes in the fields and records of `other`, a table that turned out to be
@@ -118,7 +108,6 @@ final class SchemaSampler: RecordSink, RecordLocationObserver {
         recordsInInput = 0
         stoppedEarly = false
         current = nil
-        for table in tables { table.forgetNameIDs() }
     }
 
     func write(_ record: Record) throws {

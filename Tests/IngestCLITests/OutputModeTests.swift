@@ -10,6 +10,22 @@ struct OutputModeTests {
         </people>
         """
 
+    @Test("Several inputs into one output: each field goes to its own column, whatever order the inputs name them in")
+    func severalInputsWithFieldsInAnotherOrder() throws {
+        let box = try Sandbox()
+        try box.write("a.xml", "<r><x><a>1</a><b>2</b></x></r>")
+        try box.write("b.xml", "<r><x><b>3</b><c>5</c><a>4</a></x></r>")
+        try box.write("c.json", #"{"r": [{"c": 6, "b": 7}]}"#)
+
+        let result = try box.run(["a.xml", "b.xml", "--out", "ab.db"])
+        #expect(result.status == 0, "\(result)")
+        #expect(try box.rows("ab.db", "SELECT a, b, c FROM r ORDER BY rowid") == [["1", "2", nil], ["4", "3", "5"]])
+
+        let mixed = try box.run(["a.xml", "c.json", "--out", "mixed.db"])
+        #expect(mixed.status == 0, "\(mixed)")
+        #expect(try box.rows("mixed.db", "SELECT a, b, c FROM r ORDER BY rowid") == [["1", "2", nil], [nil, "7", "6"]])
+    }
+
     @Test("--replace with a different input rebuilds: old rows gone, new rows present")
     func replaceRebuilds() throws {
         let box = try Sandbox()

@@ -35,6 +35,29 @@ import IngestTestSupport
         return queue
     }
 
+    @Test("Names that differ only in Unicode normalisation are two columns; ASCII case makes a suffixed one")
+    func namesCompareByBytes() throws {
+        let precomposed = "\u{C1}c", decomposed = "A\u{301}c"
+        let queue = try write([record("t", [(precomposed, .text("1")), (decomposed, .text("2")), ("ID", .text("3")), ("id", .text("4"))])])
+        try queue.read { (db: Database) throws in
+            #expect(try db.columns(in: "t").map { Array($0.name.utf8) } == [precomposed, decomposed, "ID", "id_2"].map { Array($0.utf8) })
+            #expect(try String.fetchAll(db, sql: "SELECT * FROM t").count == 1)
+        }
+    }
+
+    @Test("Names from two name tables (two inputs) never share a cached column")
+    func namesOfTwoTables() throws {
+        let other = NameTable()
+        _ = other.intern("b")   // so "a" has another id in this table than in `names`
+        let first = record("t", [("a", .text("1")), ("b", .text("2"))])
+        let second = IngestCore.Record(table: "t", fields: [.init(name: other.intern("a"), value: .text("3")),
+                                                            .init(name: other.intern("b"), value: .text("4"))])
+        let queue = try write([first, second])
+        try queue.read { (db: Database) throws in
+            #expect(try Row.fetchAll(db, sql: "SELECT a, b FROM t ORDER BY rowid").map { [$0[0] as String, $0[1] as String] } == [["1", "2"], ["3", "4"]])
+        }
+    }
+
     @Test func hostileNamesAreQuotedIdentifiers() throws {
         let evil = #"x"); DROP TABLE people; --"#
         let queue = try write([

@@ -11,3 +11,13 @@ extension String {
 }
 
 import Foundation
+
+/// How SQL databases compare the names of tables and columns.
+package enum SQLIdentifier {
+    /// `name` as SQLite compares identifiers: its UTF-8 bytes with the ASCII letters
+    /// folded to lower case, and nothing else (`ID` and `id` are one name; `É` and `é`,
+    /// or "Á" precomposed and decomposed, are two).
+    package static func folded(_ name: String) -> [UInt8] {
+        name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    }
+}
