@@ -30,10 +30,11 @@ final class SQLiteSink: RecordSink {
     @exclusivity(unchecked) private var current: SQLiteTable?
     @exclusivity(unchecked) private var rowsInBatch = 0
     @exclusivity(unchecked) private var inTransaction = false
-    /// Per row: the column index of each field, the row's text and data, and where each sits.
+    /// Per row: the column index of each field, and what number each field is.
     @exclusivity(unchecked) private var columnOfField: [Int] = []
-    @exclusivity(unchecked) private var textBuffer: [UInt8] = []
-    @exclusivity(unchecked) private var pendingText: [PendingText] = []
+    @exclusivity(unchecked) private var numberKinds: [FieldValue.Number.Kind?] = []
+    /// The batch ``write(_:)-(Record)`` writes a single record through.
+    private let single = RecordBatch(reservingBytes: 4096)
 
     /// Called after each batch is committed (see ``init(database:batchSize:altersExistingTables:afterBatch:design:)``).
     private let afterBatch: (() -> Void)?
@@ -81,30 +82,72 @@ final class SQLiteSink: RecordSink {
         tableOrder.filter { !$0.addedColumns.isEmpty }.map { ($0.name, $0.addedColumns) }
     }
 
+    /// One record, written as a batch of one.
     func write(_ record: IngestCore.Record) throws {
-        if inTransaction, let batchSize, rowsInBatch >= batchSize, !isChildTable(record.table) {
-            // A batch ends before a record, never between a parent row and its children.
-            try db.commit()
-            inTransaction = false
-            rowsInBatch = 0
-            afterBatch?()
+        single.clear()
+        single.append(record)
+        try write(single)
+    }
+
+    func write(_ batch: RecordBatch) throws {
+        var tableOfBatch = tableCache(for: batch)
+        for record in 0..<batch.count {
+            let entry = batch.entries[record]
+            if inTransaction, let batchSize, rowsInBatch >= batchSize, !isChildTable(batch.tables[entry.table]) {
+                // A batch ends before a record, never between a parent row and its children.
+                try db.commit()
+                inTransaction = false
+                rowsInBatch = 0
+                afterBatch?()
+            }
+            if !inTransaction {
+                try db.beginTransaction(.immediate)
+                inTransaction = true
+            }
+            let table: SQLiteTable
+            if let known = tableOfBatch[entry.table] {
+                table = known
+            } else {
+                table = try self.table(named: batch.tables[entry.table], firstRecord: record, of: batch)
+                tableOfBatch[entry.table] = table
+            }
+            try insert(record, of: batch, into: table)
         }
-        if !inTransaction {
-            try db.beginTransaction(.immediate)
-            inTransaction = true
-        }
-        let table = try self.table(named: record.table, for: record)
-        // First every field finds its column, and the table widens where a value
-        // needs it (which can rebuild the table and its statement); then the values
-        // are bound to the final statement.
+    }
+
+    /// The tables of `batch`'s table names, resolved as records meet them.
+    private func tableCache(for batch: RecordBatch) -> [SQLiteTable?] {
+        Array(repeating: nil, count: batch.tables.count)
+    }
+
+    /// Finds each field's column — the table widening where a value needs it (which
+    /// can rebuild the table and its statement) — then binds the values to the final
+    /// statement and runs it.
+    private func insert(_ record: Int, of batch: RecordBatch, into table: SQLiteTable) throws {
+        let fields = batch.fields(of: record)
+        let position = batch.entries[record].position
         columnOfField.removeAll(keepingCapacity: true)
-        for field in record.fields {
-            let index = try table.columnIndex(for: field.name, value: field.value, at: record.position, in: db, create: false)
-            try table.accommodate(field.value, inColumn: index, db: db)
+        numberKinds.removeAll(keepingCapacity: true)
+        for field in fields {
+            let number = Self.numberKind(of: field, in: batch)
+            let held = Self.columnType(of: field, number: number)
+            let index = try table.columnIndex(for: field.name, holding: held, at: position, in: db, create: false)
+            try table.accommodate(held, shape: Self.jsonShape(of: field), inColumn: index, db: db)
             columnOfField.append(index)
+            numberKinds.append(number)
         }
         let statement = try table.insertStatement(in: db)
-        try bindAndInsert(record, into: table, with: statement)
+        try bind(fields, of: batch, to: statement, in: table)
+        let status = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        guard status == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            // A constraint the data breaks (a duplicate key, a NULL where NOT NULL) is the
+            // input's fault, not the disk's.
+            let kind: IngestError.Kind = status & 0xFF == SQLITE_CONSTRAINT ? .data : .io
+            throw IngestError(kind, "cannot insert into \(table.name): \(message)", position: position)
+        }
         table.didInsertRow()
         rowsInBatch += 1
     }
@@ -115,77 +158,75 @@ final class SQLiteSink: RecordSink {
         design?.design.table(named: name)?.foreignKey != nil
     }
 
-    /// Binds the record's values and runs the INSERT. Text and data are copied once
-    /// into a buffer reused for every row and bound without another copy
-    /// (`SQLITE_STATIC`, as TEXT or BLOB): the buffer stays put until the statement
-    /// has run and its bindings are cleared. Numbers in a BLOB column are bound as
-    /// numbers, as in an untyped one: BLOB affinity stores every value as given.
-    private func bindAndInsert(_ record: IngestCore.Record, into table: SQLiteTable, with statement: SQLiteStatement) throws {
-        // One leading byte so the buffer's address is never NULL: empty text or data
-        // bound from a NULL pointer would become SQL NULL, not '' or X''.
-        textBuffer.removeAll(keepingCapacity: true)
-        textBuffer.append(0)
-        pendingText.removeAll(keepingCapacity: true)
-        for (field, column) in zip(record.fields, columnOfField) {
+    /// Binds the values straight from the batch's bytes (`SQLITE_STATIC`: they stay
+    /// put until the statement has run and its bindings are cleared). Numbers are
+    /// bound as numbers unless their column is TEXT; numbers in a BLOB column are
+    /// bound as numbers too, as in an untyped one: BLOB affinity stores every value
+    /// as given.
+    private func bind(_ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, to statement: SQLiteStatement,
+                      in table: SQLiteTable) throws {
+        for (offset, field) in fields.enumerated() {
+            let column = columnOfField[offset]
             let slot = Int32(column + 1)
+            let bytes = batch.bytes(of: field)
             let status: Int32
-            switch field.value {
+            switch field.kind {
             case .null:
                 status = sqlite3_bind_null(statement, slot)
-            case .bool(let flag):
-                status = sqlite3_bind_int64(statement, slot, flag ? 1 : 0)
-            case .number(let number):
-                switch (table.columns[column].type, number.kind) {
-                case (.integer, _), (.untyped, .integer), (.blob, .integer):
-                    status = sqlite3_bind_int64(statement, slot, number.int64Value)
-                case (.real, _), (.untyped, .real), (.blob, .real):
-                    status = sqlite3_bind_double(statement, slot, number.doubleValue)
-                case (.text, _):
-                    deferText(number.text, to: slot)
-                    continue
+            case .false, .true:
+                status = sqlite3_bind_int64(statement, slot, field.kind == .true ? 1 : 0)
+            case .inferred, .number, .integer, .real:
+                switch (numberKinds[offset], table.columns[column].type) {
+                case (.integer?, .integer), (.integer?, .untyped), (.integer?, .blob):
+                    status = sqlite3_bind_int64(statement, slot, NumberSyntax.int64(bytes.assumingMemoryBound(to: UInt8.self))!)
+                case (.integer?, .real), (.real?, .real), (.real?, .untyped), (.real?, .blob), (.real?, .integer):
+                    status = sqlite3_bind_double(statement, slot, NumberSyntax.double(bytes))
+                default:
+                    if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
+                    status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                               Int32(bytes.count), sqliteStatic)
                 }
-            case .text(let text), .json(let text, _):
-                if text.isEmpty { table.didStoreEmptyText(inColumn: column) }
-                deferText(text, to: slot)
-                continue
-            case .data(let bytes):
-                deferBlob(bytes, to: slot)
-                continue
+            case .text:
+                if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
+                status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                           Int32(bytes.count), sqliteStatic)
+            case .jsonArray, .jsonObject:
+                status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                           Int32(bytes.count), sqliteStatic)
+            case .data:
+                status = sqlite3_bind_blob(statement, slot, bytes.baseAddress!, Int32(bytes.count), sqliteStatic)
             }
             try check(status, "cannot bind a value")
         }
-        let status = try textBuffer.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-            for text in pendingText {
-                let status = text.isBlob
-                    ? sqlite3_bind_blob(statement, text.slot, base + text.offset, Int32(text.count), sqliteStatic)
-                    : sqlite3_bind_text(statement, text.slot, base + text.offset, Int32(text.count), sqliteStatic)
-                try check(status, "cannot bind a value")
-            }
-            let status = sqlite3_step(statement)
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-            return status
-        }
-        guard status == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            // A constraint the data breaks (a duplicate key, a NULL where NOT NULL) is the
-            // input's fault, not the disk's.
-            let kind: IngestError.Kind = status & 0xFF == SQLITE_CONSTRAINT ? .data : .io
-            throw IngestError(kind, "cannot insert into \(table.name): \(message)", position: record.position)
+    }
+
+    /// What number a field's bytes are, if they are one: ``FieldValue/Number``'s rules.
+    private static func numberKind(of field: RecordBatch.Field, in batch: RecordBatch) -> FieldValue.Number.Kind? {
+        switch field.kind {
+        case .inferred, .number: NumberSyntax.kind(of: batch.bytes(of: field))
+        case .integer: .integer
+        case .real: .real
+        default: nil
         }
     }
 
-    private func deferText(_ text: String, to slot: Int32) {
-        let offset = textBuffer.count
-        textBuffer.append(contentsOf: text.utf8)
-        pendingText.append(PendingText(slot: slot, isBlob: false, offset: offset, count: textBuffer.count - offset))
+    /// The narrowest column type that holds the field, or `nil` for NULL (which fits any).
+    private static func columnType(of field: RecordBatch.Field, number: FieldValue.Number.Kind?) -> ColumnType? {
+        switch field.kind {
+        case .null: nil
+        case .false, .true: .integer
+        case .inferred, .number, .integer, .real: number == .integer ? .integer : number == .real ? .real : .text
+        case .text, .jsonArray, .jsonObject: .text
+        case .data: .blob
+        }
     }
 
-    private func deferBlob(_ bytes: [UInt8], to slot: Int32) {
-        let offset = textBuffer.count
-        textBuffer.append(contentsOf: bytes)
-        pendingText.append(PendingText(slot: slot, isBlob: true, offset: offset, count: bytes.count))
+    private static func jsonShape(of field: RecordBatch.Field) -> FieldValue.JSONShape? {
+        switch field.kind {
+        case .jsonArray: .array
+        case .jsonObject: .object
+        default: nil
+        }
     }
 
     private func check(_ status: Int32, _ what: String) throws {
@@ -217,7 +258,7 @@ final class SQLiteSink: RecordSink {
         for table in tableOrder { table.releaseStatements() }
     }
 
-    private func table(named name: String, for record: IngestCore.Record) throws -> SQLiteTable {
+    private func table(named name: String, firstRecord record: Int, of batch: RecordBatch) throws -> SQLiteTable {
         if let current, current.name == name { return current }
         if let table = tables[name] {
             current = table
@@ -231,8 +272,9 @@ final class SQLiteSink: RecordSink {
             table = SQLiteTable(name: name, existingColumns: columns, altersExisting: altersExistingTables)
         } else {
             table = SQLiteTable(name: name, existingColumns: nil)
-            for field in record.fields {
-                _ = try table.columnIndex(for: field.name, value: field.value, at: record.position, in: db, create: true)
+            for field in batch.fields(of: record) {
+                let held = Self.columnType(of: field, number: Self.numberKind(of: field, in: batch))
+                _ = try table.columnIndex(for: field.name, holding: held, at: batch.entries[record].position, in: db, create: true)
             }
             try table.create(in: db)
         }
@@ -242,16 +284,6 @@ final class SQLiteSink: RecordSink {
         current = table
         return table
     }
-}
-
-/// A text or data value waiting in ``SQLiteSink``'s row buffer for its parameter slot.
-private struct PendingText {
-    var slot: Int32
-    /// Bound as a BLOB (``FieldValue/data(_:)``) rather than TEXT. Beside `slot`, in
-    /// what would be padding: the struct stays 24 bytes.
-    var isBlob: Bool
-    var offset: Int
-    var count: Int
 }
 
 /// SQLite's `SQLITE_STATIC`: the bound bytes stay valid until the statement is reset.

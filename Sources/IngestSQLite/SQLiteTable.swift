@@ -52,10 +52,11 @@ final class SQLiteTable {
         columns.map { "\($0.name.quotedSQLIdentifier) \($0.type.sql)".trimmingSuffixSpace }.joined(separator: ", ")
     }
 
-    /// The column index for field `name`, adding the column (typed for `value`) if new.
-    /// A preexisting table that may not gain columns (``addsColumns``) refuses a new
-    /// field with a `.data` error at `position`, the record's.
-    func columnIndex(for name: Name, value: FieldValue, at position: SourcePosition, in db: Database,
+    /// The column index for field `name`, adding the column (of type `held`, the
+    /// narrowest that holds the field's value) if new. A preexisting table that may
+    /// not gain columns (``addsColumns``) refuses a new field with a `.data` error at
+    /// `position`, the record's.
+    func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition, in db: Database,
                      create: Bool) throws -> Int {
         if let index = indexByName.value(for: name) { return index }
         let index: Int
@@ -64,7 +65,7 @@ final class SQLiteTable {
                 throw IngestError(.data, "the existing table \(self.name) has no column for field \(name.qualified)",
                                   position: position, reason: .missingColumn(table: self.name, field: name.qualified))
             }
-            let column = Column(name: uniqueName(for: name.qualified), type: ColumnType(holding: value) ?? .untyped)
+            let column = Column(name: uniqueName(for: name.qualified), type: held ?? .untyped)
             register(column)
             index = columns.count - 1
             if !create {
@@ -94,10 +95,12 @@ final class SQLiteTable {
         takenNames.insert(SQLIdentifier.folded(column.name))
     }
 
-    /// Widens column `index` so it holds `value`, rebuilding the table if it has rows.
-    func accommodate(_ value: FieldValue, inColumn index: Int, db: Database) throws {
-        if case .json(_, let shape) = value, columns[index].jsonShape == nil { columns[index].jsonShape = shape }
-        guard let needed = ColumnType(holding: value), needed > columns[index].type, !preexisting else { return }
+    /// Widens column `index` so it holds a value needing `needed` (nested data of
+    /// `shape`), rebuilding the table if it has rows.
+    @inline(__always)
+    func accommodate(_ needed: ColumnType?, shape: FieldValue.JSONShape?, inColumn index: Int, db: Database) throws {
+        if let shape, columns[index].jsonShape == nil { columns[index].jsonShape = shape }
+        guard let needed, needed > columns[index].type, !preexisting else { return }
         columns[index].type = needed
         try rebuild(in: db)
     }

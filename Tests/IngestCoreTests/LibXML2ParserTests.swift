@@ -279,6 +279,7 @@ import IngestTestSupport
         for (sink, parser) in [(expat, ExpatParser() as any StreamingParserForBytes), (libxml2, LibXML2Parser())] {
             let mapping = AutomaticMapping(recordPath: nil, sink: sink)
             try parser.parse(bytes: Array(xml.utf8), into: HandlerStack(root: try mapping.makeRootHandler()))
+            try mapping.checkMatched()
         }
         #expect(expat.records.count == 2)
         #expect(libxml2.records == expat.records)

@@ -1,7 +1,8 @@
 /// One attribute of a starting element. ``value`` points into the parser's buffer and
 /// is valid only during the call that delivered it; use ``string`` to keep it.
 public struct Attribute {
-    public let name: Name
+    /// The attribute's name (held by its ``NameTable`` for the whole parse).
+    public unowned(unsafe) let name: Name
     public let value: UnsafeBufferPointer<UInt8>
 
     public init(name: Name, value: UnsafeBufferPointer<UInt8>) {

@@ -116,3 +116,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// A reference kept without reference counting, for arrays on the hot path whose
+/// objects something else owns (names, owned by their ``NameTable``).
+package struct Unowned<Object: AnyObject> {
+    package unowned(unsafe) let object: Object
+
+    @inline(__always)
+    package init(_ object: Object) { self.object = object }
+}

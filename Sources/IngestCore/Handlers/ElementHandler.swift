@@ -69,7 +69,9 @@ extension ElementHandler {
 /// An element that has just started, as a handler sees it. Attribute values are
 /// valid only during the call.
 public struct ElementStart {
-    public let name: Name
+    /// The element's name (held by its ``NameTable`` for the whole parse, so the event
+    /// carries it without reference counting).
+    public unowned(unsafe) let name: Name
     public let attributes: Attributes
     public let position: SourcePosition
     /// 1 for the document element, 2 for its children, and so on.
@@ -81,7 +83,8 @@ public struct ElementStart {
 /// An element that has just ended, with the text accumulated directly inside it.
 /// ``text`` is valid only during the call; ``TextBytes/string`` keeps it.
 public struct ElementEnd {
-    public let name: Name
+    /// The element's name (see ``ElementStart/name``).
+    public unowned(unsafe) let name: Name
     public let text: TextBytes
     /// Where the element started.
     public let startPosition: SourcePosition

@@ -3,45 +3,50 @@ import Foundation
 /// Carries records from a parsing thread to the thread that writes them, so parsing
 /// and writing overlap on two cores.
 ///
-/// The producer side is a ``RecordSink``: records are copied into batches of
-/// `batchSize`, and at most `depth` batches wait in the pipe, so memory stays bounded
-/// (a slow writer makes the parser wait). The consumer calls ``drain(into:)`` to apply
-/// everything to the real sink, in order, on its own thread.
-public final class RecordPipe: RecordSink, @unchecked Sendable {
+/// The producer side is a ``RecordSink``: batches from the mapping pass through
+/// whole, single records are gathered into batches of `batchSize`, and at most
+/// `depth` batches wait in the pipe, so memory stays bounded (a slow writer makes
+/// the parser wait). The consumer calls ``drain(into:)`` to apply everything to the
+/// real sink, in order, on its own thread.
+package final class RecordPipe: RecordSink, @unchecked Sendable {
     private enum Message {
-        case records([Record])
+        case records(RecordBatch)
         case rename(String, String)
     }
 
     private let condition = NSCondition()
     private var queue: [Message] = []
-    private var batch: [Record] = []
+    private var batch = RecordBatch()
     private var closed = false
     private var failure: (any Error)?
     private var consumerGone = false
     private let batchSize: Int
     private let depth: Int
 
-    public init(batchSize: Int = 1024, depth: Int = 8) {
+    package init(batchSize: Int = 1024, depth: Int = 8) {
         self.batchSize = batchSize
         self.depth = depth
-        batch.reserveCapacity(batchSize)
     }
 
     // MARK: Producer side
 
-    public func write(_ record: Record) throws {
+    package func write(_ record: Record) throws {
         batch.append(record)
-        if batch.count >= batchSize { try send(.records(batch)); batch.removeAll(keepingCapacity: true) }
+        if batch.count >= batchSize { try flush() }
     }
 
-    public func renameTable(_ old: String, to new: String) throws {
+    package func write(_ batch: RecordBatch) throws {
+        try flush()
+        try send(.records(batch))
+    }
+
+    package func renameTable(_ old: String, to new: String) throws {
         try flush()
         try send(.rename(old, new))
     }
 
     /// The producer is done: the consumer's ``drain(into:)`` returns after the rest.
-    public func finish() throws {
+    package func finish() throws {
         try flush()
         condition.lock()
         closed = true
@@ -50,7 +55,7 @@ public final class RecordPipe: RecordSink, @unchecked Sendable {
     }
 
     /// The producer failed: the consumer's ``drain(into:)`` throws `error`.
-    public func fail(_ error: any Error) {
+    package func fail(_ error: any Error) {
         condition.lock()
         failure = error
         closed = true
@@ -59,7 +64,10 @@ public final class RecordPipe: RecordSink, @unchecked Sendable {
     }
 
     private func flush() throws {
-        if !batch.isEmpty { try send(.records(batch)); batch.removeAll(keepingCapacity: true) }
+        guard batch.count > 0 else { return }
+        let full = batch
+        batch = RecordBatch(reservingBytes: full.byteCount)
+        try send(.records(full))
     }
 
     private func send(_ message: Message) throws {
@@ -73,9 +81,9 @@ public final class RecordPipe: RecordSink, @unchecked Sendable {
 
     // MARK: Consumer side
 
-    /// Applies every record and rename to `sink` until the producer finishes; rethrows
+    /// Applies every batch and rename to `sink` until the producer finishes; rethrows
     /// the producer's error. If `sink` throws, the producer is stopped.
-    public func drain(into sink: any RecordSink) throws {
+    package func drain(into sink: any RecordSink) throws {
         while true {
             condition.lock()
             while queue.isEmpty && !closed { condition.wait() }
@@ -92,7 +100,7 @@ public final class RecordPipe: RecordSink, @unchecked Sendable {
             condition.unlock()
             do {
                 switch message {
-                case .records(let records): for record in records { try sink.write(record) }
+                case .records(let batch): try sink.write(batch)
                 case .rename(let old, let new): try sink.renameTable(old, to: new)
                 }
             } catch {

@@ -21,11 +21,38 @@ public final class AutomaticMapping: DocumentMapping {
     let locationObserver: (any RecordLocationObserver)?
     /// Whether the records' parent element was found at all.
     var foundCollection = false
+    /// The records built and not yet handed to the sink: handed over every
+    /// ``batchSize`` records, before a rename, and at ``checkMatched()``.
+    @exclusivity(unchecked) private(set) var batch = RecordBatch()
+    /// Records per batch: 1 024 keeps a batch's arena in the cache of a core.
+    let batchSize: Int
 
-    public init(recordPath: RecordPath? = nil, sink: any RecordSink) {
+    public init(recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024) {
         self.recordPath = recordPath
         self.sink = sink
+        self.batchSize = max(batchSize, 1)
         locationObserver = sink as? any RecordLocationObserver
+    }
+
+    /// The record being built in ``batch`` is finished: it goes to `table`.
+    func emit(table: String, position: SourcePosition) throws {
+        batch.endRecord(table: table, position: position)
+        if batch.count >= batchSize { try flush() }
+    }
+
+    /// Hands the records built so far to the sink, in a batch of their own.
+    func flush() throws {
+        guard batch.count > 0 else { return }
+        let full = batch
+        batch = RecordBatch(reservingBytes: full.byteCount)
+        try sink.write(full)
+    }
+
+    /// A table the mapping named `old` is to be called `new`: the records built so
+    /// far go first, so the sink renames what it holds.
+    func renameTable(_ old: String, to new: String) throws {
+        try flush()
+        try sink.renameTable(old, to: new)
     }
 
     /// The handler for the document element: hand it to a ``HandlerStack``. Throws
@@ -44,8 +71,10 @@ public final class AutomaticMapping: DocumentMapping {
         return PathStepHandler(steps: path.steps[...], mapping: self)
     }
 
-    /// Call after the parse: fails when `--records` never matched the document.
+    /// Call after the parse: hands over the records still held, then fails when the
+    /// record path never matched the document.
     public func checkMatched() throws {
+        try flush()
         if let recordPath, !foundCollection {
             throw IngestError(.data, "no element matches the record path \(recordPath)", reason: .recordPathMatchedNothing("\(recordPath)", suggestions: []))
         }
@@ -95,7 +124,7 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     @exclusivity(unchecked) private var isPure = true
     @exclusivity(unchecked) private var tableNames: [Name: String] = [:]
     @exclusivity(unchecked) private var kinds: [Name] = []
-    private lazy var recordHandler = RecordHandler(emitter: self)
+    private lazy var recordHandler = RecordHandler(emitter: self, mapping: mapping)
 
     init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = []) {
         self.recordStep = recordStep
@@ -140,9 +169,8 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
         return steps
     }
 
-    func emit(_ record: inout Record, kind: Name) throws {
-        record.table = tableNames[kind]!
-        try mapping.sink.write(record)
+    func emit(kind: Name, position: SourcePosition) throws {
+        try mapping.emit(table: tableNames[kind]!, position: position)
     }
 
     /// The collection holds more than one kind of thing: each kind's table is named
@@ -151,36 +179,40 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
         isPure = false
         for kind in kinds {
             guard let table = tableNames[kind], table != kind.qualified else { continue }
-            try mapping.sink.renameTable(table, to: kind.qualified)
+            try mapping.renameTable(table, to: kind.qualified)
             tableNames[kind] = kind.qualified
         }
     }
 }
 
-/// Builds one ``Record`` from a record element: attributes, leaf children and
-/// nested children become fields.
+/// Builds one record from a record element, into the mapping's ``RecordBatch``:
+/// attributes, leaf children and nested children become fields.
 final class RecordHandler: ElementHandler {
     unowned let emitter: any RecordEmitter
-    @exclusivity(unchecked) private var record = Record(table: "")
-    @exclusivity(unchecked) private var kind: Name?
-    /// Values of fields met more than once in this record, by index into `record.fields`.
-    @exclusivity(unchecked) private var repeats: [Int: [JSONValue]] = [:]
-    /// Trees of the nested fields, by index, in case they repeat.
-    @exclusivity(unchecked) private var trees: [Int: JSONValue] = [:]
+    unowned let mapping: AutomaticMapping
+    @exclusivity(unchecked) private unowned(unsafe) var kind: Name?
+    @exclusivity(unchecked) private var position = SourcePosition.start
+    /// Per ``Name/id``: the record the name was last met in, and its field there —
+    /// finding a repeated field costs the same however many fields a record has.
+    @exclusivity(unchecked) private var seen: [(name: Name?, record: Int, field: Int)] = []
+    @exclusivity(unchecked) private var recordSerial = 0
+    /// The values of the fields met more than once in this record, by field.
+    @exclusivity(unchecked) private var repeats: [(field: Int, items: [JSONValue])] = []
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
     private let fieldHandler = ElementTreeHandler()
 
-    init(emitter: any RecordEmitter) {
+    init(emitter: any RecordEmitter, mapping: AutomaticMapping) {
         self.emitter = emitter
+        self.mapping = mapping
     }
 
     func didStart(_ element: ElementStart) throws {
         kind = element.name
-        record.fields.removeAll(keepingCapacity: true)
-        record.position = element.position
-        if !repeats.isEmpty { repeats.removeAll() }
-        if !trees.isEmpty { trees.removeAll() }
+        position = element.position
+        recordSerial += 1
+        if !repeats.isEmpty { repeats.removeAll(keepingCapacity: true) }
         for attribute in element.attributes {
-            add(attribute.name, .inferring(attribute.value), .attribute, json: { .string(attribute.string) })
+            add(attribute.name, .inferred, .attribute, UnsafeRawBufferPointer(attribute.value))
         }
     }
 
@@ -196,13 +228,12 @@ final class RecordHandler: ElementHandler {
 
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         if element.kind == .markup, fieldHandler.isLeaf {
-            add(element.name, .inferring(element.text.bytes), .element, json: { .string(element.text.string) })
+            add(element.name, .inferred, .element, UnsafeRawBufferPointer(element.text.bytes))
         } else {
             let tree = fieldHandler.value(of: element)
-            add(element.name, .json(tree.serialized, tree.shape), .element, json: { tree })
-            if let index = record.fields.lastIndex(where: { $0.name === element.name }), trees[index] == nil {
-                trees[index] = tree
-            }
+            scratch.removeAll(keepingCapacity: true)
+            tree.write(into: &scratch)
+            scratch.withUnsafeBytes { add(element.name, tree.shape == .array ? .jsonArray : .jsonObject, .element, $0, tree: tree) }
         }
     }
 
@@ -210,38 +241,56 @@ final class RecordHandler: ElementHandler {
         if element.kind.isScalar {
             addScalar(element, .ownText)   // a JSON scalar as a record of its own
         } else if element.kind == .markup, !element.text.isWhitespace {
-            add(element.name, .inferring(element.text.bytes), .ownText, json: { .string(element.text.string) })
+            add(element.name, .inferred, .ownText, UnsafeRawBufferPointer(element.text.bytes))
         }
-        for (index, items) in repeats {
-            let list = JSONValue.array(items)
-            record.fields[index].value = .json(list.serialized, .array)
+        let batch = mapping.batch
+        for (field, items) in repeats {
+            scratch.removeAll(keepingCapacity: true)
+            JSONValue.array(items).write(into: &scratch)
+            scratch.withUnsafeBytes { batch.replacePendingField(field, with: .jsonArray, bytes: $0) }
         }
-        try emitter.emit(&record, kind: kind!)
+        try emitter.emit(kind: kind!, position: position)
     }
 
     private func addScalar(_ element: ElementEnd, _ origin: Record.Field.Origin) {
-        add(element.name, FieldValue(scalar: element.kind, element.text.bytes), origin,
-            json: { JSONValue(scalar: element.kind, element.text) })
+        let kind: RecordBatch.Kind = switch element.kind {
+        case .number: .number
+        case .boolean: element.text.bytes.first == UInt8(ascii: "t") ? .true : .false
+        case .null: .null
+        default: .text
+        }
+        add(element.name, kind, origin, UnsafeRawBufferPointer(element.text.bytes))
     }
 
     /// A name met again in the same record makes the field a list; it keeps the
-    /// origin of its first value.
-    private func add(_ name: Name, _ value: @autoclosure () -> FieldValue, _ origin: Record.Field.Origin,
-                     json: () -> JSONValue) {
-        guard let index = record.fields.firstIndex(where: { $0.name === name }) else {
-            record.fields.append(.init(name: name, value: value(), origin: origin))
+    /// origin of its first value. `tree` is the value when it is nested data.
+    @inline(__always)
+    private func add(_ name: Name, _ kind: RecordBatch.Kind, _ origin: Record.Field.Origin,
+                     _ bytes: UnsafeRawBufferPointer, tree: JSONValue? = nil) {
+        let batch = mapping.batch
+        let id = name.id
+        if id < seen.count, seen[id].name === name, seen[id].record == recordSerial {
+            addRepeat(of: seen[id].field, JSONValue(kind, bytes, tree: tree))
             return
         }
-        if repeats[index] == nil {
-            repeats[index] = [trees[index] ?? record.fields[index].value.jsonValue]
+        if id >= seen.count { seen += Array(repeating: (nil, 0, 0), count: id + 1 - seen.count) }
+        seen[id] = (name, recordSerial, batch.pendingFieldCount)
+        batch.append(name, kind, origin: origin, bytes: bytes)
+    }
+
+    private func addRepeat(of field: Int, _ value: JSONValue) {
+        if let index = repeats.firstIndex(where: { $0.field == field }) {
+            repeats[index].items.append(value)
+        } else {
+            repeats.append((field, [mapping.batch.pendingJSONValue(field), value]))
         }
-        repeats[index]!.append(json())
     }
 }
 
 /// Whatever turns finished records into sink writes: decides their table.
 protocol RecordEmitter: AnyObject {
-    func emit(_ record: inout Record, kind: Name) throws
+    /// The record the mapping's batch is building, of element `kind`, is finished.
+    func emit(kind: Name, position: SourcePosition) throws
 }
 
 extension FieldValue {
@@ -272,6 +321,22 @@ extension FieldValue {
 }
 
 extension JSONValue {
+    /// A field's value in a list of repeated values: XML text stays a string, JSON
+    /// keeps its types, nested data its tree.
+    init(_ kind: RecordBatch.Kind, _ bytes: UnsafeRawBufferPointer, tree: JSONValue?) {
+        if let tree { self = tree; return }
+        let text = { String(decoding: bytes, as: UTF8.self) }
+        switch kind {
+        case .null: self = .null
+        case .false: self = .bool(false)
+        case .true: self = .bool(true)
+        case .number, .integer, .real: self = .number(text())
+        case .text, .inferred: self = .string(text())
+        case .data: self = .string(Base64.encode(Array(bytes)))
+        case .jsonArray, .jsonObject: self = (try? JSONValue(parsing: text())) ?? .string(text())
+        }
+    }
+
     package var shape: FieldValue.JSONShape {
         if case .array = self { return .array }
         return .object

@@ -30,7 +30,7 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
             collection = CollectionHandler(recordStep: nil, mapping: mapping)
             try collection!.didStart(element)
         } else {
-            whole = RecordHandler(emitter: self)
+            whole = RecordHandler(emitter: self, mapping: mapping)
             try whole!.didStart(element)
         }
     }
@@ -43,6 +43,9 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
         if let collection { return try collection.handler(forChild: element) }
         if element.kind == .array {
+            // The document is a collection after all: the fields gathered for it as
+            // one record are dropped, and its arrays' records follow.
+            if !foundArray { mapping.batch.discardRecord() }
             foundArray = true
             return CollectionHandler(recordStep: nil, mapping: mapping, parentSteps: [name!.qualified])
         }
@@ -72,9 +75,8 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
         }
     }
 
-    func emit(_ record: inout Record, kind: Name) throws {
-        record.table = kind.qualified
-        mapping.locationObserver?.mapping(named: record.table, forRecordsAt: [kind.qualified])
-        try mapping.sink.write(record)
+    func emit(kind: Name, position: SourcePosition) throws {
+        mapping.locationObserver?.mapping(named: kind.qualified, forRecordsAt: [kind.qualified])
+        try mapping.emit(table: kind.qualified, position: position)
     }
 }

@@ -35,8 +35,12 @@ public final class ElementTreeHandler: ElementHandler {
     }
 
     public func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        ElementTreeHandler(keepsNames: keepsNames)
+        childHandler
     }
+
+    /// The handler of this element's children, one after another: a child's value is
+    /// taken when it finishes, so one instance per level serves them all.
+    private lazy var childHandler = ElementTreeHandler(keepsNames: keepsNames)
 
     public func take(scalar element: ElementEnd) throws -> Bool {
         children.append((element.name, JSONValue(scalar: element.kind, element.text)))

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One value of a record's field, as the mapping hands it to sinks.
 ///
 /// Numbers keep their exact source text (``Number``): a sink converts them to the
@@ -83,6 +89,43 @@ package enum NumberSyntax {
         let digits = shortest.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }.filter(isDigit)
         let significant = digits.drop { $0 == UInt8(ascii: "0") }.count
         return significant <= 15 ? .real : nil
+    }
+
+    /// The kind of number `bytes` are, read from the bytes: a `String` is made only
+    /// for the rare decimals the fast rule cannot decide.
+    package static func kind(of bytes: UnsafeRawBufferPointer) -> FieldValue.Number.Kind? {
+        let bytes = bytes.assumingMemoryBound(to: UInt8.self)
+        guard let first = bytes.first, first == UInt8(ascii: "-") || isDigit(first) else { return nil }
+        if isCanonicalInteger(bytes) { return int64(bytes) != nil ? .integer : nil }
+        if isPlainShortestDecimal(bytes) { return .real }
+        return kind(of: bytes, text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The value of a canonical decimal integer, or `nil` past 64 bits.
+    package static func int64(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let negative = bytes.first == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for byte in bytes[(negative ? 1 : 0)...] {
+            let digit = Int64(byte &- UInt8(ascii: "0"))
+            // Accumulated negatively, so Int64.min fits.
+            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowMinus) = times.subtractingReportingOverflow(digit)
+            if overflowTimes || overflowMinus { return nil }
+            value = next
+        }
+        if negative { return value }
+        return value == Int64.min ? nil : -value
+    }
+
+    /// The `Double` of a decimal number's bytes (which ``kind(of:)-(UnsafeRawBufferPointer)`` classified as real).
+    package static func double(_ bytes: UnsafeRawBufferPointer) -> Double {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: bytes.count + 1) { copy in
+                if let base = bytes.baseAddress { copy.update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+                copy[bytes.count] = 0
+            }
+            return strtod(buffer.baseAddress!, nil)
+        }
     }
 
     package static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }

@@ -78,5 +78,6 @@ public final class DiscardingOutput: Output, RecordSink {
     public func commit() {}
     public func discard() {}
     public func write(_ record: Record) {}
+    public func write(_ batch: RecordBatch) {}
     public func renameTable(_ old: String, to new: String) {}
 }

@@ -7,9 +7,21 @@ public protocol RecordSink: AnyObject {
     /// Writes one record into `record.table`, creating or widening the table as needed.
     func write(_ record: Record) throws
 
+    /// Writes every record of `batch`, in order. The batch is the sink's only for the
+    /// call. Default: each record materialised and given to ``write(_:)-(Record)``; a
+    /// sink that can use the bytes as they are (binding them to a statement, copying
+    /// them to a file) implements it and saves the work.
+    func write(_ batch: RecordBatch) throws
+
     /// The mapping learned that a table it named `old` should be called `new`
     /// (a collection turned out to hold more than its records).
     func renameTable(_ old: String, to new: String) throws
+}
+
+extension RecordSink {
+    public func write(_ batch: RecordBatch) throws {
+        for index in 0..<batch.count { try write(batch.record(at: index)) }
+    }
 }
 
 /// Counts records and the tables they go to, passing them on to another sink — or
@@ -36,6 +48,21 @@ public final class CountingSink: RecordSink {
             }()
         }
         tables[lastTable].records += 1
+    }
+
+    public func write(_ batch: RecordBatch) throws {
+        try downstream?.write(batch)
+        recordCount += batch.count
+        for entry in batch.entries {
+            let table = batch.tables[entry.table]
+            if lastTable < 0 || tables[lastTable].name != table {
+                lastTable = tables.firstIndex { $0.name == table } ?? {
+                    tables.append((table, 0))
+                    return tables.count - 1
+                }()
+            }
+            tables[lastTable].records += 1
+        }
     }
 
     public func renameTable(_ old: String, to new: String) throws {

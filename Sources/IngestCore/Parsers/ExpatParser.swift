@@ -45,6 +45,9 @@ public final class ExpatPushParser: PushParser {
 
     let parser: XML_Parser
     let receiver: any ParseEventReceiver
+    /// The receiver when it is a ``HandlerStack`` — the usual case — called directly
+    /// rather than through the protocol, and without reference counting.
+    private let stack: Unmanaged<HandlerStack>?
     /// The names of this document, interned as they were met.
     public let names = NameTable()
     /// The input's name in error messages.
@@ -54,23 +57,24 @@ public final class ExpatPushParser: PushParser {
     var unreadableEncoding: (name: String, reason: ExpatIconvEncoding.Refusal)?
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Names of the open elements, so an end tag needs no lookup.
-    @exclusivity(unchecked) private var openNames: [Name] = []
+    @exclusivity(unchecked) private var openNames: [Unowned<Name>] = []
 
     /// A parser sending the events of one document to `receiver`.
     public init(receiver: any ParseEventReceiver, displayName: String = "<memory>") {
         self.receiver = receiver
+        stack = (receiver as? HandlerStack).map { Unmanaged.passUnretained($0) }
         self.displayName = displayName
         parser = XML_ParserCreateNS(nil, XML_Char(bitPattern: Self.namespaceSeparator))
         XML_SetReturnNSTriplet(parser, 1)
         XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetElementHandler(parser, { data, name, attributes in
-            ExpatPushParser.from(data).startElement(name!, attributes!)
+            ExpatPushParser.with(data) { $0.startElement(name!, attributes!) }
         }, { data, name in
-            ExpatPushParser.from(data).endElement(name!)
+            ExpatPushParser.with(data) { $0.endElement(name!) }
         })
         XML_SetCharacterDataHandler(parser) { data, text, length in
-            ExpatPushParser.from(data).characters(text!, Int(length))
+            ExpatPushParser.with(data) { $0.characters(text!, Int(length)) }
         }
         XML_SetUnknownEncodingHandler(parser, { data, name, info in
             let session = ExpatPushParser.from(data)
@@ -94,6 +98,13 @@ public final class ExpatPushParser: PushParser {
     }
 
     deinit { XML_ParserFree(parser) }
+
+    /// Runs `body` with the parser a callback's user data points to, without
+    /// retaining it: Expat's callbacks run while the parser is alive.
+    @inline(__always)
+    private static func with(_ data: UnsafeMutableRawPointer?, _ body: (ExpatPushParser) -> Void) {
+        Unmanaged<ExpatPushParser>.fromOpaque(data!)._withUnsafeGuaranteedRef(body)
+    }
 
     private static func from(_ data: UnsafeMutableRawPointer?) -> ExpatPushParser {
         Unmanaged<ExpatPushParser>.fromOpaque(data!).takeUnretainedValue()
@@ -140,13 +151,12 @@ public final class ExpatPushParser: PushParser {
         XML_StopParser(parser, 0)
     }
 
-    private func run(_ body: () throws -> Void) {
-        do {
-            try body()
-        } catch var error as IngestError {
+    /// Stops the parse with `error`, giving it the current position if it has none.
+    private func stop(with error: any Error) {
+        if var error = error as? IngestError {
             if error.position == nil { error.position = position }
             fail(error)
-        } catch {
+        } else {
             fail(IngestError(.data, "\(error)", position: position))
         }
     }
@@ -168,24 +178,46 @@ public final class ExpatPushParser: PushParser {
             index += 2
         }
         let element = intern(name)
-        openNames.append(element)
-        run {
-            try attributeScratch.withUnsafeBufferPointer {
-                try receiver.startElement(element, attributes: Attributes($0), at: position)
+        openNames.append(Unowned(element))
+        do {
+            try attributeScratch.withUnsafeBufferPointer { attributes in
+                if let stack {
+                    try stack._withUnsafeGuaranteedRef { try $0.startElement(element, attributes: Attributes(attributes), at: position) }
+                } else {
+                    try receiver.startElement(element, attributes: Attributes(attributes), at: position)
+                }
             }
+        } catch {
+            stop(with: error)
         }
     }
 
     private func endElement(_ name: UnsafePointer<XML_Char>) {
         guard failure == nil else { return }
-        let element = openNames.removeLast()
-        run { try receiver.endElement(element, at: position) }
+        let element = openNames.removeLast().object
+        do {
+            if let stack {
+                try stack._withUnsafeGuaranteedRef { try $0.endElement(element, at: position) }
+            } else {
+                try receiver.endElement(element, at: position)
+            }
+        } catch {
+            stop(with: error)
+        }
     }
 
     private func characters(_ text: UnsafePointer<XML_Char>, _ length: Int) {
         guard failure == nil else { return }
-        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
-        run { try receiver.text(UnsafeBufferPointer(start: bytes, count: length), at: position) }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: length)
+        do {
+            if let stack {
+                try stack._withUnsafeGuaranteedRef { try $0.text(bytes, at: position) }
+            } else {
+                try receiver.text(bytes, at: position)
+            }
+        } catch {
+            stop(with: error)
+        }
     }
 }
 

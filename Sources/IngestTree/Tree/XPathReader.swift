@@ -46,6 +46,7 @@ public struct XPathReader: RecordReader {
             try stack.startElement(collection, attributes: .none, at: start)
             for element in elements { try walker.send(element) }
             try stack.endElement(collection, at: start)
+            try mapping.checkMatched()   // hands over the records still held
         } catch let error as IngestError {
             // A wrong expression or option is the caller's fault, not the input's.
             throw error.kind == .usage ? error : error.inFile(input.displayName)
