@@ -56,9 +56,53 @@ STANDARD_WITNESSES = [
 ]
 
 
+def string_end(text, i):
+    """The index just past the string literal that starts at `i` (a quote, three quotes, raw
+    `#"`), skipping interpolations, which may hold strings of their own."""
+    n = len(text)
+    hashes = len(re.match(r"#*", text[i:]).group(0))
+    start = i + hashes
+    multiline = text.startswith('"""', start)
+    quote = '"""' if multiline else '"'
+    close = quote + "#" * hashes
+    escape = "\\" + "#" * hashes
+    j = start + len(quote)
+    while j < n:
+        if text.startswith(close, j):
+            return j + len(close)
+        if text.startswith(escape + "(", j):
+            j = interpolation_end(text, j + len(escape) + 1)
+            continue
+        if text.startswith(escape, j):
+            j += len(escape) + 1
+            continue
+        if text[j] == "\n" and not multiline:
+            return j
+        j += 1
+    return n
+
+
+def interpolation_end(text, j):
+    """The index just past the `)` that closes an interpolation whose code starts at `j`."""
+    depth, n = 1, len(text)
+    while j < n:
+        c = text[j]
+        if c == '"' or (c == "#" and re.match(r'#+"', text[j:])):
+            j = string_end(text, j)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return n
+
+
 def sanitize(text):
     """The source with comments and the contents of string literals blanked (newlines
-    kept), and per line whether it is (part of) a doc comment."""
+    kept), and the set of line numbers that are (part of) a doc comment."""
     out = []
     doc_lines = set()
     i, n, line = 0, len(text), 1
@@ -89,22 +133,7 @@ def sanitize(text):
             line += chunk.count("\n")
             i = j
         elif c == '"' or (c == "#" and re.match(r'#+"', text[i:])):
-            hashes = len(re.match(r"#*", text[i:]).group(0))
-            start = i + hashes
-            multiline = text.startswith('"""', start)
-            quote = '"""' if multiline else '"'
-            close = quote + "#" * hashes
-            j = start + len(quote)
-            while j < n:
-                if text.startswith(close, j):
-                    break
-                if text[j] == "\\" and hashes == 0:
-                    j += 2
-                    continue
-                if text[j] == "\n" and not multiline:
-                    break
-                j += 1
-            j = min(n, j + len(close))
+            j = string_end(text, i)
             chunk = text[i:j]
             out.append('"' + re.sub(r"[^\n]", " ", chunk[1:-1]) + '"' if len(chunk) >= 2 else chunk)
             line += chunk.count("\n")
@@ -227,7 +256,7 @@ def scan(path):
                     name = pending["name"]
                     qualified = f"{owner}.{name}" if owner else name
                     yield number, qualified, keyword, full
-        for ch in line:
+        for position, ch in enumerate(line):
             if ch == "{":
                 if pending and pending["keyword"] in TYPE_KEYWORDS and not any(f["kind"] == "body" for f in stack):
                     words = pending["words"]
@@ -243,6 +272,13 @@ def scan(path):
                         default_public = visible and pending["keyword"] == "protocol"
                     stack.append({"kind": "type", "visible": visible, "default_public": default_public,
                                   "keyword": pending["keyword"], "name": pending["name"]})
+                    # A one-line body, `public enum Shape { case array, object }`: its
+                    # cases have no line of their own for a comment.
+                    inline = line[position + 1:].strip()
+                    if visible and pending["keyword"] == "enum" and inline.startswith("case "):
+                        cases = declared_name("case", inline[5:].split("}")[0], inline)
+                        owner = ".".join(f["name"] for f in stack if f["kind"] == "type")
+                        yield number, f"{owner}.{cases}", "case", inline
                 else:
                     stack.append({"kind": "body", "visible": False, "default_public": False,
                                   "keyword": None, "name": ""})
