@@ -412,6 +412,32 @@ struct DelegateSwappingArticle {
     }
 }
 
+// MARK: - IngestTesting.md (IngestTesting's landing page)
+
+struct IngestTestingLandingPage {
+    @Suite("IngestTesting.md") struct Tests {
+        @Test func everySwiftBlockOfThePageIsCompiledHere() throws {
+            #expect(try swiftCodeBlocks(inArticle: "Sources/IngestTesting/IngestTesting.docc/IngestTesting.md").count == 1)
+            try expectEveryBlockCompiledHere("Sources/IngestTesting/IngestTesting.docc/IngestTesting.md")
+        }
+
+        @Test func aPersonBecomesARecordOfThePeopleTable() throws {
+            let harness = try HandlerHarness(mapping: AutomaticRecordMapping())
+            try harness.start("people")
+            try harness.start("person", attributes: ["id": "7"])
+            try harness.element("firstName", text: "Matt")
+            try harness.end("person")
+            try harness.end("people")
+            try harness.finish()
+            let record = try #require(harness.readRecord())
+            #expect(record.table == "people")
+            #expect(record.order == ["id", "firstName"])
+            #expect(record["id"]?.text == "7")
+            #expect(harness.readRecord() == nil)
+        }
+    }
+}
+
 /// Records an issue for each Swift block of `article` that this file does not hold.
 func expectEveryBlockCompiledHere(_ article: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     for block in try codeBlocks(ofArticle: article, missingFrom: #filePath) {
