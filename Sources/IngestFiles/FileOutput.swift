@@ -6,7 +6,7 @@ public enum PlistFormat: String, Sendable, CaseIterable {
     case binary
 }
 
-/// A property list, a keyed archive or JSON, as an ``Output``: streamed with flat
+/// A property list, a keyed archive or JSON, as an ``/IngestCore/Output``: streamed with flat
 /// memory into a temporary file beside the target and renamed over it on
 /// ``commit()``, so a failed or interrupted import leaves an existing file byte for
 /// byte as it was.

@@ -29,7 +29,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// ``MappingSchema/load(from:)`` reads and checks a file; ``CompiledSchema`` turns it
+/// ``CompiledSchema/load(path:output:)`` reads a file, checks it and compiles it
 /// into the handlers that run it.
 public struct MappingSchema: Codable, Equatable, Sendable {
     /// A link to the JSON Schema, for editors; ignored by ingest.

@@ -1,6 +1,6 @@
 import IngestCore
 
-/// A mapping schema as an import's ``RecordMapping``: the records, fields, types and
+/// A mapping schema as an import's ``/IngestCore/RecordMapping``: the records, fields, types and
 /// keys the schema declares, instead of the automatic mapping.
 ///
 /// ```swift

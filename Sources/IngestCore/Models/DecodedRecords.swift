@@ -18,7 +18,7 @@ import Foundation
 /// and an array's items are called `item`, as in ijson: `people/item` for
 /// `{"people": [...]}`, and just `item` for a top-level array.
 ///
-/// Keys are matched as ``TreeDecoder`` describes: child elements and JSON members by
+/// Keys are matched as `TreeDecoder` describes: child elements and JSON members by
 /// name, XML attributes by name too, XML text converted to the numbers and Booleans
 /// the type asks for. A record that does not decode ends the sequence with an
 /// ``IngestError`` naming the file and the line and column where the record starts.

@@ -1,13 +1,13 @@
 import IngestCore
 import CLibXML2
 
-/// Sends the elements of an ``XMLTree`` to a ``ParseEventReceiver`` as the streaming
+/// Sends the elements of an ``XMLTree`` to a ``/IngestCore/ParseEventReceiver`` as the streaming
 /// parsers would have sent them, so the same handlers read a tree and a stream.
 ///
 /// For each element it sends `startElement` (attributes in document order, without
 /// namespace declarations, then the defaults the internal DTD subset declares for
 /// attributes the element lacks, as Expat adds them), its text and child elements in
-/// document order, then `endElement`. Names are interned in the walker's ``NameTable`` from the same
+/// document order, then `endElement`. Names are interned in the walker's ``/IngestCore/NameTable`` from the same
 /// `URI␁local␁prefix` triplets Expat produces in namespace-triplet mode, so a name
 /// is equal — qualified name, local name, namespace URI — whichever parser met it.
 /// Text is sent as libxml2 holds it (CDATA sections as text); comments and

@@ -1,8 +1,8 @@
 import IngestCore
 
-/// Tree mode as a ``RecordReader``: parses all of each input into an ``XMLTree``,
+/// Tree mode as a ``/IngestCore/RecordReader``: parses all of each input into an ``XMLTree``,
 /// selects the records with an ``XPathSelection`` and maps them with the same
-/// ``AutomaticMapping`` a stream goes through (see ``XPathSelection`` for how the
+/// ``/IngestCore/AutomaticMapping`` a stream goes through (see ``XPathSelection`` for how the
 /// selected elements become records and which table they go to).
 ///
 /// ```swift
