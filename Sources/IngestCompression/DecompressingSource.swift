@@ -17,7 +17,7 @@ import IngestCore
 /// }
 /// ```
 ///
-/// Most callers do not pick the format: ``IngestCore/ByteSource/decompressingIfCompressed(memoryLimit:)``
+/// Most callers do not pick the format: `ByteSource.decompressingIfCompressed(memoryLimit:)`
 /// looks at the first bytes and wraps the input only when it is compressed.
 ///
 /// **Memory.** The source holds one input buffer of fixed size (``/IngestCore/defaultChunkSize``
