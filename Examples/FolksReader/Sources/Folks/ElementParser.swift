@@ -5,7 +5,7 @@ import IngestCore
 ///
 /// The seed's delegate made each child the parser's delegate itself (`makeChild:`)
 /// and made its parent the delegate again when the child's element ended. Here the
-/// ``HandlerStack`` does both swaps: the handler in charge returns the child's
+/// `HandlerStack` does both swaps: the handler in charge returns the child's
 /// handler from ``handler(forChild:)`` and the stack makes it the handler in
 /// charge; when the child's element ends, the stack tells the child ``didEnd(_:)``,
 /// tells the parent ``didFinish(child:element:)`` — the seed's `finishedChild:` — and
