@@ -48,7 +48,7 @@ TYPE_KEYWORDS = {"class", "struct", "enum", "protocol", "actor", "extension"}
 
 # Witnesses of standard-library protocol requirements, which inherit its docs.
 STANDARD_WITNESSES = [
-    r"var description\b", r"var debugDescription\b", r"func ==", r"func <\s*\(",
+    r"var description: String\s*\{", r"var debugDescription: String\s*\{", r"func ==", r"func <\s*\(",
     r"func hash\(into", r"var hashValue\b", r"var startIndex\b", r"var endIndex\b",
     r"func index\((after|before):", r"subscript\(position:", r"func makeIterator\(",
     r"func next\(\)", r"func encode\(to ", r"init\(from decoder", r"var errorDescription\b",

@@ -28,6 +28,7 @@ import IngestCore
 /// print(inference.schema.jsonText)
 /// ```
 public final class SchemaInference {
+    /// 1000 records per input, what `ingest schema infer` samples unless told otherwise.
     public static let defaultSampleSize = 1000
 
     /// How inputs are read: record path, format, limits, parser.
@@ -41,6 +42,8 @@ public final class SchemaInference {
     private let sampler = SchemaSampler()
     private var formats: Set<InputFormat> = []
 
+    /// An inference reading inputs as `options` say, `sampleSize` records of each (0
+    /// for all of them).
     public init(options: Importer.Options = .init(), sampleSize: Int = defaultSampleSize) {
         precondition(sampleSize >= 0, "a sample size is a count of records, or 0 for all")
         self.options = options

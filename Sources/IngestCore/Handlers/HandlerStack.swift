@@ -23,6 +23,7 @@ public final class HandlerStack: ParseEventReceiver {
         var kind: ContentKind
     }
 
+    /// The bounds on nesting and on one element's text this stack enforces.
     public let limits: ParseLimits
     private let root: any ElementHandler
     @exclusivity(unchecked) private var frames: [Frame] = []
@@ -31,6 +32,9 @@ public final class HandlerStack: ParseEventReceiver {
     @exclusivity(unchecked) private var skipping = 0
     private var sawDocumentElement = false
 
+    /// A stack whose `root` handler takes the document element; a document with more
+    /// than one is an error. Hand the stack to a parser as its receiver. One stack
+    /// reads one document.
     public init(root: any ElementHandler, limits: ParseLimits = .default) {
         self.root = root
         self.limits = limits
@@ -40,10 +44,15 @@ public final class HandlerStack: ParseEventReceiver {
     /// Current nesting depth, the document element being 1.
     public var depth: Int { frames.count + skipping }
 
+    /// Asks the handler in charge for the child's handler (the root handler takes the
+    /// document element) and makes it the handler in charge, or skips the element
+    /// when it is `nil`; throws when nesting passes ``ParseLimits/maxDepth``.
     public func startElement(_ name: Name, attributes: Attributes, at position: SourcePosition) throws {
         try start(name, attributes: attributes, kind: .markup, at: position)
     }
 
+    /// A JSON object or array starts: as ``startElement(_:attributes:at:)``, with the
+    /// kind in ``ElementStart/kind``.
     public func startElement(_ name: Name, kind: ContentKind, at position: SourcePosition) throws {
         try start(name, attributes: .none, kind: kind, at: position)
     }
@@ -111,6 +120,10 @@ public final class HandlerStack: ParseEventReceiver {
         try Self.locate(position) { try handler.didStart(element) }
     }
 
+    /// Accumulates the text for the element in charge (when it
+    /// ``ElementHandler/accumulatesText``) and offers it to its
+    /// ``ElementHandler/didReceive(text:)``; ignored inside a skipped element. Throws
+    /// when the element's text passes ``ParseLimits/maxTextBytes``.
     public func text(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws {
         guard skipping == 0, !frames.isEmpty else { return }
         let top = frames.count - 1
@@ -123,6 +136,9 @@ public final class HandlerStack: ParseEventReceiver {
         try Self.locate(position) { try frames[top].handler.didReceive(text: bytes) }
     }
 
+    /// Tells the handler in charge ``ElementHandler/didEnd(_:)`` with its text, then
+    /// its parent ``ElementHandler/didFinish(child:element:)``, and puts the parent
+    /// back in charge.
     public func endElement(_ name: Name, at position: SourcePosition) throws {
         if skipping > 0 {
             skipping -= 1

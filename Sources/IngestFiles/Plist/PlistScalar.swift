@@ -18,10 +18,15 @@ import IngestCore
 /// than words that happen to look like it. Only a field that is already bytes
 /// (``/IngestCore/FieldValue/data(_:)``) is written as `data`.
 public enum PlistScalar: Equatable, Sendable {
+    /// `<string>`.
     case string(String)
+    /// `<integer>`: a canonical integer that fits in 64 bits.
     case integer(Int64)
+    /// `<real>`.
     case real(Double)
+    /// `<true/>` or `<false/>`.
     case bool(Bool)
+    /// `<date>`: UTC, whole seconds.
     case date(PlistDate)
     /// Bytes: `<data>` (base64) in XML, a `0x4_` object in a binary plist.
     case data([UInt8])

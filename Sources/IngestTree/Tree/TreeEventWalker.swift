@@ -25,6 +25,7 @@ import CLibXML2
 /// try TreeEventWalker(receiver: handlers).send(tree.root)
 /// ```
 public final class TreeEventWalker {
+    /// Where the events go: a `HandlerStack` of your handlers, or any receiver.
     public let receiver: any ParseEventReceiver
     /// The names met so far; share one table to compare names across walks.
     public let names: NameTable
@@ -42,6 +43,7 @@ public final class TreeEventWalker {
     static let amplificationActivation = 8 << 20
     static let maximumAmplification = 100
 
+    /// A walker sending to `receiver`, interning names in `names`.
     public init(receiver: any ParseEventReceiver, names: NameTable = NameTable()) {
         self.receiver = receiver
         self.names = names

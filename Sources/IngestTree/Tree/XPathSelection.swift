@@ -28,6 +28,9 @@ public struct XPathSelection: Sendable, Equatable {
     /// 256 MiB.
     public static let defaultMaxTreeBytes = 256 << 20
 
+    /// A selection by `expression`, with `namespaces` binding its prefixes, for inputs
+    /// of at most `maxTreeBytes` bytes. Nothing is checked until ``check()`` or the
+    /// first input.
     public init(_ expression: String, namespaces: [String: String] = [:],
                 maxTreeBytes: Int = defaultMaxTreeBytes) {
         self.expression = expression
