@@ -3,7 +3,7 @@
 # (Sources/MODULE/MODULE.docc) and the doc comments of its public declarations — with
 # the toolchain's `docc`, and fails if DocC warns about anything: a ``Symbol`` link
 # that resolves to nothing, a parameter documented that does not exist, a topic that
-# names no page. No package plugin is needed (see Scripts/README.md).
+# names no page. It needs no package plugin: docc comes with the toolchain.
 #
 #   bash Scripts/check-docc.sh            # archives in .build-docs/archives
 #
