@@ -16,7 +16,7 @@ extension ByteSource {
     ///
     /// Call it before the first read, and afterwards read only the source it returns:
     /// - a ``DecompressingSource`` when the input is compressed;
-    /// - otherwise, an ``InputFile`` itself (its own ``InputFile/peek(_:)`` looked at the
+    /// - otherwise, an ``/IngestCore/InputFile`` itself (its own ``/IngestCore/InputFile/peek(_:)`` looked at the
     ///   first bytes, and it serves them again), or for any other source a wrapper that
     ///   serves the bytes looked at and then the rest.
     ///

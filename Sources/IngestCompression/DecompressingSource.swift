@@ -5,8 +5,8 @@ import Darwin
 #endif
 import IngestCore
 
-/// The decompressed bytes of another ``ByteSource`` holding gzip, bzip2, xz or zstd
-/// data, streamed: a parser reads from it exactly as from an ``InputFile``.
+/// The decompressed bytes of another ``/IngestCore/ByteSource`` holding gzip, bzip2, xz or zstd
+/// data, streamed: a parser reads from it exactly as from an ``/IngestCore/InputFile``.
 ///
 /// ```swift
 /// let file = try InputFile(path: "people.xml.gz")
@@ -17,10 +17,10 @@ import IngestCore
 /// }
 /// ```
 ///
-/// Most callers do not pick the format: ``IngestKit/ByteSource/decompressingIfCompressed(memoryLimit:)``
+/// Most callers do not pick the format: `ByteSource.decompressingIfCompressed(memoryLimit:)`
 /// looks at the first bytes and wraps the input only when it is compressed.
 ///
-/// **Memory.** The source holds one input buffer of fixed size (``defaultChunkSize``
+/// **Memory.** The source holds one input buffer of fixed size (``/IngestCore/defaultChunkSize``
 /// unless told otherwise) and the library's own state; each ``read(into:)`` decompresses
 /// straight into the caller's buffer. Memory therefore does not grow with the input
 /// or with how well it compresses: a decompression bomb (gigabytes of zeros in a few
@@ -36,7 +36,7 @@ import IngestCore
 /// the end is an error, even where a tool only warns: the bytes were meant to be read.
 ///
 /// **Errors.** Data that is not valid in the format, data that ends early, and bytes
-/// after the end that start no new member throw ``IngestError`` of kind `.data` (exit 65)
+/// after the end that start no new member throw ``/IngestCore/IngestError`` of kind `.data` (exit 65)
 /// naming the input and the compressed byte where the decoder stopped (counting from 1),
 /// for example
 /// `people.xml.gz: corrupt gzip stream: invalid block type (at compressed byte 1234)`.
@@ -87,9 +87,12 @@ public final class DecompressingSource: ByteSource {
     /// Wraps `compressed`, which holds data in `format` from its first byte on.
     ///
     /// - Parameters:
+    ///   - compressed: the compressed bytes, read from the current position on.
+    ///   - format: how they are compressed (``CompressionFormat/detect(_:)`` tells it
+    ///     from the first bytes).
     ///   - memoryLimit: the most memory xz's dictionary or zstd's window may take.
     ///   - inputBufferSize: how many compressed bytes are read at a time (at least 64).
-    /// - Throws: ``IngestError`` `.io` when the decompressor's state cannot be allocated.
+    /// - Throws: ``/IngestCore/IngestError`` `.io` when the decompressor's state cannot be allocated.
     public init(_ compressed: any ByteSource, format: CompressionFormat,
                 memoryLimit: Int = DecompressingSource.defaultMemoryLimit,
                 inputBufferSize: Int = defaultChunkSize) throws {
@@ -121,7 +124,7 @@ public final class DecompressingSource: ByteSource {
     }
 
     /// Shows `body` the first decompressed bytes (up to 4 KiB, fewer if the data is
-    /// shorter) without consuming them, as ``InputFile/peek(_:)`` does for a file: how
+    /// shorter) without consuming them, as ``/IngestCore/InputFile/peek(_:)`` does for a file: how
     /// the importer tells XML from JSON inside a compressed input. Call it before the
     /// first read.
     public func peek<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {

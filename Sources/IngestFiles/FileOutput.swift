@@ -2,11 +2,15 @@ import IngestCore
 
 /// The encodings of a property list: Apple's XML format, or `bplist00`.
 public enum PlistFormat: String, Sendable, CaseIterable {
+    /// Apple's XML property list format (`<?xml … <plist version="1.0">`): readable,
+    /// larger, and unable to carry most control characters (written as U+FFFD).
     case xml
+    /// The binary format, `bplist00`: compact, fast to load, and exact for every
+    /// character.
     case binary
 }
 
-/// A property list, a keyed archive or JSON, as an ``Output``: streamed with flat
+/// A property list, a keyed archive or JSON, as an ``/IngestCore/Output``: streamed with flat
 /// memory into a temporary file beside the target and renamed over it on
 /// ``commit()``, so a failed or interrupted import leaves an existing file byte for
 /// byte as it was.
@@ -30,34 +34,49 @@ public enum PlistFormat: String, Sendable, CaseIterable {
 /// try Importer().run([InputFile(path: "folks.xml")], into: output)
 /// ```
 public final class FileOutput: Output {
+    /// What kind of file the records become.
     public enum Format: Sendable {
+        /// A property list in the given encoding: an array of dictionaries, one per
+        /// record (or a dictionary of such arrays by table).
         case propertyList(PlistFormat)
+        /// An `NSKeyedArchiver` archive, itself a property list in the given encoding
+        /// (binary unless told otherwise): an `NSArray` of one object per record.
         /// `className` names every record's class; otherwise `classNames` by table,
         /// else the table name singularised and capitalised.
         case keyedArchive(PlistFormat, className: String? = nil, classNames: [String: String] = [:])
+        /// One JSON document: an array of objects (or an object of arrays by table).
         case json
+        /// JSON Lines (NDJSON): one object per record, one per line.
         case jsonLines
     }
 
     /// The path as given (`-` for standard output).
     public let path: String
+    /// The kind of file written.
     public let format: Format
     /// Whether an existing file is replaced; without it, ``open()`` refuses one.
     public let replace: Bool
     private var file: OutputFile?
 
+    /// An output writing `format` to `path` (`-` for standard output); nothing is
+    /// touched before ``open()``.
     public init(path: String, format: Format, replace: Bool = false) {
         self.path = path
         self.format = format
         self.replace = replace
     }
 
+    /// The path, or `<stdout>` for `-`.
     public var displayName: String { path == "-" ? "<stdout>" : path }
 
+    /// Checks the target (an existing file without ``replace`` is an `.output` error,
+    /// exit status 73) and creates the temporary file beside it.
     public func open() throws {
         file = try OutputFile(path: path, replace: replace)
     }
 
+    /// Runs `body` with a sink that writes the format's records into the temporary
+    /// file (spooling what must wait for the end), then completes the file.
     public func write(_ body: (any RecordSink) throws -> Void) throws {
         guard let file else { preconditionFailure("FileOutput.write(_:) before open()") }
         let sink: any FileRecordSink = switch format {
@@ -71,11 +90,14 @@ public final class FileOutput: Output {
         try sink.finish()
     }
 
+    /// Flushes the finished file to disk and renames it over the target (or copies it
+    /// to standard output).
     public func commit() throws {
         try file?.commit()
         file = nil
     }
 
+    /// Removes the temporary file and whatever was spooled; the target is untouched.
     public func discard() {
         file?.discard()
         file = nil

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A SQLite database file as an ``Output``, written so that nothing is lost:
+/// A SQLite database file as an ``/IngestCore/Output``, written so that nothing is lost:
 ///
 /// - ``Mode/create`` and ``Mode/replace`` build a new database in a temporary file
 ///   beside the target and rename it over the target on ``commit()``, only when

@@ -12,12 +12,17 @@ import Foundation
 public final class CompiledSchema: @unchecked Sendable {
     /// Which output's names the records carry (``MappingSchema/Field/column`` and so on).
     public enum Output: Sendable {
+        /// The output whose names the records carry: a database (``MappingSchema/Field/column``),
+        /// a property list (``MappingSchema/Field/plistKey``), a keyed archive
+        /// (``MappingSchema/Field/archiveKey``) or JSON (the field's ``MappingSchema/Field/name``).
         case database, plist, archive, json
     }
 
+    /// The schema as it was read.
     public let schema: MappingSchema
     /// The schema file, for messages.
     public let file: String
+    /// The output whose names the records carry.
     public let output: Output
     /// The top-level entities.
     let entities: [CompiledEntity]
@@ -44,6 +49,8 @@ public final class CompiledSchema: @unchecked Sendable {
         return try CompiledSchema(schema, file: path, output: output)
     }
 
+    /// Checks `schema` and compiles it for `output`; `file` names it in errors, which
+    /// are `.usage` (exit 64) and point at the bad spot.
     public init(_ schema: MappingSchema, file: String, output: Output) throws {
         self.schema = schema
         self.file = file

@@ -29,14 +29,17 @@ import Foundation
 /// }
 /// ```
 ///
-/// ``MappingSchema/load(from:)`` reads and checks a file; ``CompiledSchema`` turns it
+/// ``CompiledSchema/load(path:output:)`` reads a file, checks it and compiles it
 /// into the handlers that run it.
 public struct MappingSchema: Codable, Equatable, Sendable {
     /// A link to the JSON Schema, for editors; ignored by ingest.
     public var schema: String?
+    /// What the schema is for, for its readers; ignored by ingest.
     public var description: String?
+    /// The kinds of record the schema declares, each with its fields and children.
     public var entities: [Entity]
 
+    /// A schema declaring `entities`.
     public init(entities: [Entity], schema: String? = nil, description: String? = nil) {
         self.entities = entities
         self.schema = schema
@@ -53,12 +56,14 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         /// (`tags/tag`). The last step may carry predicates: `person[@type='admin']`,
         /// `person[status='active']`.
         public var records: String
+        /// What the entity is, for the schema's readers; ignored by ingest.
         public var description: String?
         /// The SQLite table; default ``name``.
         public var table: String?
         /// The class of the objects in `--to archive`; default: the table name
         /// singularised and capitalised.
         public var archiveClass: String?
+        /// The fields, in column order.
         public var fields: [Field]
         /// Names of the fields that identify a record; `--upsert` updates by it.
         public var primaryKey: [String]?
@@ -72,6 +77,8 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         /// `<parent name>_<key field>`.
         public var foreignKey: String?
 
+        /// An entity named `name` whose records are at `records`; the other members are
+        /// optional, as in the file.
         public init(name: String, records: String, table: String? = nil, archiveClass: String? = nil,
                     fields: [Field], primaryKey: [String]? = nil, unique: [[String]]? = nil,
                     indexes: [[String]]? = nil, children: [Entity]? = nil, foreignKey: String? = nil,
@@ -99,6 +106,7 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         /// the record's own text (`.`). A JSON member is a child (`address/city`).
         /// Default: ``name``.
         public var source: String?
+        /// What the value must be and how outputs store it; default ``FieldType/text``.
         public var type: FieldType?
         /// For `date` and `datetime`: the input's format as a Unicode date pattern
         /// (`dd/MM/yyyy`); default ISO 8601.
@@ -107,12 +115,16 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         public var required: Bool?
         /// The value when the field is absent, as it would appear in the input.
         public var `default`: String?
+        /// What the field holds, for the schema's readers; ignored by ingest.
         public var description: String?
-        /// Per-output names; each defaults to ``name``.
+        /// The column name in a database; default ``name``.
         public var column: String?
+        /// The key the field is archived under in a keyed archive; default ``name``.
         public var archiveKey: String?
+        /// The key of the field in a property list's dictionaries; default ``name``.
         public var plistKey: String?
 
+        /// A field named `name`; the other members are optional, as in the file.
         public init(name: String, source: String? = nil, type: FieldType? = nil, format: String? = nil,
                     required: Bool? = nil, default: String? = nil, column: String? = nil,
                     archiveKey: String? = nil, plistKey: String? = nil, description: String? = nil) {

@@ -3,6 +3,7 @@ import Foundation
 
 /// Why one record does not fit its schema.
 public struct RecordRejection: Sendable, Equatable {
+    /// The entity whose record it is (its schema name).
     public var entity: String
     /// The field at fault (its schema name).
     public var field: String?
@@ -28,12 +29,18 @@ public struct RecordRejection: Sendable, Equatable {
 ///
 /// Used by one parsing thread at a time; read ``count`` once the run is over.
 public final class RecordRejects: @unchecked Sendable {
+    /// What a record that does not fit does to the run.
     public enum Mode: String, Sendable, CaseIterable {
+        /// `fail`: the first such record stops the run (nothing is written); `skip`:
+        /// such records are left out, counted and, with a file, written to it.
         case fail, skip
     }
 
+    /// Whether records that do not fit stop the run or are skipped.
     public let mode: Mode
+    /// With ``Mode/skip``: the number of rejects that fails the run; `nil` for no limit.
     public let maxErrors: Int?
+    /// Records rejected so far.
     public private(set) var count = 0
     /// The input being read, for the rejects file's `file` member.
     public var inputName = ""

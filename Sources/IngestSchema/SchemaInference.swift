@@ -3,7 +3,7 @@ import IngestCore
 /// same inputs, gives what the automatic mapping gives — the same tables, the same
 /// columns in the same order, the same values — written out so it can be edited.
 ///
-/// It runs the automatic mapping itself (``Importer``) over the first
+/// It runs the automatic mapping itself (``/IngestCore/Importer``) over the first
 /// ``sampleSize`` records of each input and keeps, per table, in the order first met:
 ///
 /// - `records`: where the table's records are. XML: from the document element
@@ -13,7 +13,7 @@ import IngestCore
 ///   one record (an object without arrays, or a scalar) is `.`.
 /// - `table` and the entity's `name`: the table the automatic mapping named.
 /// - each field's `source` (`firstName`, `@id`, or `.` for the record's own text)
-///   and `type`, widened over the sample as ``ColumnType`` widens a column:
+///   and `type`, widened over the sample as ``/IngestCore/ColumnType`` widens a column:
 ///   integer < real < text; `bool` only when every non-null value was a JSON
 ///   boolean; `json` when any value was nested or repeated; `text` when all were
 ///   null. A field whose name SQLite would take for an earlier one (`ID` after
@@ -28,6 +28,7 @@ import IngestCore
 /// print(inference.schema.jsonText)
 /// ```
 public final class SchemaInference {
+    /// 1000 records per input, what `ingest schema infer` samples unless told otherwise.
     public static let defaultSampleSize = 1000
 
     /// How inputs are read: record path, format, limits, parser.
@@ -41,6 +42,8 @@ public final class SchemaInference {
     private let sampler = SchemaSampler()
     private var formats: Set<InputFormat> = []
 
+    /// An inference reading inputs as `options` say, `sampleSize` records of each (0
+    /// for all of them).
     public init(options: Importer.Options = .init(), sampleSize: Int = defaultSampleSize) {
         precondition(sampleSize >= 0, "a sample size is a count of records, or 0 for all")
         self.options = options
@@ -49,7 +52,7 @@ public final class SchemaInference {
     }
 
     /// Samples the first ``sampleSize`` records of `input` and adds what they show.
-    /// Throws as ``Importer/read(_:into:progress:)`` does for what it read: an input
+    /// Throws as ``/IngestCore/Importer/read(_:into:progress:)`` does for what it read: an input
     /// that is malformed past the sample is not noticed.
     public func add(_ input: InputFile) throws {
         var options = self.options

@@ -1,8 +1,8 @@
 import IngestCore
 /// The mapping a ``CompiledSchema`` declares, as handlers: path steps down to each
-/// entity's records, then an ``EntityRecordHandler`` per entity, with a
-/// ``SourceNodeHandler`` per element it reads from and the stock
-/// ``ElementTreeHandler`` for json fields — the same ``HandlerStack`` and handler
+/// entity's records, then an `EntityRecordHandler` per entity, with a
+/// `SourceNodeHandler` per element it reads from and the stock
+/// ``/IngestCore/ElementTreeHandler`` for json fields — the same ``/IngestCore/HandlerStack`` and handler
 /// protocol the automatic mapping uses.
 ///
 /// ``SchemaRecordMapping`` makes one per input.

@@ -1,6 +1,6 @@
 import IngestCore
 
-/// A mapping schema as an import's ``RecordMapping``: the records, fields, types and
+/// A mapping schema as an import's ``/IngestCore/RecordMapping``: the records, fields, types and
 /// keys the schema declares, instead of the automatic mapping.
 ///
 /// ```swift
@@ -13,14 +13,20 @@ import IngestCore
 /// Records that do not fit go to `rejects`: by default the import fails at the
 /// first one.
 public struct SchemaRecordMapping: RecordMapping {
+    /// The compiled schema whose entities are mapped.
     public let schema: CompiledSchema
+    /// Where records that do not fit go; shared by every input of the import.
     public let rejects: RecordRejects
 
+    /// A mapping by `schema`, with records that do not fit handled by `rejects`
+    /// (by default, the first one fails the import).
     public init(schema: CompiledSchema, rejects: RecordRejects = RecordRejects()) {
         self.schema = schema
         self.rejects = rejects
     }
 
+    /// The schema's handlers for one input of `format`, writing to `sink`; rejects
+    /// name the input `inputName`.
     public func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) -> any DocumentMapping {
         rejects.inputName = inputName
         return SchemaMapping(schema: schema, format: format, sink: sink, rejects: rejects)

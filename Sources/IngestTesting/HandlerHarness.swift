@@ -27,13 +27,18 @@ import IngestCore
 /// Every event advances a fake position by one line, so errors report a line number
 /// tests can check.
 public final class HandlerHarness {
+    /// The names of the events sent so far, interned as a parser would intern them.
     public let names = NameTable()
+    /// The stack the events go to; its ``/IngestCore/HandlerStack/depth`` tells how
+    /// many elements are open.
     public let stack: HandlerStack
+    /// The position of the last event: each event is one line further on.
     public private(set) var position = SourcePosition.start
     /// The records the mapping wrote, with ``init(mapping:format:limits:)``.
     public let collector = RecordCollector()
     private let mapping: (any DocumentMapping)?
 
+    /// A harness whose `root` handler takes the first element started, under `limits`.
     public init(root: any ElementHandler, limits: ParseLimits = .default) {
         stack = HandlerStack(root: root, limits: limits)
         mapping = nil
@@ -59,7 +64,9 @@ public final class HandlerHarness {
 
     /// ``finish()`` found elements that were started and never ended.
     public struct Unbalanced: Error, CustomStringConvertible {
+        /// How many elements were started and never ended.
         public let openElements: Int
+        /// The position of the last event sent.
         public let position: SourcePosition
         public var description: String { "\(openElements) element\(openElements == 1 ? "" : "s") still open at the end (line \(position.line))" }
     }

@@ -18,12 +18,15 @@ public final class RecordCollector: RecordSink {
     public private(set) var renames: [(old: String, new: String)] = []
     private var read = 0
 
+    /// An empty collector.
     public init() {}
 
+    /// Keeps a copy of `record` (sinks may not keep the record itself).
     public func write(_ record: Record) throws {
         records.append(CollectedRecord(record))
     }
 
+    /// Notes the rename in ``renames`` and renames the table of the records kept.
     public func renameTable(_ old: String, to new: String) throws {
         renames.append((old, new))
         for index in records.indices where records[index].table == old { records[index].table = new }
@@ -39,6 +42,7 @@ public final class RecordCollector: RecordSink {
 
 /// A record as a ``RecordCollector`` keeps it: names as strings, values as they came.
 public struct CollectedRecord: Equatable, Sendable {
+    /// The table the record went to, renamed if the mapping renamed it later.
     public var table: String
     /// The value of each field by qualified name (the first, if a name repeats).
     public var fields: [String: FieldValue]
@@ -47,6 +51,7 @@ public struct CollectedRecord: Equatable, Sendable {
     /// Where the record's element started.
     public var position: SourcePosition
 
+    /// A record to compare with what a collector kept (`==` ignores the position).
     public init(table: String, fields: [String: FieldValue], order: [String], position: SourcePosition = .start) {
         self.table = table
         self.fields = fields

@@ -1,10 +1,17 @@
 /// One attribute of a starting element. ``value`` points into the parser's buffer and
 /// is valid only during the call that delivered it; use ``string`` to keep it.
 public struct Attribute {
-    /// The attribute's name (held by its ``NameTable`` for the whole parse).
+    /// The attribute's interned name: ``Name/local``, ``Name/namespaceURI`` (for a
+    /// prefixed attribute) and ``Name/qualified`` as written. Held by its
+    /// ``NameTable`` for the whole parse, so the event carries it without reference
+    /// counting.
     public unowned(unsafe) let name: Name
+    /// The value's UTF-8 bytes, entities and character references resolved and white
+    /// space normalised as XML prescribes; valid only during the call.
     public let value: UnsafeBufferPointer<UInt8>
 
+    /// An attribute whose value is `value`, borrowed for as long as the event lasts
+    /// (parsers and test harnesses make them).
     public init(name: Name, value: UnsafeBufferPointer<UInt8>) {
         self.name = name
         self.value = value
@@ -18,6 +25,7 @@ public struct Attribute {
 public struct Attributes: RandomAccessCollection {
     @usableFromInline let storage: UnsafeBufferPointer<Attribute>
 
+    /// The attributes in `storage`, which must outlive the event they are sent with.
     public init(_ storage: UnsafeBufferPointer<Attribute>) { self.storage = storage }
 
     /// No attributes.

@@ -42,6 +42,8 @@ public final class NameTable: @unchecked Sendable {
     /// Every name interned so far, indexed by ``Name/id``.
     @exclusivity(unchecked) public private(set) var names: [Name] = []
 
+    /// An empty table. Each parser interns the names of its document into a table of
+    /// its own (``ExpatPushParser/names``); names from two tables are never equal.
     public init() {}
 
     /// The byte the parsers put between a namespaced name's URI, local part and

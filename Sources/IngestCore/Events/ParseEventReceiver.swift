@@ -13,8 +13,17 @@
 /// ``HandlerStack`` is the receiver that drives element handlers; tests and tools
 /// can implement their own.
 public protocol ParseEventReceiver: AnyObject {
+    /// An element starts, at `position` (where its `<` is), with its attributes in
+    /// document order — namespace declarations are not among them.
     func startElement(_ name: Name, attributes: Attributes, at position: SourcePosition) throws
+
+    /// A piece of character data inside the current element: UTF-8, entities and
+    /// CDATA sections resolved, borrowed for the call. One stretch of text may arrive
+    /// in several pieces, split wherever the parser chooses (at the end of its buffer,
+    /// around an entity reference, at a line end).
     func text(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws
+
+    /// The current element ends, at the position of its end tag.
     func endElement(_ name: Name, at position: SourcePosition) throws
 
     /// A JSON object or array starts; its members or items follow as child elements
@@ -28,10 +37,16 @@ public protocol ParseEventReceiver: AnyObject {
 }
 
 extension ParseEventReceiver {
+    /// Sends ``startElement(_:attributes:at:)`` with no attributes: a receiver written
+    /// for XML sees a JSON object or array as an element.
     public func startElement(_ name: Name, kind: ContentKind, at position: SourcePosition) throws {
         try startElement(name, attributes: .none, at: position)
     }
 
+    /// Sends the scalar as ``startElement(_:attributes:at:)``,
+    /// ``text(_:at:)`` (unless `text` is empty) and ``endElement(_:at:)``, all at
+    /// `position`: a receiver written for XML sees a JSON value as an element holding
+    /// its text.
     public func scalar(_ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>,
                        at position: SourcePosition) throws {
         try startElement(name, attributes: .none, at: position)
@@ -42,10 +57,16 @@ extension ParseEventReceiver {
 
 /// Receives events and does nothing with them: parsing alone, for `--parse-only`.
 public final class DiscardingReceiver: ParseEventReceiver {
+    /// A receiver that ignores everything.
     public init() {}
+    /// Ignores the element's start.
     public func startElement(_ name: Name, attributes: Attributes, at position: SourcePosition) {}
+    /// Ignores the text.
     public func text(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) {}
+    /// Ignores the element's end.
     public func endElement(_ name: Name, at position: SourcePosition) {}
+    /// Ignores the JSON object's or array's start.
     public func startElement(_ name: Name, kind: ContentKind, at position: SourcePosition) {}
+    /// Ignores the JSON scalar.
     public func scalar(_ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>, at position: SourcePosition) {}
 }

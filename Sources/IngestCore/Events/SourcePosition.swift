@@ -5,10 +5,14 @@
 /// means it is not known: libxml2's tree keeps only the line of each node, and its
 /// schema validators report lines alone.
 public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
+    /// The line, counting from 1.
     public var line: Int
+    /// The column in bytes of UTF-8, counting from 1; 0 when it is not known.
     public var column: Int
+    /// How many bytes of the input come before the position, counting from 0.
     public var byteOffset: Int
 
+    /// The position at `line` and `column` (both from 1), `byteOffset` bytes into the input.
     public init(line: Int, column: Int, byteOffset: Int) {
         self.line = line
         self.column = column

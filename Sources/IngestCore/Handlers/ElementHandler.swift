@@ -12,10 +12,10 @@
 ///
 /// ```swift
 /// final class PersonHandler: ElementHandler {
-///     var person = Person()
+///     var fields: [String: String] = [:]
 ///     func handler(forChild element: ElementStart) -> (any ElementHandler)? { TextHandler() }
 ///     func didFinish(child: any ElementHandler, element: ElementEnd) {
-///         person[element.name.local] = element.text.string
+///         fields[element.name.local] = element.text.string
 ///     }
 /// }
 /// ```
@@ -57,22 +57,32 @@ public protocol ElementHandler: AnyObject {
 }
 
 extension ElementHandler {
+    /// Does nothing.
     public func didStart(_ element: ElementStart) throws {}
+    /// Skips every child: returns `nil`.
     public func handler(forChild element: ElementStart) throws -> (any ElementHandler)? { nil }
+    /// `true`: the stack accumulates the element's text for ``ElementEnd/text``.
     public var accumulatesText: Bool { true }
+    /// Does nothing; the stack has accumulated the text already.
     public func didReceive(text: UnsafeBufferPointer<UInt8>) throws {}
+    /// Does nothing.
     public func didFinish(child: any ElementHandler, element: ElementEnd) throws {}
+    /// Does nothing.
     public func didEnd(_ element: ElementEnd) throws {}
+    /// Takes no scalar: returns `false`, so the scalar goes to ``handler(forChild:)``.
     public func take(scalar element: ElementEnd) throws -> Bool { false }
 }
 
 /// An element that has just started, as a handler sees it. Attribute values are
 /// valid only during the call.
 public struct ElementStart {
-    /// The element's name (held by its ``NameTable`` for the whole parse, so the event
-    /// carries it without reference counting).
+    /// The element's interned name, held by its ``NameTable`` for the whole parse, so
+    /// the event carries it without reference counting.
     public unowned(unsafe) let name: Name
+    /// Its attributes in document order, namespace declarations left out; none for
+    /// JSON. Borrowed for the call.
     public let attributes: Attributes
+    /// Where the element starts: its `<` in XML, its first character in JSON.
     public let position: SourcePosition
     /// 1 for the document element, 2 for its children, and so on.
     public let depth: Int
@@ -83,13 +93,18 @@ public struct ElementStart {
 /// An element that has just ended, with the text accumulated directly inside it.
 /// ``text`` is valid only during the call; ``TextBytes/string`` keeps it.
 public struct ElementEnd {
-    /// The element's name (see ``ElementStart/name``).
+    /// The element's interned name, held by its ``NameTable`` for the whole parse, so
+    /// the event carries it without reference counting.
     public unowned(unsafe) let name: Name
+    /// The text directly inside the element, all its pieces together and its child
+    /// elements' text left out (empty for a handler that does not
+    /// ``ElementHandler/accumulatesText``); a JSON scalar's value. Borrowed for the call.
     public let text: TextBytes
     /// Where the element started.
     public let startPosition: SourcePosition
     /// Where the element's end tag is.
     public let position: SourcePosition
+    /// 1 for the document element, 2 for its children, and so on.
     public let depth: Int
     /// Whether the element had element children.
     public let hadChildElements: Bool
@@ -99,8 +114,10 @@ public struct ElementEnd {
 
 /// UTF-8 text borrowed from a parser or the stack, valid during the call only.
 public struct TextBytes {
+    /// The UTF-8 bytes, valid during the call only.
     public let bytes: UnsafeBufferPointer<UInt8>
 
+    /// Text over `bytes`, which must stay valid while it is used.
     public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// The text as a `String` (allocates).

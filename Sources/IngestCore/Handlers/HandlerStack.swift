@@ -31,6 +31,7 @@ public final class HandlerStack: ParseEventReceiver {
         var kind: ContentKind
     }
 
+    /// The bounds on nesting and on one element's text this stack enforces.
     public let limits: ParseLimits
     private let root: any ElementHandler
     /// The open elements' frames, `frames[0..<frameCount]`; each frame's handler is
@@ -46,6 +47,9 @@ public final class HandlerStack: ParseEventReceiver {
     private var skipping = 0
     private var sawDocumentElement = false
 
+    /// A stack whose `root` handler takes the document element; a document with more
+    /// than one is an error. Hand the stack to a parser as its receiver. One stack
+    /// reads one document.
     public init(root: any ElementHandler, limits: ParseLimits = .default) {
         self.root = root
         self.limits = limits
@@ -62,10 +66,15 @@ public final class HandlerStack: ParseEventReceiver {
     /// Current nesting depth, the document element being 1.
     public var depth: Int { frameCount + skipping }
 
+    /// Asks the handler in charge for the child's handler (the root handler takes the
+    /// document element) and makes it the handler in charge, or skips the element
+    /// when it is `nil`; throws when nesting passes ``ParseLimits/maxDepth``.
     public func startElement(_ name: Name, attributes: Attributes, at position: SourcePosition) throws {
         try start(name, attributes: attributes, kind: .markup, at: position)
     }
 
+    /// A JSON object or array starts: as ``startElement(_:attributes:at:)``, with the
+    /// kind in ``ElementStart/kind``.
     public func startElement(_ name: Name, kind: ContentKind, at position: SourcePosition) throws {
         try start(name, attributes: .none, kind: kind, at: position)
     }
@@ -138,6 +147,10 @@ public final class HandlerStack: ParseEventReceiver {
         }
     }
 
+    /// Accumulates the text for the element in charge (when it
+    /// ``ElementHandler/accumulatesText``) and offers it to its
+    /// ``ElementHandler/didReceive(text:)``; ignored inside a skipped element. Throws
+    /// when the element's text passes ``ParseLimits/maxTextBytes``.
     public func text(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws {
         guard skipping == 0, frameCount > 0 else { return }
         let top = frames + (frameCount - 1)
@@ -155,6 +168,9 @@ public final class HandlerStack: ParseEventReceiver {
         }
     }
 
+    /// Tells the handler in charge ``ElementHandler/didEnd(_:)`` with its text, then
+    /// its parent ``ElementHandler/didFinish(child:element:)``, and puts the parent
+    /// back in charge.
     public func endElement(_ name: Name, at position: SourcePosition) throws {
         if skipping > 0 {
             skipping -= 1

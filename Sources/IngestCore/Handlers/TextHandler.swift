@@ -4,5 +4,6 @@
 ///
 /// It keeps no state, so one shared instance serves any number of elements.
 public final class TextHandler: ElementHandler {
+    /// A text handler; one instance may be returned for any number of children.
     public init() {}
 }

@@ -1,5 +1,5 @@
 /// A sink that wants to know where each table's records are in the document, as
-/// ``SchemaInference`` does to write an entity's `records` path.
+/// IngestSchema's `SchemaInference` does to write an entity's `records` path.
 ///
 /// The automatic mapping tells it when it names a table for a kind of record
 /// element — once per collection and kind, before that kind's first record — and

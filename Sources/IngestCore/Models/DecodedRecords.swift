@@ -18,7 +18,7 @@ import Foundation
 /// and an array's items are called `item`, as in ijson: `people/item` for
 /// `{"people": [...]}`, and just `item` for a top-level array.
 ///
-/// Keys are matched as ``TreeDecoder`` describes: child elements and JSON members by
+/// Keys are matched as `TreeDecoder` describes: child elements and JSON members by
 /// name, XML attributes by name too, XML text converted to the numbers and Booleans
 /// the type asks for. A record that does not decode ends the sequence with an
 /// ``IngestError`` naming the file and the line and column where the record starts.
@@ -32,6 +32,7 @@ public func records<T: Decodable>(_ type: T.Type, at path: String, from url: URL
 
 /// The records of one input decoded as `T`: see ``records(_:at:from:options:buffer:)``.
 public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
+    /// Each record, decoded.
     public typealias Element = T
     let path: String
     let url: URL
@@ -42,6 +43,8 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
         Iterator(handle: .init(DecodingSession(path: path, url: url, options: options, capacity: buffer)))
     }
 
+    /// Hands out the records in document order as the parsing thread delivers them;
+    /// a record that does not decode throws an ``IngestError`` and ends the sequence.
     public struct Iterator: AsyncIteratorProtocol {
         let handle: DecodingSession.Handle
         var session: DecodingSession { handle.session }

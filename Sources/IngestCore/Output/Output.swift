@@ -31,7 +31,7 @@ public protocol Output: AnyObject {
     /// and nothing is completed.
     func write(_ body: (any RecordSink) throws -> Void) throws
 
-    /// Makes what ``write(_:)`` wrote visible, atomically.
+    /// Makes what ``Output/write(_:)`` wrote visible, atomically.
     func commit() throws
 
     /// Gives up: the target stays as it was. Safe to call at any point, and more

@@ -22,6 +22,8 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         /// connection or went away (EX_TEMPFAIL, 75).
         case temporary
 
+        /// The sysexits code a command exits with for this kind: 64, 65, 66, 73, 74
+        /// or 75.
         public var exitCode: Int32 {
             switch self {
             case .usage: 64
@@ -72,14 +74,20 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         case tooManyRejects(Int)
     }
 
+    /// The class of failure, which decides the exit status.
     public var kind: Kind
+    /// What is wrong, in the library's words: `mismatched tag`, `already exists`. It
+    /// names no command-line option.
     public var message: String
     /// The input (or output) the error is about, as the user named it.
     public var file: String?
+    /// Where in ``file`` the problem is, when it is about a place in an input.
     public var position: SourcePosition?
     /// What went wrong, as data, when it is one of the failures ``Reason`` names.
     public var reason: Reason?
 
+    /// An error of `kind` saying `message`, about `file` at `position` when they are
+    /// known, with a `reason` a program can act on.
     public init(_ kind: Kind, _ message: String, file: String? = nil, position: SourcePosition? = nil,
                 reason: Reason? = nil) {
         self.kind = kind

@@ -9,6 +9,7 @@ import IngestCore
 /// local part of a prefixed name is used (`dc:entry` → `Entry`), and characters other
 /// than letters, digits and `_` become `_`. An empty name gives `Record`.
 public enum ArchiveClassName {
+    /// The class name for the objects of `table`, by the rule above.
     public static func forTable(_ table: String) -> String {
         let local = table.split(separator: ":").last.map(String.init) ?? table
         let singular = Self.singular(local)

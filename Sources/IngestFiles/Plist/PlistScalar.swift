@@ -1,27 +1,32 @@
 import IngestCore
 /// One property list value that is not a container, as the plist outputs write it.
 ///
-/// The rules from a record's ``FieldValue``:
+/// The rules from a record's ``/IngestCore/FieldValue``:
 ///
 /// | field value | plist |
 /// | --- | --- |
 /// | `.number`, integer | `integer` |
 /// | `.number`, real | `real` |
 /// | `.bool` | `true` / `false` |
-/// | `.text` that ``PlistDate`` accepts | `date` |
+/// | `.text` that ``/IngestCore/PlistDate`` accepts | `date` |
 /// | any other `.text` (integers beyond 64 bits included) | `string` |
 /// | `.data` (a schema's `data` field) | `data` |
-/// | `.json` | `array` / `dict`, recursively (see ``PlistContent``) |
+/// | `.json` | `array` / `dict`, recursively (see `PlistContent`) |
 /// | `.null` | left out |
 ///
 /// Text never becomes `data`: nothing in a record says that a text is base64 rather
 /// than words that happen to look like it. Only a field that is already bytes
-/// (``FieldValue/data(_:)``) is written as `data`.
+/// (``/IngestCore/FieldValue/data(_:)``) is written as `data`.
 public enum PlistScalar: Equatable, Sendable {
+    /// `<string>`.
     case string(String)
+    /// `<integer>`: a canonical integer that fits in 64 bits.
     case integer(Int64)
+    /// `<real>`.
     case real(Double)
+    /// `<true/>` or `<false/>`.
     case bool(Bool)
+    /// `<date>`: UTC, whole seconds.
     case date(PlistDate)
     /// Bytes: `<data>` (base64) in XML, a `0x4_` object in a binary plist.
     case data([UInt8])

@@ -1,13 +1,13 @@
 import IngestCore
 import CLibXML2
 
-/// Sends the elements of an ``XMLTree`` to a ``ParseEventReceiver`` as the streaming
+/// Sends the elements of an ``XMLTree`` to a ``/IngestCore/ParseEventReceiver`` as the streaming
 /// parsers would have sent them, so the same handlers read a tree and a stream.
 ///
 /// For each element it sends `startElement` (attributes in document order, without
 /// namespace declarations, then the defaults the internal DTD subset declares for
 /// attributes the element lacks, as Expat adds them), its text and child elements in
-/// document order, then `endElement`. Names are interned in the walker's ``NameTable`` from the same
+/// document order, then `endElement`. Names are interned in the walker's ``/IngestCore/NameTable`` from the same
 /// `URI␁local␁prefix` triplets Expat produces in namespace-triplet mode, so a name
 /// is equal — qualified name, local name, namespace URI — whichever parser met it.
 /// Text is sent as libxml2 holds it (CDATA sections as text); comments and
@@ -25,6 +25,7 @@ import CLibXML2
 /// try TreeEventWalker(receiver: handlers).send(tree.root)
 /// ```
 public final class TreeEventWalker {
+    /// Where the events go: a `HandlerStack` of your handlers, or any receiver.
     public let receiver: any ParseEventReceiver
     /// The names met so far; share one table to compare names across walks.
     public let names: NameTable
@@ -42,6 +43,7 @@ public final class TreeEventWalker {
     static let amplificationActivation = 8 << 20
     static let maximumAmplification = 100
 
+    /// A walker sending to `receiver`, interning names in `names`.
     public init(receiver: any ParseEventReceiver, names: NameTable = NameTable()) {
         self.receiver = receiver
         self.names = names

@@ -146,6 +146,7 @@ extension XMLTree {
         /// normalised as XML requires.
         public var value: String
 
+        /// An attribute with these parts, as a test or a caller builds one to compare.
         public init(name: String, localName: String, prefix: String?, namespaceURI: String?, value: String) {
             self.name = name
             self.localName = localName
@@ -169,10 +170,13 @@ extension XMLTree {
 
     /// A node of any kind: what ``Element/childNodes`` lists and XPath can select.
     public enum Node: Hashable {
+        /// An element.
         case element(Element)
         /// A text node or a CDATA section.
         case text(String)
+        /// A comment, its text without `<!--` and `-->`.
         case comment(String)
+        /// A processing instruction: `<?target data?>`.
         case processingInstruction(target: String, data: String)
         /// A reference to an entity, by name (``Element/childNodes`` only).
         case entityReference(name: String)

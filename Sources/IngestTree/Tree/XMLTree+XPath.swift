@@ -6,8 +6,11 @@ extension XMLTree {
     public enum XPathValue: Hashable {
         /// A node set, in document order.
         case nodes([Node])
+        /// A boolean: `count(//person) > 2`.
         case boolean(Bool)
+        /// A number (XPath's are doubles): `count(//person)`.
         case number(Double)
+        /// A string: `string(//person[1]/lastName)`.
         case string(String)
 
         /// For messages: "a number (3)", "2 nodes"…

@@ -1,8 +1,8 @@
 import IngestCore
 
-/// Tree mode as a ``RecordReader``: parses all of each input into an ``XMLTree``,
+/// Tree mode as a ``/IngestCore/RecordReader``: parses all of each input into an ``XMLTree``,
 /// selects the records with an ``XPathSelection`` and maps them with the same
-/// ``AutomaticMapping`` a stream goes through (see ``XPathSelection`` for how the
+/// ``/IngestCore/AutomaticMapping`` a stream goes through (see ``XPathSelection`` for how the
 /// selected elements become records and which table they go to).
 ///
 /// ```swift
@@ -14,17 +14,25 @@ import IngestCore
 /// ``XPathSelection/maxTreeBytes`` is refused before it is parsed (`.data`), a file
 /// by its size and standard input as soon as it passes the limit.
 public struct XPathReader: RecordReader {
+    /// The expression that selects the records, its namespaces and the size limit.
     public var selection: XPathSelection
+    /// The bounds on nesting and text the records' events are held to, as in a stream.
     public var limits: ParseLimits
     /// The inputs' format, when known; tree mode reads XML only (`.usage` otherwise).
     public var format: InputFormat?
 
+    /// A reader that takes the elements `selection` selects as records; `format`, when
+    /// given, spares it looking at each input (it must be XML).
     public init(selection: XPathSelection, limits: ParseLimits = .default, format: InputFormat? = nil) {
         self.selection = selection
         self.limits = limits
         self.format = format
     }
 
+    /// Parses all of `input` into a tree (refusing it past
+    /// ``XPathSelection/maxTreeBytes``), evaluates the expression and writes a record
+    /// per selected element to `sink`; `.data` when it selects nothing. `progress`
+    /// hears the bytes read while the tree is built.
     public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)? = nil) throws {
         do {
             let format = try self.format ?? InputFormat.detect(input)

@@ -6,7 +6,7 @@ import CLibXML2
 ///
 /// Every element the expression selects is one record, mapped by the same handlers
 /// as a stream: the selected elements are sent, in document order, as the children
-/// of one synthetic collection element, so ``AutomaticMapping`` sees exactly what it
+/// of one synthetic collection element, so ``/IngestCore/AutomaticMapping`` sees exactly what it
 /// sees for `--records` and makes the same fields of them.
 ///
 /// The collection's name decides the table, by the streaming rule: when every
@@ -28,6 +28,9 @@ public struct XPathSelection: Sendable, Equatable {
     /// 256 MiB.
     public static let defaultMaxTreeBytes = 256 << 20
 
+    /// A selection by `expression`, with `namespaces` binding its prefixes, for inputs
+    /// of at most `maxTreeBytes` bytes. Nothing is checked until ``check()`` or the
+    /// first input.
     public init(_ expression: String, namespaces: [String: String] = [:],
                 maxTreeBytes: Int = defaultMaxTreeBytes) {
         self.expression = expression

@@ -11,6 +11,7 @@ public struct ValidationProblem: Hashable, Sendable, CustomStringConvertible {
     /// libxml2's message (or ingest's, for what ingest refuses).
     public var message: String
 
+    /// A problem in `file` at `line` and `column` (0 when unknown).
     public init(file: String, line: Int, column: Int, message: String) {
         self.file = file
         self.line = line
@@ -38,6 +39,7 @@ public struct ValidationReport: Sendable {
     /// How many problems there were in all.
     public var problemCount: Int
 
+    /// Whether the input had no problem at all.
     public var isValid: Bool { problemCount == 0 }
 
     /// `not valid against folks.xsd (3 problems)`, as a `.data` error naming the input,

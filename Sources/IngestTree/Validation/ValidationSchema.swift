@@ -28,7 +28,9 @@ import CLibXML2
 public final class ValidationSchema {
     /// The schema language, told by the file's extension.
     public enum Kind: String, Sendable {
+        /// W3C XML Schema, a `.xsd` file.
         case xmlSchema = "XML Schema"
+        /// RELAX NG in its XML syntax, a `.rng` file.
         case relaxNG = "RELAX NG"
 
         /// `.xsd` or `.rng` (any case); `nil` for anything else.
@@ -43,6 +45,7 @@ public final class ValidationSchema {
         }
     }
 
+    /// The schema language, from the file's extension.
     public let kind: Kind
     /// The schema's path, as given.
     public let path: String

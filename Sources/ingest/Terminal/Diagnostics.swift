@@ -1,7 +1,7 @@
 import IngestKit
 
 /// How the command words the library's errors: the library says what is wrong; this
-/// adds the option that changes the outcome, from the error's ``IngestError/Reason``.
+/// adds the option that changes the outcome, from the error's ``/IngestCore/IngestError/Reason``.
 enum Diagnostics {
     /// `file:line:column: message` and, where one helps, what to type instead.
     static func describe(_ error: IngestError) -> String {
