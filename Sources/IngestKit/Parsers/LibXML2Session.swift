@@ -28,6 +28,12 @@ final class LibXML2Session {
     @exclusivity(unchecked) private var expandedRanges: [(index: Int, start: Int, count: Int)] = []
     @exclusivity(unchecked) private var valueScratch: [UInt8] = []
     private let huge: Bool
+    /// `XML_PARSE_RECOVER`: errors that make the document malformed do not stop
+    /// the parse; the first is kept in ``firstRecoveredError``.
+    let recovers: Bool
+    /// In recovering mode, the first error libxml2 recovered from (`nil` while the
+    /// document is well-formed so far).
+    private(set) var firstRecoveredError: IngestError?
     /// libxml2's own bounds on one value: `XML_MAX_TEXT_LENGTH`, and
     /// `XML_MAX_HUGE_LENGTH` with `XML_PARSE_HUGE`.
     static let maxValueBytes = 10_000_000, hugeMaxValueBytes = 1_000_000_000
@@ -45,10 +51,11 @@ final class LibXML2Session {
     /// documentation asks of programs that parse on several threads.
     private static let libraryReady: Void = xmlInitParser()
 
-    init(receiver: any ParseEventReceiver, huge: Bool) throws {
+    init(receiver: any ParseEventReceiver, huge: Bool, recovers: Bool = false) throws {
         Self.libraryReady
         self.receiver = receiver
         self.huge = huge
+        self.recovers = recovers
         var handler = Self.makeHandler()
         guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
             throw IngestError(.io, "libxml2 could not create a parser context")
@@ -59,6 +66,7 @@ final class LibXML2Session {
         // Expat accepts. So libxml2 accepts the few names only the 5th edition allows.
         var options = Int32(XML_PARSE_NONET.rawValue)
         if huge { options |= Int32(XML_PARSE_HUGE.rawValue) }
+        if recovers { options |= Int32(XML_PARSE_RECOVER.rawValue) }
         xmlCtxtUseOptions(context, options)
         context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -79,6 +87,12 @@ final class LibXML2Session {
         let status = xmlParseChunk(context, chunk, Int32(bytes.count), isFinal ? 1 : 0)
         if let failure { return .failure(failure) }
         if status != 0 && context.pointee.wellFormed == 0 {
+            if recovers {
+                if firstRecoveredError == nil {
+                    firstRecoveredError = IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition)
+                }
+                return .success(())
+            }
             return .failure(IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition))
         }
         return .success(())
@@ -129,7 +143,12 @@ final class LibXML2Session {
         let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
         // The parser object owns the context, so it outlives every callback: no
         // retain and release per event.
-        Unmanaged<LibXML2Session>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef(body)
+        Unmanaged<LibXML2Session>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef { session in
+            // libxml2 stops expanding entity references (even `&amp;`) once it knows a
+            // document is malformed; recovering means reading on as if it were not.
+            if session.recovers { session.context.pointee.wellFormed = 1 }
+            body(session)
+        }
     }
 
     // MARK: - Positions
@@ -187,8 +206,17 @@ final class LibXML2Session {
     private func intern(_ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
                         _ uri: UnsafePointer<xmlChar>?) -> Name {
         guard let uri else {
-            return names.intern(UnsafeBufferPointer(start: localName, count: strlen(localName)),
-                                namespaceSeparator: Self.namespaceSeparator)
+            guard let prefix else {
+                return names.intern(UnsafeBufferPointer(start: localName, count: strlen(localName)),
+                                    namespaceSeparator: Self.namespaceSeparator)
+            }
+            // Only in recovering mode: a prefix no declaration binds. The name keeps
+            // it, with no namespace, as libxml2's own tree does: `content:encoded`.
+            nameScratch.removeAll(keepingCapacity: true)
+            nameScratch.append(contentsOf: UnsafeBufferPointer(start: prefix, count: strlen(prefix)))
+            nameScratch.append(UInt8(ascii: ":"))
+            nameScratch.append(contentsOf: UnsafeBufferPointer(start: localName, count: strlen(localName)))
+            return nameScratch.withUnsafeBufferPointer { names.intern($0) }
         }
         nameScratch.removeAll(keepingCapacity: true)
         nameScratch.append(contentsOf: UnsafeBufferPointer(start: uri, count: strlen(uri)))
@@ -344,9 +372,19 @@ final class LibXML2Session {
 
     /// A libxml2 diagnostic. Warnings and validity errors leave the document
     /// well-formed and are ignored; fatal errors, and the namespace errors Expat
-    /// also treats as malformed, stop the parse.
+    /// also treats as malformed, stop the parse — or, recovering, are kept (the
+    /// first of them) while the parse goes on.
     private func report(_ error: xmlError) {
         guard failure == nil, Self.isFailure(error) else { return }
+        if recovers {
+            if firstRecoveredError == nil { firstRecoveredError = diagnostic(error) }
+            return
+        }
+        fail(diagnostic(error))
+    }
+
+    /// A libxml2 error as an ``IngestError`` with its position.
+    private func diagnostic(_ error: xmlError) -> IngestError {
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last?.isNewline == true { message.removeLast() }
         message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -359,7 +397,7 @@ final class LibXML2Session {
             position.line = Int(error.line)
             position.column = max(1, Int(error.int2))
         }
-        fail(IngestError(.data, message, position: position))
+        return IngestError(.data, message, position: position)
     }
 
     private static func isFailure(_ error: xmlError) -> Bool {
