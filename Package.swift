@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "IngestKit", targets: ["IngestKit"]),
         .executable(name: "ingest", targets: ["ingest"]),
+        // IngestFeeds (issue 12): the universal feed model, on the parsing core only.
+        .library(name: "IngestFeeds", targets: ["IngestFeeds"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -55,6 +57,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // --- IngestFeeds (issue 12) ---------------------------------------------------
+        // RSS, Atom and JSON Feed into one model, streamed through the handler stack.
+        // Depends on the parsing core alone (IngestKit until the module cut lands,
+        // then IngestCore): no SQLite, so a feed reader app can use it.
+        .target(
+            name: "IngestFeeds",
+            dependencies: ["IngestKit"]
+        ),
+        .testTarget(
+            name: "IngestFeedsTests",
+            dependencies: ["IngestFeeds", "IngestKit"]
+        ),
+        // --- end IngestFeeds -------------------------------------------------------------
         .testTarget(
             name: "IngestCLITests",
             dependencies: [
