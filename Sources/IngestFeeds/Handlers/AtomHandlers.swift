@@ -33,13 +33,13 @@ struct AtomTextReading {
         field.reading(xhtml: type == .xhtml, stripsWrappingDiv: type != .text)
     }
 
-    func text(_ field: TextFieldHandler, session: FeedParseSession) -> AtomText? {
+    func text(_ field: TextFieldHandler) -> AtomText? {
         guard var value = field.value else { return nil }
         if base64, let data = Data(base64Encoded: value, options: .ignoreUnknownCharacters),
            let decoded = String(data: data, encoding: .utf8) {
             value = decoded
         }
-        if type != .text { value = session.resolveLinks(inHTML: value) }
+        if type != .text { value = field.resolveLinks(inHTML: value) }
         return AtomText(value: value, type: type)
     }
 }
@@ -87,7 +87,9 @@ final class AtomFeedHandler: ElementHandler {
             return nil
         case .generator:
             generator = (element.attributes["version"].nonEmpty,
-                         (element.attributes["uri"].nonEmpty ?? element.attributes["url"].nonEmpty).map(session.resolve))
+                         (element.attributes["uri"].nonEmpty ?? element.attributes["url"].nonEmpty).map {
+                            session.resolve($0, inside: element)
+                         })
             reading = AtomTextReading(element)
             return reading.configure(field)
         case .title, .subtitle, .tagline, .rights, .copyright, .id, .updated, .modified, .icon, .logo:
@@ -111,14 +113,14 @@ final class AtomFeedHandler: ElementHandler {
             if term.kind == .author { session.atomFeed.authors.append(person.person) }
             return
         }
-        let text = reading.text(field, session: session)
+        let text = reading.text(field)
         switch term.kind {
         case .title: session.atomFeed.title = text
         case .subtitle, .tagline: session.atomFeed.subtitle = text
         case .rights, .copyright: session.atomFeed.rights = text?.value
         case .updated, .modified: session.atomFeed.updated = text?.value
-        case .icon: session.atomFeed.icon = text.map { session.resolve($0.value) }
-        case .logo: session.atomFeed.logo = text.map { session.resolve($0.value) }
+        case .icon: session.atomFeed.icon = text.map { field.resolve($0.value) }
+        case .logo: session.atomFeed.logo = text.map { field.resolve($0.value) }
         case .generator: session.atomFeed.generator = (text?.value, generator.version, generator.uri)
         default: break
         }
@@ -180,12 +182,12 @@ final class AtomEntryHandler: ElementHandler {
             if term.kind == .author { entry.authors.append(person.person) }
             return
         }
-        let text = reading.text(field, session: session)
+        let text = reading.text(field)
         switch term.kind {
         case .title: entry.title = text
         case .summary: entry.summary = text
         case .content: entry.content = text
-        case .id: entry.id = text.map { session.resolve($0.value) }
+        case .id: entry.id = text.map { field.resolve($0.value) }
         case .updated, .modified: entry.updated = text?.value
         case .published, .issued: entry.published = text?.value
         default: break
@@ -229,7 +231,7 @@ final class AtomPersonHandler: ElementHandler {
         switch session.vocabulary.term(element.name).kind {
         case .name: person.name = value
         case .email: person.email = value
-        case .uri, .url, .homepage: person.url = value.map(session.resolve)
+        case .uri, .url, .homepage: person.url = value.map(field.resolve)
         default: break
         }
     }
@@ -240,9 +242,7 @@ final class AtomPersonHandler: ElementHandler {
 /// Atom `<link>` attributes; `href` resolved against xml:base.
 enum AtomLinks {
     static func link(_ element: ElementStart, session: FeedParseSession) -> Link {
-        session.enter(element)
-        defer { session.leave(depth: element.depth) }
-        return Link(href: session.resolve(element.attributes["href"] ?? ""), rel: element.attributes["rel"],
+        Link(href: session.resolve(element.attributes["href"] ?? "", inside: element), rel: element.attributes["rel"],
                     type: element.attributes["type"], title: element.attributes["title"],
                     hreflang: element.attributes["hreflang"], length: element.attributes["length"])
     }

@@ -104,6 +104,14 @@ final class FeedParseSession {
         return URIReference.resolve(reference.trimmingASCIIWhiteSpace(), against: base)
     }
 
+    /// `reference`, an attribute of `element`, resolved against the base in scope
+    /// inside that element (its own xml:base included).
+    func resolve(_ reference: String, inside element: ElementStart) -> String {
+        enter(element)
+        defer { leave(depth: element.depth) }
+        return resolve(reference)
+    }
+
     /// HTML with its relative links resolved against the base in scope.
     func resolveLinks(inHTML html: String) -> String {
         guard let base else { return html }

@@ -98,9 +98,9 @@ final class RSSChannelHandler: ElementHandler {
         let value = field.value
         switch session.vocabulary.term(element.name).kind {
         case .title: session.rssChannel.title = value
-        case .description: session.rssChannel.description = value.map(session.resolveLinks(inHTML:))
+        case .description: session.rssChannel.description = value.map(field.resolveLinks(inHTML:))
         case .link:
-            let link = session.resolve(value ?? linkHref ?? "")
+            let link = field.resolve(value ?? linkHref ?? "")
             session.rssChannel.link = link.nonEmptyString
             session.rssChannel.links.append(link)
         case .language: session.rssChannel.language = value
@@ -145,7 +145,7 @@ final class RSSImageHandler: ElementHandler {
     func didFinish(child: any ElementHandler, element: ElementEnd) {
         switch session.vocabulary.term(element.name).kind {
         case .title: image.title = field.value
-        case .url: image.url = field.value.map(session.resolve).nonEmpty
+        case .url: image.url = field.value.map(field.resolve).nonEmpty
         default: break
         }
     }
@@ -187,7 +187,7 @@ final class RSSItemHandler: ElementHandler {
             linkHref = element.attributes["href"]
             return field.reading()
         case .enclosure:
-            item.enclosures.append(Enclosure(url: element.attributes["url"].map(session.resolve),
+            item.enclosures.append(Enclosure(url: element.attributes["url"].map { session.resolve($0, inside: element) },
                                              length: element.attributes["length"], type: element.attributes["type"]))
             return nil
         case .encoded, .comments, .source:
@@ -207,18 +207,18 @@ final class RSSItemHandler: ElementHandler {
         }
         let value = field.value
         if term.space == .content {
-            item.content = value.map(session.resolveLinks(inHTML:))
+            item.content = value.map(field.resolveLinks(inHTML:))
             return
         }
         switch term.kind {
         case .title: item.title = value
-        case .description: item.description = value.map(session.resolveLinks(inHTML:))
+        case .description: item.description = value.map(field.resolveLinks(inHTML:))
         case .author: item.author = value
         case .pubDate: item.pubDate = value
         case .guid: item.guid = value
         case .category: if let value { item.categories.append(value) }
         case .link:
-            let link = session.resolve(value ?? linkHref ?? "")
+            let link = field.resolve(value ?? linkHref ?? "")
             item.link = link.nonEmptyString
             item.links.append(link)
         default:

@@ -61,7 +61,24 @@ final class TextFieldHandler: ElementHandler {
     }
 
     func didEnd(_ element: ElementEnd) {
+        base = session.base
         session.leave(depth: element.depth)
+    }
+
+    /// The base in scope inside the element (its own xml:base included), kept for
+    /// the parent, which reads the value after the element has ended.
+    private(set) var base: URIReference?
+
+    /// `reference` resolved against the element's base.
+    func resolve(_ reference: String) -> String {
+        guard let base, !reference.isEmpty else { return reference }
+        return URIReference.resolve(reference.trimmingASCIIWhiteSpace(), against: base)
+    }
+
+    /// HTML with its relative links resolved against the element's base.
+    func resolveLinks(inHTML html: String) -> String {
+        guard let base else { return html }
+        return HTMLLinks.resolvingLinks(in: html, against: base)
     }
 
     /// The value: trimmed, `nil` when empty; XHTML's wrapping `<div>` dropped.

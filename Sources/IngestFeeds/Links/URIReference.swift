@@ -1,11 +1,13 @@
 /// A URI reference split into RFC 3986's five components, and the resolution of a
-/// relative reference against a base (RFC 3986 section 5.2), written out because
-/// Foundation's `URL(string:relativeTo:)` disagrees with the RFC's examples
-/// (`g;x=1/../y`, `..` past the root, empty references) and percent-encodes what it
-/// should leave alone.
+/// relative reference against a base (RFC 3986 section 5.2), written out rather
+/// than left to Foundation: `URL(string:relativeTo:)` gives `nil` for the empty
+/// reference (section 5.4.1 says it is the base itself), and percent-encodes what
+/// feeds write as it is (`a b` becomes `a%20b`, `é` becomes `%C3%A9`), where the
+/// model keeps links as text. The RFC's examples of sections 5.4.1 and 5.4.2 are
+/// this type's tests.
 ///
-/// Strings in, strings out: feeds' links are kept as text, and a reference that is
-/// not a URI at all comes back unchanged.
+/// Strings in, strings out: a reference that is not a URI at all comes back
+/// unchanged.
 ///
 /// ```swift
 /// URIReference.resolve("../d", against: "http://a/b/c/d;p?q")   // "http://a/b/d"
