@@ -1,27 +1,36 @@
-/// Repairs the two faults of real feeds that libxml2's recovering mode handles
-/// badly, on the bytes before it reads them:
-/// - a bare `&` (`Fish & Chips`, `?a=1&b=2`) becomes `&amp;` — libxml2 would drop
-///   it, and the name after it;
+/// Repairs, on the bytes, the faults of real feeds that libxml2's recovering mode
+/// handles badly, before it reads them:
+/// - a bare `&` (`Fish & Chips`, `?a=1&b=2`) becomes `&amp;`, and a bare `<`
+///   (`a < b`) `&lt;` — libxml2 would drop them and what follows;
 /// - an HTML character reference XML does not define (`&nbsp;`, `&eacute;`)
-///   becomes the numeric reference (`&#160;`) — libxml2 would drop it.
+///   becomes the numeric reference (`&#160;`) — libxml2 would drop it;
+/// - nesting: HTML's empty elements left open (`<br>`, `<hr>`, `<img …>`, `<wbr>`)
+///   are closed on the spot; an end tag that closes an element further out closes
+///   the ones inside it first; an end tag nothing opened is dropped; the elements
+///   still open at the end are closed — where libxml2 would close the wrong
+///   element and nest the rest of the feed inside it.
 ///
-/// Only text and attribute values change: comments, CDATA sections, processing
-/// instructions and the DOCTYPE pass through untouched, and references XML knows
-/// (`&amp;`, `&#233;`, entities the document may declare) are left alone. It runs
-/// only when a feed has already failed to parse as well-formed XML. Chunks may
-/// end anywhere: what cannot be decided yet is held for the next one.
+/// Comments, CDATA sections, processing instructions and the DOCTYPE pass through
+/// untouched, and references XML knows (`&amp;`, `&#233;`, entities the document
+/// may declare) are left alone. It runs only when a feed has already failed to
+/// parse as well-formed XML. Chunks may end anywhere: what cannot be decided yet
+/// is held for the next one.
 struct XMLRepairFilter {
-    private enum State { case text, tag, comment, cdata, instruction, declaration }
+    private enum State { case text, comment, cdata, instruction, declaration }
 
     private var state = State.text
     private var quote: UInt8 = 0
     private var declarationDepth = 0
     private var held: [UInt8] = []
-    /// Lines ended, and bytes since the last line end, in the input before the
-    /// bytes being processed.
+    /// The names of the open elements, outermost first.
+    private var open: [[UInt8]] = []
+    /// Lines ended, and bytes since the last line end, before the bytes being processed.
     private var lines = 0, column = 0
     /// Where the first repair was made (1-based line and column), and what it was.
     private(set) var firstRepair: FeedParseError?
+
+    /// HTML's elements that have no content, which HTML lets a feed leave open.
+    private static let emptyHTMLElements: [[UInt8]] = ["br", "hr", "img", "wbr"].map { Array($0.utf8) }
 
     /// Appends the repaired form of `chunk` to `output`; `final` when it is the last.
     mutating func repair(_ chunk: UnsafeRawBufferPointer, final: Bool, into output: inout [UInt8]) {
@@ -34,6 +43,7 @@ struct XMLRepairFilter {
             work.append(contentsOf: chunk)
             work.withUnsafeBufferPointer { process($0, final: final, into: &output) }
         }
+        if final { closeAll(into: &output) }
     }
 
     private mutating func process(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool, into output: inout [UInt8]) {
@@ -41,14 +51,8 @@ struct XMLRepairFilter {
         let count = bytes.count
         output.reserveCapacity(output.count + count + 64)
         defer { advance(bytes, to: count - held.count) }
-        func hold(from start: Int) -> Bool {
-            guard !final else { return false }
-            held = Array(bytes[start...])
-            return true
-        }
         func starts(_ literal: StaticString, at position: Int) -> Bool? {
-            let length = literal.utf8CodeUnitCount
-            for offset in 0..<length {
+            for offset in 0..<literal.utf8CodeUnitCount {
                 guard position + offset < count else { return nil }
                 if bytes[position + offset] != literal.utf8Start[offset] { return false }
             }
@@ -59,24 +63,39 @@ struct XMLRepairFilter {
             switch state {
             case .text:
                 if byte == UInt8(ascii: "<") {
-                    guard let comment = starts("<!--", at: index), let cdata = starts("<![CDATA[", at: index) else {
-                        if hold(from: index) { return }
+                    guard let comment = starts("<!--", at: index), let cdata = starts("<![CDATA[", at: index),
+                          index + 1 < count else {
+                        if !final { held = Array(bytes[index...]); return }
                         output.append(contentsOf: bytes[index...])
                         return
                     }
+                    let next = bytes[index + 1]
                     if comment { state = .comment; output.append(contentsOf: "<!--".utf8); index += 4; continue }
                     if cdata { state = .cdata; output.append(contentsOf: "<![CDATA[".utf8); index += 9; continue }
-                    let next = index + 1 < count ? bytes[index + 1] : 0
-                    if next == UInt8(ascii: "?") { state = .instruction }
-                    else if next == UInt8(ascii: "!") { state = .declaration; declarationDepth = 0; quote = 0 }
-                    else { state = .tag; quote = 0 }
-                    output.append(byte)
-                    index += 1
+                    if next == UInt8(ascii: "?") || next == UInt8(ascii: "!") {
+                        state = next == UInt8(ascii: "?") ? .instruction : .declaration
+                        declarationDepth = 0
+                        quote = 0
+                        output.append(byte)
+                        index += 1
+                        continue
+                    }
+                    guard next == UInt8(ascii: "/") || isNameStart(next) else {
+                        note(bytes, index, "a bare \"<\" (not a tag)")
+                        output.append(contentsOf: "&lt;".utf8)
+                        index += 1
+                        continue
+                    }
+                    guard let end = tagEnd(bytes, from: index + 1) else {
+                        if !final { held = Array(bytes[index...]); return }
+                        output.append(contentsOf: bytes[index...])
+                        return
+                    }
+                    tag(bytes, index...end, into: &output)
+                    index = end + 1
                 } else if byte == UInt8(ascii: "&") {
                     guard let next = reference(bytes, at: index, final: final, into: &output) else {
-                        if hold(from: index) { return }
-                        output.append(contentsOf: "&amp;".utf8)
-                        output.append(contentsOf: bytes[(index + 1)...])
+                        held = Array(bytes[index...])
                         return
                     }
                     index = next
@@ -84,30 +103,10 @@ struct XMLRepairFilter {
                     output.append(byte)
                     index += 1
                 }
-            case .tag:
-                if quote != 0 {
-                    if byte == quote { quote = 0 }
-                    else if byte == UInt8(ascii: "&") {
-                        guard let next = reference(bytes, at: index, final: final, into: &output) else {
-                            if hold(from: index) { return }
-                            output.append(contentsOf: "&amp;".utf8)
-                            output.append(contentsOf: bytes[(index + 1)...])
-                            return
-                        }
-                        index = next
-                        continue
-                    }
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                } else if byte == UInt8(ascii: ">") {
-                    state = .text
-                }
-                output.append(byte)
-                index += 1
             case .comment, .cdata, .instruction:
                 let end: StaticString = state == .comment ? "-->" : state == .cdata ? "]]>" : "?>"
                 guard let matched = starts(end, at: index) else {
-                    if hold(from: index) { return }
+                    if !final { held = Array(bytes[index...]); return }
                     output.append(contentsOf: bytes[index...])
                     return
                 }
@@ -135,6 +134,90 @@ struct XMLRepairFilter {
                 index += 1
             }
         }
+    }
+
+    /// The `>` that ends the tag whose name starts at `from`, outside quotes.
+    private func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var quote: UInt8 = 0
+        for index in from..<bytes.count {
+            let byte = bytes[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// A whole start or end tag, `<` to `>`.
+    private mutating func tag(_ bytes: UnsafeBufferPointer<UInt8>, _ range: ClosedRange<Int>, into output: inout [UInt8]) {
+        let isEnd = bytes[range.lowerBound + 1] == UInt8(ascii: "/")
+        let nameStart = range.lowerBound + (isEnd ? 2 : 1)
+        var nameEnd = nameStart
+        while nameEnd < range.upperBound, !isSpace(bytes[nameEnd]), bytes[nameEnd] != UInt8(ascii: "/"),
+              bytes[nameEnd] != UInt8(ascii: ">") { nameEnd += 1 }
+        let name = Array(bytes[nameStart..<nameEnd])
+        if isEnd {
+            guard let depth = open.lastIndex(of: name) else {
+                note(bytes, range.lowerBound, "an end tag </\(String(decoding: name, as: UTF8.self))> that closes nothing")
+                return
+            }
+            if depth < open.count - 1 {
+                note(bytes, range.lowerBound, "<\(String(decoding: open[open.count - 1], as: UTF8.self))> is not closed")
+                while open.count > depth + 1 { writeEndTag(open.removeLast(), into: &output) }
+            }
+            open.removeLast()
+            output.append(contentsOf: bytes[range])
+            return
+        }
+        var last = range.upperBound - 1
+        while last > nameEnd, isSpace(bytes[last]) { last -= 1 }
+        let selfClosing = bytes[last] == UInt8(ascii: "/")
+        // The tag, its attribute values repaired.
+        var index = range.lowerBound
+        var quote: UInt8 = 0
+        while index < range.upperBound {
+            let byte = bytes[index]
+            if quote != 0, byte == UInt8(ascii: "&") {
+                index = reference(bytes, at: index, final: true, into: &output) ?? index + 1
+                continue
+            }
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+                if byte == UInt8(ascii: "<") { output.append(contentsOf: "&lt;".utf8); index += 1; continue }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            }
+            output.append(byte)
+            index += 1
+        }
+        if selfClosing {
+            output.append(UInt8(ascii: ">"))
+        } else if Self.emptyHTMLElements.contains(where: { $0.elementsEqual(name.lazy.map(lower)) }) {
+            output.append(contentsOf: "/>".utf8)
+        } else {
+            output.append(UInt8(ascii: ">"))
+            open.append(name)
+        }
+    }
+
+    private func writeEndTag(_ name: [UInt8], into output: inout [UInt8]) {
+        output.append(contentsOf: "</".utf8)
+        output.append(contentsOf: name)
+        output.append(UInt8(ascii: ">"))
+    }
+
+    /// The input has ended: closes what is still open.
+    private mutating func closeAll(into output: inout [UInt8]) {
+        guard !open.isEmpty else { return }
+        if firstRepair == nil {
+            firstRepair = FeedParseError(message: "the input ends inside <\(String(decoding: open[open.count - 1], as: UTF8.self))>",
+                                         line: lines + 1, column: column + 1)
+        }
+        while let name = open.popLast() { writeEndTag(name, into: &output) }
     }
 
     /// Writes the reference at `index` (a `&`), repaired if need be, and returns
@@ -189,8 +272,7 @@ struct XMLRepairFilter {
 
     /// Counts the line ends of `bytes[..<end]`, the part processed for good.
     private mutating func advance(_ bytes: UnsafeBufferPointer<UInt8>, to end: Int) {
-        guard firstRepair == nil else { return }
-        for offset in 0..<end {
+        for offset in 0..<max(0, end) {
             if bytes[offset] == 0x0A { lines += 1; column = 0 } else { column += 1 }
         }
     }
@@ -198,6 +280,7 @@ struct XMLRepairFilter {
     private func isNameStart(_ byte: UInt8) -> Bool { isLetter(byte) || byte == UInt8(ascii: "_") || byte >= 0x80 }
     private func isNameByte(_ byte: UInt8) -> Bool {
         isNameStart(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: ":")
     }
 
     private static func isPredefined(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
