@@ -12,7 +12,7 @@ enum FeedNamespaces {
 
     /// The prefix that keys a namespace's extension elements whatever the feed
     /// declared: feedparser's table, which gofeed copies, plus the Podcasting 2.0
-    /// namespace.
+    /// namespace and the lowercase iTunes URI.
     static let canonicalPrefixes: [String: String] = [
         "http://webns.net/mvcb/": "admin",
         "http://purl.org/rss/1.0/modules/aggregation/": "ag",
@@ -40,6 +40,9 @@ enum FeedNamespaces {
         "http://purl.org/rss/1.0/modules/image/": "image",
         "http://www.itunes.com/DTDs/PodCast-1.0.dtd": "itunes",
         "http://example.com/DTDs/PodCast-1.0.dtd": "itunes",
+        // The lowercase form Apple's podcast documentation gives, the one most feeds use.
+        "http://www.itunes.com/dtds/podcast-1.0.dtd": "itunes",
+        "https://www.itunes.com/dtds/podcast-1.0.dtd": "itunes",
         "http://purl.org/rss/1.0/modules/link/": "l",
         "http://search.yahoo.com/mrss": "media",
         "http://search.yahoo.com/mrss/": "media",
@@ -84,6 +87,9 @@ enum FeedNamespaces {
         table["media"] = "http://search.yahoo.com/mrss/"
         return table
     }()
+
+    /// Keys no other namespace may take.
+    static let reservedKeys = Set(canonicalPrefixes.values)
 
     static func isAtom(_ uri: String?) -> Bool { uri == atom10 || uri == atom03 }
 }

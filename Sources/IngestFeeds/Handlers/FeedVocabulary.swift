@@ -10,7 +10,8 @@ import IngestKit
 /// A name in a default namespace the feed declared but nobody knows is core too
 /// (gofeed's empty prefix). `content:` is its own space (`content:encoded`).
 /// Anything else is an extension, keyed by its canonical prefix or, failing one,
-/// the first prefix the feed bound its URI to.
+/// the first prefix the feed bound its URI to — or the URI itself, when that
+/// prefix is a well-known namespace's or another namespace's of the same feed.
 struct FeedTerm {
     enum Space: UInt8 {
         case core, content, `extension`, ignored
@@ -48,6 +49,7 @@ final class FeedVocabulary {
     private(set) var extensionNames: [(key: String, local: String)] = []
     /// The key given to each namespace URI that has no canonical prefix.
     private var keysByURI: [String: String] = [:]
+    private var usedKeys: Set<String> = []
     /// Keys under which Atom elements embedded in RSS are filed, in first-seen order.
     private(set) var atomKeys: [String] = []
 
@@ -105,8 +107,14 @@ final class FeedVocabulary {
             } else if let known = keysByURI[uri!] {
                 key = known
             } else {
-                key = prefix.map(String.init) ?? ""
+                // The feed's prefix, unless a well-known namespace owns it or another
+                // namespace of this feed took it: then the URI itself, as gofeed
+                // keys a namespace it has no prefix for.
+                let declared = prefix.map(String.init) ?? ""
+                key = declared.isEmpty || FeedNamespaces.reservedKeys.contains(declared) || usedKeys.contains(declared)
+                    ? uri! : declared
                 keysByURI[uri!] = key
+                usedKeys.insert(key)
             }
             if FeedNamespaces.isAtom(uri), !atomKeys.contains(key) { atomKeys.append(key) }
             term = FeedTerm(kind: .other, space: .extension, extensionIndex: Int32(extensionNames.count))

@@ -1,0 +1,146 @@
+import Foundation
+import IngestFeeds
+import IngestKit
+import Testing
+
+@Suite("Streaming: items one at a time, in flat memory")
+struct StreamingTests {
+    /// An RSS feed of `count` items of about 1 KB each, made as it is read.
+    static func generatedRSS(items count: Int) -> GeneratedSource {
+        var next = 0
+        let filler = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 12)
+        return GeneratedSource {
+            defer { next += 1 }
+            if next == 0 {
+                return Array("""
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+                    <title>Generated</title><link>https://example.org/</link>\n
+                    """.utf8)
+            }
+            if next > count { return next == count + 1 ? Array("</channel></rss>\n".utf8) : nil }
+            return Array("""
+                <item><title>Item \(next) &amp; more</title><link>https://example.org/\(next)</link>
+                <guid isPermaLink="false">id-\(next)</guid><pubDate>Mon, 02 Jan 2006 15:04:05 GMT</pubDate>
+                <dc:creator>Writer \(next % 7)</dc:creator><description>\(filler)</description></item>\n
+                """.utf8)
+        }
+    }
+
+    @Test("50 000 generated items: every one handed over, memory flat")
+    func largeFeed() throws {
+        let items = 50_000
+        let source = Self.generatedRSS(items: items)
+        var count = 0
+        var lastGUID = ""
+        var residentAtStart = 0, residentAtEnd = 0
+        let header = try FeedReader().read(source) { item, feed in
+            count += 1
+            #expect(feed.title?.value == "Generated")
+            lastGUID = item.guid ?? ""
+            if count == 5_000 { residentAtStart = residentBytes() }
+            if count == items { residentAtEnd = residentBytes() }
+        }
+        #expect(count == items)
+        #expect(lastGUID == "id-\(items)")
+        #expect(source.produced > 45_000_000)
+        #expect(header.items.isEmpty)
+        #expect(header.link == "https://example.org/")
+        let growth = residentAtEnd - residentAtStart
+        #expect(growth < 16 << 20, "resident memory grew by \(growth >> 20) MB over 45 000 items")
+    }
+
+    @Test("as an AsyncSequence, with the feed as read so far; a loop may stop early")
+    func asyncSequence() async throws {
+        var count = 0
+        for try await (item, feed) in FeedReader().items(from: Self.generatedRSS(items: 2_000)) {
+            count += 1
+            #expect(feed.title?.value == "Generated")
+            #expect(item.guid == "id-\(count)")
+        }
+        #expect(count == 2_000)
+        var seen = 0
+        for try await _ in FeedReader().items(from: Self.generatedRSS(items: 2_000)) {
+            seen += 1
+            if seen == 10 { break }
+        }
+        #expect(seen == 10)
+    }
+
+    static let sample = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/">
+        <channel><title>Zoë's notes</title>
+        <item><title>Ünïcödé ✓ 🎉</title><content:encoded><![CDATA[<p>a &amp; b</p>]]></content:encoded></item>
+        <item><title>two</title><description>x &lt; y</description></item>
+        <lastBuildDate>Thu, 01 Jan 2004 19:48:21 GMT</lastBuildDate>
+        </channel></rss>
+        """
+
+    @Test("split anywhere: pushing one byte at a time gives what one read gives", arguments: [FeedReader.Recovery.never, .always])
+    func pushedByteByByte(_ recovery: FeedReader.Recovery) throws {
+        let whole = try feed(Self.sample)
+        var items: [FeedItem] = []
+        let parser = FeedPushParser(options: FeedReader.Options(recovery: recovery)) { item, _ in items.append(item) }
+        for byte in Array(Self.sample.utf8) { try parser.push([byte]) }
+        var pushed = try parser.finish()
+        pushed.items = items
+        #expect(pushed == whole)
+        #expect(pushed.items.first?.title?.value == "Ünïcödé ✓ 🎉")
+        #expect(pushed.wellFormed)
+    }
+
+    @Test("AsyncSequence over a file, with the fallback to recovering mode")
+    func asyncFileWithFallback() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString).rss")
+        try Data("""
+            <rss version="2.0"><channel><title>t</title>
+            <item><guid>1</guid></item><item><guid>2</guid><title>A & B</title></item><item><guid>3</guid></item>
+            </channel></rss>
+            """.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var guids: [String] = []
+        for try await (item, _) in FeedReader(options: FeedReader.Options(chunkSize: 64)).items(contentsOf: url) {
+            guids.append(item.guid ?? "?")
+        }
+        #expect(guids == ["1", "2", "3"])
+    }
+
+    @Test("feed-level fields: those before an item come with it; all of them in the result")
+    func header() throws {
+        var titles: [String?] = []
+        var updated: [String?] = []
+        let result = try FeedReader().read(data: Data(Self.sample.utf8)) { _, feed in
+            titles.append(feed.title?.value)
+            updated.append(feed.updated)
+        }
+        #expect(titles == ["Zoë's notes", "Zoë's notes"])
+        #expect(updated == [nil, nil])
+        #expect(result.updatedParsed?.rfc3339 == "2004-01-01T19:48:21Z")
+    }
+
+    struct Stop: Error, Equatable {}
+
+    @Test("an error thrown by the item closure comes out as it was thrown, and stops the read")
+    func closureError() throws {
+        var count = 0
+        #expect(throws: Stop()) {
+            try FeedReader().read(Self.generatedRSS(items: 100)) { _, _ in
+                count += 1
+                if count == 3 { throw Stop() }
+            }
+        }
+        #expect(count == 3)
+    }
+
+    @Test("empty input, and a feed with no items")
+    func edges() throws {
+        #expect(throws: IngestError.self) { try FeedPushParser { _, _ in }.finish() }
+        var count = 0
+        let parser = FeedPushParser { _, _ in count += 1 }
+        try parser.push(Array(#"{"version":"https://jsonfeed.org/version/1.1","title":"t","items":[]}"#.utf8))
+        let parsed = try parser.finish()
+        #expect(parsed.format.family == .json)
+        #expect(count == 0)
+    }
+}
