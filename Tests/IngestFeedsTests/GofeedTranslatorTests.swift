@@ -60,7 +60,7 @@ struct GofeedTranslatorTests {
 
     static func compare(_ pair: Pair) throws -> (ours: JSONValue, expected: JSONValue) {
         let feed = try Feed(contentsOf: pair.input)
-        let ours = try JSONValue(parsing: String(decoding: try feed.gofeedJSON(), as: UTF8.self))
+        let ours = try JSONValue(parsing: String(decoding: feed.gofeedJSON(), as: UTF8.self))
         let expected = try JSONValue(parsing: String(contentsOf: pair.expected, encoding: .utf8))
         return (GofeedJSON.sorted(ours), GofeedJSON.normalized(feed: expected))
     }
@@ -95,7 +95,7 @@ struct GofeedTranslatorTests {
         var differing: Set<String> = []
         for pair in Self.pairs {
             let feed = try Feed(contentsOf: pair.input)
-            let ours = try JSONValue(parsing: String(decoding: try feed.gofeedJSON(), as: UTF8.self))
+            let ours = try JSONValue(parsing: String(decoding: feed.gofeedJSON(), as: UTF8.self))
             let expected = try JSONValue(parsing: String(contentsOf: pair.expected, encoding: .utf8))
             if GofeedJSON.sorted(ours) != GofeedJSON.sorted(expected) { differing.insert(pair.name) }
         }

@@ -22,10 +22,7 @@ extension DublinCoreExtension: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        for (key, path) in Self.fields where !self[keyPath: path].isEmpty {
-            try container.encode(self[keyPath: path], forKey: key)
-        }
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }
 
@@ -52,18 +49,7 @@ extension ITunesFeedExtension: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(author, forKey: .author)
-        try container.encodeIfPresent(block, forKey: .block)
-        if !categories.isEmpty { try container.encode(categories, forKey: .categories) }
-        try container.encodeIfPresent(explicit, forKey: .explicit)
-        try container.encodeIfPresent(keywords, forKey: .keywords)
-        try container.encodeIfPresent(owner, forKey: .owner)
-        try container.encodeIfPresent(subtitle, forKey: .subtitle)
-        try container.encodeIfPresent(summary, forKey: .summary)
-        try container.encodeIfPresent(image, forKey: .image)
-        try container.encodeIfPresent(complete, forKey: .complete)
-        try container.encodeIfPresent(newFeedURL, forKey: .newFeedURL)
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }
 
@@ -88,17 +74,7 @@ extension ITunesItemExtension: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(author, forKey: .author)
-        try container.encodeIfPresent(block, forKey: .block)
-        try container.encodeIfPresent(duration, forKey: .duration)
-        try container.encodeIfPresent(explicit, forKey: .explicit)
-        try container.encodeIfPresent(keywords, forKey: .keywords)
-        try container.encodeIfPresent(subtitle, forKey: .subtitle)
-        try container.encodeIfPresent(summary, forKey: .summary)
-        try container.encodeIfPresent(image, forKey: .image)
-        try container.encodeIfPresent(isClosedCaptioned, forKey: .isClosedCaptioned)
-        try container.encodeIfPresent(order, forKey: .order)
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }
 
@@ -112,9 +88,7 @@ extension ITunesCategory: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(text, forKey: .text)
-        try container.encodeIfPresent(subcategory, forKey: .subcategory)
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }
 
@@ -128,8 +102,6 @@ extension ITunesOwner: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(email, forKey: .email)
-        try container.encodeIfPresent(name, forKey: .name)
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }

@@ -14,31 +14,10 @@ extension Feed: Codable {
              feedType, feedVersion
     }
 
+    /// Encodes ``gofeedJSONValue``: gofeed's keys, in its order where the encoder
+    /// keeps order.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(title, forKey: .title)
-        try container.encodeIfPresent(description, forKey: .description)
-        try container.encodeIfPresent(link, forKey: .link)
-        try container.encodeIfPresent(feedLink, forKey: .feedLink)
-        if !links.isEmpty { try container.encode(links, forKey: .links) }
-        try container.encodeIfPresent(updated, forKey: .updated)
-        try container.encodeIfPresent(updatedParsed, forKey: .updatedParsed)
-        try container.encodeIfPresent(published, forKey: .published)
-        try container.encodeIfPresent(publishedParsed, forKey: .publishedParsed)
-        try container.encodeIfPresent(author, forKey: .author)
-        if !authors.isEmpty { try container.encode(authors, forKey: .authors) }
-        try container.encodeIfPresent(language, forKey: .language)
-        try container.encodeIfPresent(image, forKey: .image)
-        try container.encodeIfPresent(copyright, forKey: .copyright)
-        try container.encodeIfPresent(generator, forKey: .generator)
-        if !categories.isEmpty { try container.encode(categories, forKey: .categories) }
-        try container.encodeIfPresent(dublinCore, forKey: .dcExt)
-        try container.encodeIfPresent(iTunes, forKey: .itunesExt)
-        if !extensions.isEmpty { try container.encode(extensions, forKey: .extensions) }
-        if !custom.isEmpty { try container.encode(custom, forKey: .custom) }
-        try container.encode(items, forKey: .items)
-        try container.encode(format.family, forKey: .feedType)
-        try container.encode(format.version, forKey: .feedVersion)
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,12 +47,10 @@ extension Feed: Codable {
         items = try container.decodeIfPresent([FeedItem].self, forKey: .items) ?? []
     }
 
-    /// The feed as gofeed's JSON: `/` unescaped, keys in gofeed's order, indented
-    /// with `prettyPrinted`.
-    public func gofeedJSON(prettyPrinted: Bool = false) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
-        return try encoder.encode(self)
+    /// The feed as gofeed's JSON text, in UTF-8: keys in the order of gofeed's
+    /// structs, map keys sorted (as Go writes them), compact or indented.
+    public func gofeedJSON(prettyPrinted: Bool = false) -> Data {
+        Data((prettyPrinted ? gofeedJSONValue.prettyText() : gofeedJSONValue.serialized).utf8)
     }
 }
 
@@ -83,27 +60,14 @@ extension FeedItem: Codable {
              authors, guid, image, categories, enclosures, dcExt, itunesExt, extensions, custom
     }
 
+    /// Encodes ``gofeedJSONValue``.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(title, forKey: .title)
-        try container.encodeIfPresent(description, forKey: .description)
-        try container.encodeIfPresent(content, forKey: .content)
-        try container.encodeIfPresent(link, forKey: .link)
-        if !links.isEmpty { try container.encode(links, forKey: .links) }
-        try container.encodeIfPresent(updated, forKey: .updated)
-        try container.encodeIfPresent(updatedParsed, forKey: .updatedParsed)
-        try container.encodeIfPresent(published, forKey: .published)
-        try container.encodeIfPresent(publishedParsed, forKey: .publishedParsed)
-        try container.encodeIfPresent(author, forKey: .author)
-        if !authors.isEmpty { try container.encode(authors, forKey: .authors) }
-        try container.encodeIfPresent(guid, forKey: .guid)
-        try container.encodeIfPresent(image, forKey: .image)
-        if !categories.isEmpty { try container.encode(categories, forKey: .categories) }
-        if !enclosures.isEmpty { try container.encode(enclosures, forKey: .enclosures) }
-        try container.encodeIfPresent(dublinCore, forKey: .dcExt)
-        try container.encodeIfPresent(iTunes, forKey: .itunesExt)
-        if !extensions.isEmpty { try container.encode(extensions, forKey: .extensions) }
-        if !custom.isEmpty { try container.encode(custom, forKey: .custom) }
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+    }
+
+    /// The item as gofeed's JSON text (one line): an NDJSON line without its end.
+    public func gofeedJSON() -> Data {
+        Data(gofeedJSONValue.serialized.utf8)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -168,9 +132,7 @@ extension Person: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(name, forKey: .name)
-        try container.encodeIfPresent(email, forKey: .email)
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }
 
@@ -184,9 +146,7 @@ extension Image: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(url, forKey: .url)
-        try container.encodeIfPresent(title, forKey: .title)
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }
 
@@ -201,10 +161,7 @@ extension Enclosure: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(url, forKey: .url)
-        try container.encodeIfPresent(length, forKey: .length)
-        try container.encodeIfPresent(type, forKey: .type)
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }
 
@@ -221,10 +178,6 @@ extension Extension: Codable {
 
     /// All four keys, always, as gofeed writes them.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(value, forKey: .value)
-        try container.encode(attributes, forKey: .attrs)
-        try container.encode(children, forKey: .children)
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }
