@@ -63,7 +63,8 @@ let package = Package(
         // then IngestCore): no SQLite, so a feed reader app can use it.
         .target(
             name: "IngestFeeds",
-            dependencies: ["IngestKit"]
+            dependencies: ["IngestKit"],
+            exclude: ["README.md"]
         ),
         .testTarget(
             name: "IngestFeedsTests",

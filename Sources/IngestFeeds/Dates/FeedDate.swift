@@ -77,8 +77,10 @@ public struct FeedDate: Sendable, Hashable, Comparable, CustomStringConvertible 
         return text
     }
 
+    /// ``rfc3339``.
     public var description: String { rfc3339 }
 
+    /// Earlier instants first.
     public static func < (lhs: FeedDate, rhs: FeedDate) -> Bool {
         (lhs.secondsSince1970, lhs.nanoseconds) < (rhs.secondsSince1970, rhs.nanoseconds)
     }
@@ -88,6 +90,7 @@ public struct FeedDate: Sendable, Hashable, Comparable, CustomStringConvertible 
         lhs.secondsSince1970 == rhs.secondsSince1970 && lhs.nanoseconds == rhs.nanoseconds
     }
 
+    /// Hashes the instant, as ``==`` compares it.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(secondsSince1970)
         hasher.combine(nanoseconds)

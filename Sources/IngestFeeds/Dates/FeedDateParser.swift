@@ -199,16 +199,17 @@ public enum FeedDateParser {
             let start = index
             while index < end, isLetter(bytes[index]) || bytes[index] == UInt8(ascii: ".") { index += 1 }
             let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
-            if let value = FeedDateWords.month(word) {
+            guard let code = FeedDateWords.code(word) else { return false }
+            if let value = FeedDateWords.month(code) {
                 month = value
                 return true
             }
-            if FeedDateWords.isWeekday(word) || FeedDateWords.isFiller(word) { return true }
-            if let value = FeedDateWords.meridiem(word) {
+            if FeedDateWords.isWeekday(code) || FeedDateWords.isFiller(code) { return true }
+            if let value = FeedDateWords.meridiem(code) {
                 meridiem = value
                 return true
             }
-            if let zone = FeedDateWords.zone(word) {
+            if let zone = FeedDateWords.zone(code) {
                 offset = zone
                 // GMT+2, UTC-05:00, GMT-0700: an offset from the named zone.
                 if current == UInt8(ascii: "+") || current == UInt8(ascii: "-"), index + 1 < end, isDigit(bytes[index + 1]) {

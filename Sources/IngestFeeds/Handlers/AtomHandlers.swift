@@ -46,7 +46,7 @@ struct AtomTextReading {
 
 /// `<feed>`: the feed's own elements and its entries.
 final class AtomFeedHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
     private lazy var person = AtomPersonHandler(session: session)
@@ -131,12 +131,12 @@ final class AtomFeedHandler: ElementHandler {
 
 /// `<entry>`: handed to the session, translated and delivered as soon as it ends.
 final class AtomEntryHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
     private lazy var person = AtomPersonHandler(session: session)
     private var reading = AtomTextReading.plain
-    private var entry = AtomEntryData()
+    @exclusivity(unchecked) private var entry = AtomEntryData()
 
     init(session: FeedParseSession) {
         self.session = session
@@ -202,7 +202,7 @@ final class AtomEntryHandler: ElementHandler {
 
 /// `<author>` (and `<contributor>`, read and set aside as gofeed does).
 final class AtomPersonHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private(set) var person = Person()
 

@@ -5,7 +5,7 @@ import IngestKit
 /// element that hold a URI (`href`, `src`, `uri`, `url`) are resolved against the
 /// xml:base in scope, as gofeed resolves them.
 final class ExtensionHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private let level: Int
     private var name = ""
     private var attributes: [String: String] = [:]

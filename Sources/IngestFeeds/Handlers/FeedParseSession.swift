@@ -3,6 +3,10 @@ import IngestKit
 /// The state of one read of one feed document, shared by its handlers: the
 /// format, the names' meanings, the xml:base in scope, the feed-level data read so
 /// far, and where finished items go.
+///
+/// Handlers hold it `unowned(unsafe)`: ``FeedParserCore`` owns both the session
+/// and the handler stack, and handlers run only while it parses — so no reference
+/// counting on each of the many accesses per element.
 final class FeedParseSession {
     let options: FeedReader.Options
     let vocabulary = FeedVocabulary()
@@ -12,9 +16,9 @@ final class FeedParseSession {
     private let deliver: (FeedItem, Feed) throws -> Void
     /// Items already delivered by an earlier, failed read of the same document:
     /// skipped when this read reaches them again.
-    private var skipping: Int
+    @exclusivity(unchecked) private var skipping: Int
     /// Items handed to ``deliver`` (skipped ones included).
-    private(set) var itemCount = 0
+    @exclusivity(unchecked) private(set) var itemCount = 0
 
     /// An error one of the feed handlers raised (not a parser error): no fallback.
     var handlerError: (any Error)?
@@ -22,9 +26,9 @@ final class FeedParseSession {
     var deliveryError: (any Error)?
 
     // Feed-level data, by format.
-    var rssChannel = RSSChannelData()
-    var atomFeed = AtomFeedData()
-    var jsonFeed = JSONFeedData()
+    @exclusivity(unchecked) var rssChannel = RSSChannelData()
+    @exclusivity(unchecked) var atomFeed = AtomFeedData()
+    @exclusivity(unchecked) var jsonFeed = JSONFeedData()
     /// JSON Feed items read before the `version` member said the document is one.
     private var pendingJSONItems: [JSONFeedItemData] = []
 
@@ -33,7 +37,7 @@ final class FeedParseSession {
     private let jsonTranslator = JSONFeedTranslator()
 
     /// Bumped whenever feed-level data changes, so ``header`` is rebuilt only then.
-    private var revision = 0
+    @exclusivity(unchecked) private var revision = 0
     private var cachedHeader: (revision: Int, feed: Feed)?
 
     init(options: FeedReader.Options, skipping: Int = 0, deliver: @escaping (FeedItem, Feed) throws -> Void) {
@@ -76,7 +80,7 @@ final class FeedParseSession {
     // MARK: - xml:base
 
     /// The bases in scope: (depth of the element that set it, base), innermost last.
-    private(set) var bases: [(depth: Int, base: URIReference)] = []
+    @exclusivity(unchecked) private(set) var bases: [(depth: Int, base: URIReference)] = []
 
     var base: URIReference? { bases.last?.base }
 

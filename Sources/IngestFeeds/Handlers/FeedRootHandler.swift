@@ -4,7 +4,7 @@ import IngestKit
 /// JSON, the document being an object) and hands it to that format's handler.
 /// Not a feed: an ``IngestKit/IngestError`` of kind `.data` naming what it is.
 final class FeedRootHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private var format: (any ElementHandler)?
 
     init(session: FeedParseSession) {

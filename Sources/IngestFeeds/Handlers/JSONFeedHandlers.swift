@@ -9,7 +9,7 @@ import IngestKit
 /// gofeed's examples use); items read before the `version` member are held until
 /// it comes.
 final class JSONFeedHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var author = JSONAuthorHandler(session: session)
     private lazy var authors = JSONAuthorsHandler(session: session)
     private lazy var items = JSONItemsHandler(session: session)
@@ -90,7 +90,7 @@ final class JSONFeedHandler: ElementHandler {
 
 /// The `items` array: each item, delivered as it ends.
 final class JSONItemsHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var item = JSONItemHandler(session: session)
 
     init(session: FeedParseSession) {
@@ -108,12 +108,12 @@ final class JSONItemsHandler: ElementHandler {
 
 /// One item object.
 final class JSONItemHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var author = JSONAuthorHandler(session: session)
     private lazy var authors = JSONAuthorsHandler(session: session)
     private lazy var tags = JSONStringsHandler()
     private lazy var attachments = JSONAttachmentsHandler(session: session)
-    private var item = JSONFeedItemData()
+    @exclusivity(unchecked) private var item = JSONFeedItemData()
 
     init(session: FeedParseSession) {
         self.session = session
@@ -169,7 +169,7 @@ final class JSONItemHandler: ElementHandler {
 
 /// An author object: `name`, `url`, `avatar`.
 final class JSONAuthorHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private(set) var author = JSONFeedAuthor()
 
     init(session: FeedParseSession) {
@@ -194,7 +194,7 @@ final class JSONAuthorHandler: ElementHandler {
 
 /// An array of author objects (JSON Feed 1.1's `authors`).
 final class JSONAuthorsHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var author = JSONAuthorHandler(session: session)
     private(set) var authors: [JSONFeedAuthor] = []
 
@@ -226,7 +226,7 @@ final class JSONStringsHandler: ElementHandler {
 
 /// The `attachments` array.
 final class JSONAttachmentsHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var attachment = JSONAttachmentHandler(session: session)
     private(set) var attachments: [(url: String?, mimeType: String?, size: String?)] = []
 
@@ -244,7 +244,7 @@ final class JSONAttachmentsHandler: ElementHandler {
 
 /// One attachment: `url`, `mime_type`, `size_in_bytes`.
 final class JSONAttachmentHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private(set) var attachment: (url: String?, mimeType: String?, size: String?) = (nil, nil, nil)
 
     init(session: FeedParseSession) {

@@ -3,7 +3,7 @@ import IngestKit
 /// `<rss>` or `<rdf:RDF>`: the channel, and — RSS 1.0 and 0.90 — the items and
 /// image that follow it. Extensions at this level are skipped, as gofeed does.
 final class RSSRootHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var channel = RSSChannelHandler(session: session)
     private lazy var image = RSSImageHandler(session: session)
 
@@ -46,7 +46,7 @@ final class RSSRootHandler: ElementHandler {
 
 /// `<channel>`: the feed's own elements, and its items.
 final class RSSChannelHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
     private lazy var image = RSSImageHandler(session: session)
@@ -121,7 +121,7 @@ final class RSSChannelHandler: ElementHandler {
 
 /// `<image>` of a channel: its title and URL (what gofeed's model keeps).
 final class RSSImageHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private(set) var image = Image()
 
@@ -155,10 +155,10 @@ final class RSSImageHandler: ElementHandler {
 
 /// `<item>`: handed to the session, translated and delivered as soon as it ends.
 final class RSSItemHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
-    private var item = RSSItemData()
+    @exclusivity(unchecked) private var item = RSSItemData()
     private var linkHref: String?
 
     init(session: FeedParseSession) {

@@ -7,7 +7,7 @@ import IngestKit
 /// A container handler keeps one and hands it every text child; the value is read
 /// in the container's ``ElementHandler/didFinish(child:element:)``.
 final class TextFieldHandler: ElementHandler {
-    unowned let session: FeedParseSession
+    unowned(unsafe) let session: FeedParseSession
     /// The text, and markup of child elements, read so far.
     @exclusivity(unchecked) private(set) var buffer: [UInt8] = []
     /// Write text escaped (`&lt;`), for XHTML, whose markup is kept as markup.
@@ -172,7 +172,7 @@ final class TextFieldHandler: ElementHandler {
 
 /// An element inside a ``TextFieldHandler``'s element, written back as markup.
 final class MarkupHandler: ElementHandler {
-    unowned let field: TextFieldHandler
+    unowned(unsafe) let field: TextFieldHandler
     let level: Int
 
     init(field: TextFieldHandler, level: Int) {

@@ -13,6 +13,7 @@ extension DublinCoreExtension: Codable {
         (.language, \.language), (.relation, \.relation), (.coverage, \.coverage), (.rights, \.rights),
     ]}
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -21,6 +22,7 @@ extension DublinCoreExtension: Codable {
         }
     }
 
+    /// Encodes ``gofeedJSONValue``.
     public func encode(to encoder: any Encoder) throws {
         try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
@@ -32,6 +34,7 @@ extension ITunesFeedExtension: Codable {
         case newFeedURL = "newFeedUrl"
     }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -48,6 +51,7 @@ extension ITunesFeedExtension: Codable {
         newFeedURL = try container.decodeIfPresent(String.self, forKey: .newFeedURL).nonEmpty
     }
 
+    /// Encodes ``gofeedJSONValue``.
     public func encode(to encoder: any Encoder) throws {
         try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
@@ -58,6 +62,7 @@ extension ITunesItemExtension: Codable {
         case author, block, duration, explicit, keywords, subtitle, summary, image, isClosedCaptioned, order
     }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -73,6 +78,7 @@ extension ITunesItemExtension: Codable {
         order = try container.decodeIfPresent(String.self, forKey: .order).nonEmpty
     }
 
+    /// Encodes ``gofeedJSONValue``.
     public func encode(to encoder: any Encoder) throws {
         try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
@@ -81,12 +87,14 @@ extension ITunesItemExtension: Codable {
 extension ITunesCategory: Codable {
     enum CodingKeys: String, CodingKey { case text, subcategory }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(text: try container.decodeIfPresent(String.self, forKey: .text),
                   subcategory: try container.decodeIfPresent(ITunesCategory.self, forKey: .subcategory))
     }
 
+    /// Encodes ``gofeedJSONValue``.
     public func encode(to encoder: any Encoder) throws {
         try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
@@ -95,12 +103,14 @@ extension ITunesCategory: Codable {
 extension ITunesOwner: Codable {
     enum CodingKeys: String, CodingKey { case email, name }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(email: try container.decodeIfPresent(String.self, forKey: .email),
                   name: try container.decodeIfPresent(String.self, forKey: .name))
     }
 
+    /// Encodes ``gofeedJSONValue``.
     public func encode(to encoder: any Encoder) throws {
         try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }

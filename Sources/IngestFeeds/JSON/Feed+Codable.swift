@@ -20,6 +20,7 @@ extension Feed: Codable {
         try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let family = try container.decodeIfPresent(FeedFormat.Family.self, forKey: .feedType) ?? .rss
@@ -70,6 +71,7 @@ extension FeedItem: Codable {
         Data(gofeedJSONValue.serialized.utf8)
     }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -125,12 +127,14 @@ extension Link: Codable {
 extension Person: Codable {
     enum CodingKeys: String, CodingKey { case name, email }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(name: try container.decodeIfPresent(String.self, forKey: .name),
                   email: try container.decodeIfPresent(String.self, forKey: .email))
     }
 
+    /// Encodes ``gofeedJSONValue``.
     public func encode(to encoder: any Encoder) throws {
         try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
@@ -139,12 +143,14 @@ extension Person: Codable {
 extension Image: Codable {
     enum CodingKeys: String, CodingKey { case url, title }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(url: try container.decodeIfPresent(String.self, forKey: .url),
                   title: try container.decodeIfPresent(String.self, forKey: .title))
     }
 
+    /// Encodes ``gofeedJSONValue``.
     public func encode(to encoder: any Encoder) throws {
         try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
@@ -153,6 +159,7 @@ extension Image: Codable {
 extension Enclosure: Codable {
     enum CodingKeys: String, CodingKey { case url, length, type }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(url: try container.decodeIfPresent(String.self, forKey: .url),
@@ -160,6 +167,7 @@ extension Enclosure: Codable {
                   type: try container.decodeIfPresent(String.self, forKey: .type))
     }
 
+    /// Encodes ``gofeedJSONValue``.
     public func encode(to encoder: any Encoder) throws {
         try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
@@ -168,6 +176,7 @@ extension Enclosure: Codable {
 extension Extension: Codable {
     enum CodingKeys: String, CodingKey { case name, value, attrs, children }
 
+    /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(name: try container.decodeIfPresent(String.self, forKey: .name) ?? "",

@@ -101,6 +101,7 @@ extension Person {
 }
 
 extension Image {
+    /// This value as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
         var object = JSONObjectBuilder()
         object.add("url", url)
@@ -110,6 +111,7 @@ extension Image {
 }
 
 extension Enclosure {
+    /// This value as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
         var object = JSONObjectBuilder()
         object.add("url", url)
@@ -143,6 +145,7 @@ extension Extension {
 }
 
 extension DublinCoreExtension {
+    /// This value as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
         var object = JSONObjectBuilder()
         for (key, values) in [("title", title), ("creator", creator), ("author", author), ("subject", subject),
@@ -157,6 +160,7 @@ extension DublinCoreExtension {
 }
 
 extension ITunesFeedExtension {
+    /// This value as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
         var object = JSONObjectBuilder()
         object.add("author", author)
@@ -175,6 +179,7 @@ extension ITunesFeedExtension {
 }
 
 extension ITunesItemExtension {
+    /// This value as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
         var object = JSONObjectBuilder()
         object.add("author", author)
@@ -192,6 +197,7 @@ extension ITunesItemExtension {
 }
 
 extension ITunesCategory {
+    /// This value as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
         var object = JSONObjectBuilder()
         object.add("text", text)
@@ -201,6 +207,7 @@ extension ITunesCategory {
 }
 
 extension ITunesOwner {
+    /// This value as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
         var object = JSONObjectBuilder()
         object.add("email", email)

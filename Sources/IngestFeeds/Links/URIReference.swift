@@ -16,9 +16,13 @@ public struct URIReference: Sendable, Hashable {
     /// The components; `nil` means absent, which differs from empty (`?` alone is an
     /// empty query).
     public var scheme: Substring?
+    /// `user@host:port`, after `//`.
     public var authority: Substring?
+    /// The path; empty, never absent.
     public var path: Substring
+    /// After `?`.
     public var query: Substring?
+    /// After `#`.
     public var fragment: Substring?
 
     /// Splits `text` by RFC 3986 appendix B's regular expression, done by hand.
@@ -26,6 +30,7 @@ public struct URIReference: Sendable, Hashable {
         self.init(Substring(text))
     }
 
+    /// Splits `text` (see ``init(_:)-(String)``).
     public init(_ text: Substring) {
         var rest = text[...]
         if let hash = rest.firstIndex(of: "#") {

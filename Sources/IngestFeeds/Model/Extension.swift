@@ -9,13 +9,16 @@
 /// feed declared — so `DC:creator` and `dc:creator` bound to Dublin Core's URI land
 /// in one place.
 public struct Extension: Sendable, Hashable {
+    /// The element's local name (`duration` for `itunes:duration`).
     public var name: String
     /// The text directly inside the element, trimmed.
     public var value: String
+    /// The attributes by local name (`href`, not `xlink:href`).
     public var attributes: [String: String]
     /// Child elements by local name, in document order.
     public var children: [String: [Extension]]
 
+    /// An extension element.
     public init(name: String, value: String = "", attributes: [String: String] = [:],
                 children: [String: [Extension]] = [:]) {
         self.name = name

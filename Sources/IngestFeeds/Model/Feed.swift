@@ -20,6 +20,7 @@ import Foundation
 /// fields left out, `…Parsed` dates in RFC 3339 UTC. ``wellFormed`` and
 /// ``firstError`` are not part of it.
 public struct Feed: Sendable, Hashable {
+    /// RSS `title` (else `dc:title`), Atom `title`, JSON Feed `title`.
     public var title: FeedText?
     /// RSS `description`, Atom `subtitle` (`tagline` in 0.3), JSON Feed `description`.
     public var description: FeedText?
@@ -30,23 +31,41 @@ public struct Feed: Sendable, Hashable {
     public var feedLink: String?
     /// gofeed's `links`: the site and self links, in its order.
     public var links: [Link] = []
+    /// When the feed last changed, as written: RSS `lastBuildDate` (else `dc:date`),
+    /// Atom `updated`, JSON Feed: its first item's `date_modified`.
     public var updated: String?
+    /// ``updated`` read as an instant; `nil` when it is not a date.
     public var updatedParsed: FeedDate?
+    /// RSS `pubDate`; JSON Feed: its first item's `date_published`.
     public var published: String?
+    /// ``published`` read as an instant; `nil` when it is not a date.
     public var publishedParsed: FeedDate?
     /// The first author (gofeed keeps it beside ``authors``).
     public var author: Person?
+    /// RSS: the one author of ``author``; Atom: every `author`; JSON Feed: `authors`.
     public var authors: [Person] = []
+    /// RSS `language` (else `dc:language`), Atom `xml:lang`, JSON Feed `language`.
     public var language: String?
+    /// The feed's artwork: RSS `image`, `itunes:image`, a Media RSS image or the
+    /// description's first `<img>`; Atom `logo` (else `icon`); JSON Feed `icon`.
     public var image: Image?
+    /// RSS `copyright` (else `dc:rights`), Atom `rights`.
     public var copyright: String?
+    /// RSS `generator`; Atom `generator` with its version and URI.
     public var generator: String?
+    /// RSS `category`, `itunes:keywords`, `itunes:category` and `dc:subject`; Atom
+    /// `category` labels (else terms).
     public var categories: [String] = []
+    /// The Dublin Core elements, when the feed has any.
     public var dublinCore: DublinCoreExtension?
+    /// The iTunes elements, when the feed has any.
     public var iTunes: ITunesFeedExtension?
     /// Elements of other namespaces at the feed level, by prefix and name.
     public var extensions: Extensions = [:]
+    /// gofeed's `custom` map; feeds leave it empty (RSS items fill theirs).
     public var custom: [String: String] = [:]
+    /// The items, in document order — empty when read with ``FeedReader``, which
+    /// hands them over one by one.
     public var items: [FeedItem] = []
     /// RSS, Atom or JSON Feed, and its version.
     public var format: FeedFormat
@@ -54,8 +73,10 @@ public struct Feed: Sendable, Hashable {
     /// recovering mode (undeclared prefixes, a bare `&`, a missing end tag…);
     /// ``firstError`` then says what was wrong first.
     public var wellFormed = true
+    /// The first thing wrong with an ill-formed feed; `nil` when ``wellFormed``.
     public var firstError: FeedParseError?
 
+    /// An empty feed of `format`, to fill in.
     public init(format: FeedFormat) {
         self.format = format
     }

@@ -10,16 +10,19 @@ public struct FeedFormat: Sendable, Hashable, CustomStringConvertible {
         case json
     }
 
+    /// RSS, Atom or JSON Feed.
     public var family: Family
     /// gofeed's `feedVersion`: `2.0`, `0.91`, `1.0` (RSS 1.0), `0.9` (RDF 0.90),
     /// `1.0` or `0.3` (Atom), `1.0` or `1.1` (JSON Feed); empty when an RSS feed
     /// states none.
     public var version: String
 
+    /// A format: `FeedFormat(.atom, version: "1.0")`.
     public init(_ family: Family, version: String) {
         self.family = family
         self.version = version
     }
 
+    /// `rss 2.0`, `atom 1.0`, `json 1.1`.
     public var description: String { version.isEmpty ? family.rawValue : "\(family.rawValue) \(version)" }
 }

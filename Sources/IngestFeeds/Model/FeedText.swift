@@ -21,13 +21,16 @@ public struct FeedText: Sendable, Hashable, ExpressibleByStringLiteral, CustomSt
 
     /// The text as the feed gave it (trimmed), markup included.
     public var value: String
+    /// How ``value`` is written: text, HTML or XHTML.
     public var type: TextType
 
+    /// Text as a feed gave it.
     public init(_ value: String, type: TextType = .text) {
         self.value = value
         self.type = type
     }
 
+    /// Plain text.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The text without markup: for HTML and XHTML, tags removed (and the bodies of
@@ -40,5 +43,6 @@ public struct FeedText: Sendable, Hashable, ExpressibleByStringLiteral, CustomSt
         }
     }
 
+    /// ``value``, as given.
     public var description: String { value }
 }

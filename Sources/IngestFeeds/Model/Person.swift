@@ -5,13 +5,16 @@
 /// `name`, `url` and `avatar`. ``url`` and ``avatar`` are kept here but are not part
 /// of gofeed's JSON, which has only `name` and `email`.
 public struct Person: Sendable, Hashable {
+    /// The person's name.
     public var name: String?
+    /// The person's email address.
     public var email: String?
     /// A web page for the person (Atom `uri`, JSON Feed `url`).
     public var url: String?
     /// An image for the person (JSON Feed `avatar`).
     public var avatar: String?
 
+    /// A person; empty strings are taken as absent.
     public init(name: String? = nil, email: String? = nil, url: String? = nil, avatar: String? = nil) {
         self.name = name.nonEmpty
         self.email = email.nonEmpty

@@ -13,22 +13,28 @@ import IngestKit
 ///
 /// Reads are blocking file or source reads, as `FileHandle`'s are.
 public struct FeedItems: AsyncSequence {
+    /// An item, and the feed as read up to it (without items).
     public typealias Element = (item: FeedItem, feed: Feed)
+    /// A parse error (``IngestKit/IngestError``) or a read error.
     public typealias Failure = any Error
 
     let reader: FeedReader
     let open: () throws -> any ByteSource
     let canReopen: Bool
 
+    /// Opens the input; reading starts with the first `next()`.
     public func makeAsyncIterator() -> Iterator {
         Iterator(engine: Engine(reader: reader, open: open, canReopen: canReopen))
     }
 
+    /// Reads the input a chunk at a time as items are asked for.
     public struct Iterator: AsyncIteratorProtocol {
         let engine: Engine
 
+        /// The next item, or `nil` at the end of the feed.
         public mutating func next() async throws -> Element? { try engine.next() }
 
+        /// The next item, read on the caller's isolation.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? { try engine.next() }
     }
 

@@ -18,6 +18,8 @@ import IngestKit
 public final class FeedPushParser {
     private let core: FeedParserCore
 
+    /// A parser that hands each item to `onItem`, with the feed read so far;
+    /// `displayName` names the input in errors.
     public init(options: FeedReader.Options = FeedReader.Options(), displayName: String = "<feed>",
                 onItem: @escaping (FeedItem, Feed) throws -> Void) {
         core = FeedParserCore(options: options, xmlMode: options.recovery == .never ? .strict : .recovering,

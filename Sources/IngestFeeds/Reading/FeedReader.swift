@@ -31,6 +31,7 @@ public struct FeedReader: Sendable {
         /// it overrides the document's declaration, as RFC 7303 says, unless the
         /// document starts with a byte order mark. JSON is always UTF-8.
         public var charset: String?
+        /// What to do with XML that is not well-formed; default ``Recovery/fallback``.
         public var recovery: Recovery
         /// Nesting depth and text size bounds (see ``IngestKit/ParseLimits``).
         public var limits: ParseLimits
@@ -40,6 +41,7 @@ public struct FeedReader: Sendable {
         /// content or description, as gofeed does (it costs a scan of the HTML).
         public var scansContentForImages: Bool
 
+        /// Options; the defaults read any feed from a file or from memory.
         public init(baseURL: URL? = nil, charset: String? = nil, recovery: Recovery = .fallback,
                     limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
                     scansContentForImages: Bool = true) {
@@ -65,8 +67,10 @@ public struct FeedReader: Sendable {
         case always
     }
 
+    /// How this reader reads.
     public var options: Options
 
+    /// A reader with `options`.
     public init(options: Options = Options()) {
         self.options = options
     }

@@ -1,22 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The links inside HTML content: the first image (gofeed's fallback for an item
 /// image) and the resolution of relative URIs in attributes against a base
 /// (xml:base or the feed's own URL).
 enum HTMLLinks {
-    /// The `src` of the first `<img>` that has one, its references decoded.
+    /// The `src` of the first `<img>` that has one, its references decoded. This
+    /// runs for most RSS items (gofeed's last resort for an item image), so it
+    /// looks for `<img` alone and reads that tag only.
     static func firstImageSource(in html: String) -> String? {
         guard html.utf8.contains(UInt8(ascii: "<")) else { return nil }
         var html = html
         return html.withUTF8 { bytes in
-            var source: String?
-            HTMLScanner(bytes: bytes).scan(text: { _ in }, tag: { tag in
-                guard source == nil else { return bytes.count }
-                if !tag.isEnd, tag.isNamed("img"), let value = tag.attribute("src") {
-                    source = HTMLText.decodingReferences(String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self))
-                    return bytes.count
+            var index = 0
+            let count = bytes.count
+            while index + 4 < count {
+                guard let found = memchr(bytes.baseAddress! + index, Int32(UInt8(ascii: "<")), count - index) else { return nil }
+                index = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                guard index + 4 < count, lower(bytes[index + 1]) == UInt8(ascii: "i"), lower(bytes[index + 2]) == UInt8(ascii: "m"),
+                      lower(bytes[index + 3]) == UInt8(ascii: "g"),
+                      isSpace(bytes[index + 4]) || bytes[index + 4] == UInt8(ascii: "/") else {
+                    index += 1
+                    continue
                 }
-                return nil
-            })
-            return source
+                // The tag's end: the first ">" outside quotes.
+                var end = index + 4, quote: UInt8 = 0
+                while end < count {
+                    let byte = bytes[end]
+                    if quote != 0 { if byte == quote { quote = 0 } }
+                    else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
+                    else if byte == UInt8(ascii: ">") { break }
+                    end += 1
+                }
+                guard end < count else { return nil }
+                let tag = HTMLScanner.Tag(bytes: bytes, range: index..<end + 1, name: index + 1..<index + 4, isEnd: false)
+                if let value = tag.attribute("src") {
+                    return HTMLText.decodingReferences(String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self))
+                }
+                index = end + 1
+            }
+            return nil
         }
     }
 

@@ -27,7 +27,7 @@ struct RSSTranslator {
         feed.updatedParsed = channel.lastBuildDate.flatMap(FeedDateParser.parse)
             ?? dc?.date.first.flatMap(FeedDateParser.parse)
 
-        let atomLinks = atom(channel.extensions, "link")
+        let atomLinks = atomElements(channel.extensions).elements("link")
         feed.link = channel.link ?? atomLinks.first { isPageLink($0) }.flatMap { $0.attributes["href"] }
         feed.feedLink = atomLinks.last { $0.attributes["rel"] == "self" }.flatMap { $0.attributes["href"] }.nonEmpty
         feed.links = channel.links.map { Link(href: $0) }
@@ -51,6 +51,7 @@ struct RSSTranslator {
 
     func item(_ data: RSSItemData) -> FeedItem {
         var item = FeedItem()
+        let atom = atomElements(data.extensions)
         let dc = data.extensions["dc"].map(DublinCoreExtension.init)
         let iTunes = data.extensions["itunes"].map(ITunesItemExtension.init)
         item.link = data.link
@@ -65,19 +66,19 @@ struct RSSTranslator {
         if let description = data.description { item.description = FeedText(description, type: .html) }
         else if let description = dc?.description.first.nonEmpty { item.description = FeedText(description, type: .text) }
         else if let summary = iTunes?.summary { item.description = FeedText(summary, type: .text) }
-        else if let summary = atomValue(data.extensions, "summary") { item.description = FeedText(summary, type: .html) }
-        if let content = data.content ?? atomValue(data.extensions, "content") {
+        else if let summary = atom.value("summary") { item.description = FeedText(summary, type: .html) }
+        if let content = data.content ?? atom.value("content") {
             item.content = FeedText(content, type: .html)
         }
         item.links = data.links.map { Link(href: $0) }
 
-        item.published = data.pubDate ?? dc?.date.first.nonEmpty ?? atomValue(data.extensions, "published")
+        item.published = data.pubDate ?? dc?.date.first.nonEmpty ?? atom.value("published")
         item.publishedParsed = data.pubDate.flatMap(FeedDateParser.parse)
-            ?? (dc?.date.first.nonEmpty ?? atomValue(data.extensions, "published")).flatMap(FeedDateParser.parse)
-        item.updated = dc?.date.first.nonEmpty ?? atomValue(data.extensions, "updated")
+            ?? (dc?.date.first.nonEmpty ?? atom.value("published")).flatMap(FeedDateParser.parse)
+        item.updated = dc?.date.first.nonEmpty ?? atom.value("updated")
         item.updatedParsed = item.updated.flatMap(FeedDateParser.parse)
 
-        if let author = author(data, dc: dc, iTunes: iTunes) {
+        if let author = author(data, dc: dc, iTunes: iTunes, atom: atom) {
             item.author = author
             item.authors = [author]
         }
@@ -86,7 +87,7 @@ struct RSSTranslator {
         var categories = data.categories
         categories += keywords(iTunes?.keywords)
         categories += dc?.subject ?? []
-        for category in atom(data.extensions, "category") {
+        for category in atom.elements("category") {
             if let term = category.attributes["term"], !term.isEmpty { categories.append(term) }
         }
         item.categories = categories
@@ -103,11 +104,12 @@ struct RSSTranslator {
     }
 
     /// author, dc:author, dc:creator, itunes:author, then an embedded atom:author.
-    private func author(_ data: RSSItemData, dc: DublinCoreExtension?, iTunes: ITunesItemExtension?) -> Person? {
+    private func author(_ data: RSSItemData, dc: DublinCoreExtension?, iTunes: ITunesItemExtension?,
+                        atom: AtomElements) -> Person? {
         if let text = data.author ?? dc?.author.first ?? dc?.creator.first ?? iTunes?.author {
             return PersonText.parse(text)
         }
-        guard let atomAuthor = atom(data.extensions, "author").first else { return nil }
+        guard let atomAuthor = atom.elements("author").first else { return nil }
         let name = atomAuthor.child("name")?.value.nonEmptyString, email = atomAuthor.child("email")?.value.nonEmptyString
         guard name != nil || email != nil else { return nil }
         return Person(name: name, email: email, url: atomAuthor.child("uri")?.value)
@@ -154,16 +156,27 @@ struct RSSTranslator {
     }
 
     /// Atom elements embedded in RSS: under `atom`, `atom10` or `atom03`, gofeed's
-    /// keys, and any other prefix the feed bound to an Atom namespace.
-    private func atom(_ extensions: Extensions, _ name: String) -> [Extension] {
-        for key in atomKeys {
-            if let elements = extensions[key]?[name], !elements.isEmpty { return elements }
+    /// keys, and any other prefix the feed bound to an Atom namespace — gathered
+    /// once per item, and nothing at all for the many items without any.
+    struct AtomElements {
+        var maps: [[String: [Extension]]] = []
+
+        /// The elements named `name` under the first key that has them.
+        func elements(_ name: String) -> [Extension] {
+            for map in maps {
+                if let elements = map[name], !elements.isEmpty { return elements }
+            }
+            return []
         }
-        return []
+
+        func value(_ name: String) -> String? { elements(name).first?.value.nonEmptyString }
     }
 
-    private func atomValue(_ extensions: Extensions, _ name: String) -> String? {
-        atom(extensions, name).first?.value.nonEmptyString
+    private func atomElements(_ extensions: Extensions) -> AtomElements {
+        var atom = AtomElements()
+        guard !extensions.isEmpty else { return atom }
+        for key in atomKeys { if let map = extensions[key] { atom.maps.append(map) } }
+        return atom
     }
 
     var atomKeys = ["atom", "atom10", "atom03"]
