@@ -1,3 +1,4 @@
+import Foundation
 import IngestKit
 
 /// One read of one feed document, fed bytes as they come: sniffs XML from JSON,
@@ -192,5 +193,3 @@ final class JSONPushParser: PushParser {
         do { try tokenizer.finish() } catch let error as IngestError { throw error.inFile(displayName) }
     }
 }
-
-import Foundation

@@ -86,7 +86,7 @@ struct XMLRepairFilter {
                         index += 1
                         continue
                     }
-                    guard let end = tagEnd(bytes, from: index + 1) else {
+                    guard let end = HTMLScanner.tagEnd(bytes, from: index + 1) else {
                         if !final { held = Array(bytes[index...]); return }
                         output.append(contentsOf: bytes[index...])
                         return
@@ -134,22 +134,6 @@ struct XMLRepairFilter {
                 index += 1
             }
         }
-    }
-
-    /// The `>` that ends the tag whose name starts at `from`, outside quotes.
-    private func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        var quote: UInt8 = 0
-        for index in from..<bytes.count {
-            let byte = bytes[index]
-            if quote != 0 {
-                if byte == quote { quote = 0 }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                return index
-            }
-        }
-        return nil
     }
 
     /// A whole start or end tag, `<` to `>`.

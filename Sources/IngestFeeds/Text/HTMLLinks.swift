@@ -26,16 +26,7 @@ enum HTMLLinks {
                     index += 1
                     continue
                 }
-                // The tag's end: the first ">" outside quotes.
-                var end = index + 4, quote: UInt8 = 0
-                while end < count {
-                    let byte = bytes[end]
-                    if quote != 0 { if byte == quote { quote = 0 } }
-                    else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
-                    else if byte == UInt8(ascii: ">") { break }
-                    end += 1
-                }
-                guard end < count else { return nil }
+                guard let end = HTMLScanner.tagEnd(bytes, from: index + 4) else { return nil }
                 let tag = HTMLScanner.Tag(bytes: bytes, range: index..<end + 1, name: index + 1..<index + 4, isEnd: false)
                 if let value = tag.attribute("src") {
                     return HTMLText.decodingReferences(String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self))

@@ -98,26 +98,32 @@ struct HTMLScanner {
             var nameEnd = nameStart
             while nameEnd < count, isLetter(bytes[nameEnd]) || bytes[nameEnd] &- 48 < 10 || bytes[nameEnd] == UInt8(ascii: "-")
                     || bytes[nameEnd] == UInt8(ascii: ":") { nameEnd += 1 }
-            // The end of the tag: the first ">" outside quotes.
-            var end = nameEnd, quote: UInt8 = 0
-            while end < count {
-                let byte = bytes[end]
-                if quote != 0 {
-                    if byte == quote { quote = 0 }
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                } else if byte == UInt8(ascii: ">") {
-                    break
-                }
-                end += 1
-            }
-            guard end < count else { break }  // an unfinished tag at the end is text
+            guard let end = Self.tagEnd(bytes, from: nameEnd) else { break }  // an unfinished tag at the end is text
             if textStart < index { text(textStart..<index) }
             let found = Tag(bytes: bytes, range: index..<end + 1, name: nameStart..<nameEnd, isEnd: isEnd)
             index = tag(found) ?? end + 1
             textStart = index
         }
         if textStart < count { text(textStart..<count) }
+    }
+
+    /// The `>` that ends a tag, searched from `from` (inside the tag), outside
+    /// quoted attribute values; `nil` when the bytes end first.
+    static func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var quote: UInt8 = 0
+        var index = from
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return index
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Where `literal` next occurs at or after `from`, ASCII case-insensitively.

@@ -52,21 +52,23 @@ enum HTMLText {
     /// Whether `text` looks like HTML rather than plain text: a tag (`<b>`, `</p>`,
     /// `<br/>`) or a character reference (`&amp;`, `&#8217;`).
     static func looksLikeHTML(_ text: String) -> Bool {
-        var found = false
-        let bytes = Array(text.utf8)
-        for index in bytes.indices where !found {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
-                let next = bytes[index + 1]
-                found = isLetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!")
-            } else if byte == UInt8(ascii: "&") {
-                var end = index + 1
-                while end < bytes.count, end - index <= 10,
-                      isLetter(bytes[end]) || bytes[end] &- 48 < 10 || bytes[end] == UInt8(ascii: "#") { end += 1 }
-                found = end < bytes.count && end > index + 1 && bytes[end] == UInt8(ascii: ";")
+        var text = text
+        return text.withUTF8 { bytes in
+            guard !bytes.isEmpty else { return false }
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "<"), index + 1 < bytes.count {
+                    let next = bytes[index + 1]
+                    if isLetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
+                } else if byte == UInt8(ascii: "&") {
+                    var end = index + 1
+                    while end < bytes.count, end - index <= 10,
+                          isLetter(bytes[end]) || isDigit(bytes[end]) || bytes[end] == UInt8(ascii: "#") { end += 1 }
+                    if end < bytes.count, end > index + 1, bytes[end] == UInt8(ascii: ";") { return true }
+                }
             }
+            return false
         }
-        return found
     }
 
     // MARK: - Pieces
