@@ -133,6 +133,20 @@ struct StreamingTests {
         #expect(count == 3)
     }
 
+    @Test("a text larger than ParseLimits.maxTextBytes is a data error, not a memory blow-up")
+    func textLimit() throws {
+        var options = FeedReader.Options()
+        options.limits = ParseLimits(maxTextBytes: 1_000)
+        let big = String(repeating: "x", count: 5_000)
+        let error = try #require(throws: IngestError.self) {
+            try feed("<rss version=\"2.0\"><channel><item><description>\(big)</description></item></channel></rss>", options: options)
+        }
+        #expect(error.kind == .data)
+        #expect(error.message.contains("1000 bytes"))
+        #expect(try feed("<rss version=\"2.0\"><channel><title>\(big.prefix(900))</title></channel></rss>", options: options)
+            .title?.value.count == 900)
+    }
+
     @Test("empty input, and a feed with no items")
     func edges() throws {
         #expect(throws: IngestError.self) { try FeedPushParser { _, _ in }.finish() }

@@ -51,9 +51,9 @@ final class TextFieldHandler: ElementHandler {
         session.enter(element)
     }
 
-    func didReceive(text: UnsafeBufferPointer<UInt8>) {
+    func didReceive(text: UnsafeBufferPointer<UInt8>) throws {
         if stripsWrappingDiv, !topLevelText, text.contains(where: { !isSpace($0) }) { topLevelText = true }
-        appendText(text)
+        try appendText(text)
     }
 
     func handler(forChild element: ElementStart) -> (any ElementHandler)? {
@@ -101,7 +101,14 @@ final class TextFieldHandler: ElementHandler {
         return markupHandlers[level - 1]
     }
 
-    func appendText(_ text: UnsafeBufferPointer<UInt8>) {
+    func appendText(_ text: UnsafeBufferPointer<UInt8>) throws {
+        // The handler stack bounds the text it keeps; this handler keeps its own.
+        let limit = session.options.limits.maxTextBytes
+        guard buffer.count + text.count <= limit else {
+            let error = IngestError(.data, "a text element holds more than \(limit) bytes (ParseLimits.maxTextBytes)")
+            session.handlerError = error
+            throw error
+        }
         guard escapesText else {
             buffer.append(contentsOf: text)
             return
@@ -183,7 +190,7 @@ final class MarkupHandler: ElementHandler {
     var accumulatesText: Bool { false }
 
     func didStart(_ element: ElementStart) { field.openTag(element, level: level) }
-    func didReceive(text: UnsafeBufferPointer<UInt8>) { field.appendText(text) }
+    func didReceive(text: UnsafeBufferPointer<UInt8>) throws { try field.appendText(text) }
     func handler(forChild element: ElementStart) -> (any ElementHandler)? { field.markupHandler(level: level + 1) }
     func didEnd(_ element: ElementEnd) { field.closeTag(element, level: level) }
 }

@@ -94,7 +94,8 @@ public struct FeedItems: AsyncSequence {
                 } else {
                     try core.push(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 }
-            } catch let error as IngestError where core.failedInParser && options.recovery == .fallback && canReopen {
+            } catch let error as IngestError
+                        where error.kind == .data && core.failedInParser && options.recovery == .fallback && canReopen {
                 let again = try open()
                 self.source = again
                 finished = false

@@ -102,7 +102,8 @@ public struct FeedReader: Sendable {
                                        displayName: source.displayName, deliver: deliver)
             do {
                 return try pump(source, into: first)
-            } catch let error as IngestError where first.failedInParser && options.recovery == .fallback && reopen != nil {
+            } catch let error as IngestError
+                        where error.kind == .data && first.failedInParser && options.recovery == .fallback && reopen != nil {
                 let again = try reopen!()
                 let second = FeedParserCore(options: options, xmlMode: .recovering, skipping: first.itemCount,
                                             priorError: error, displayName: source.displayName, deliver: deliver)
