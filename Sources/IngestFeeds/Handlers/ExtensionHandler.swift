@@ -1,9 +1,11 @@
 import IngestKit
 
 /// Reads an element of another namespace — and everything inside it — into an
-/// ``Extension``: gofeed's generic extension tree. The attributes of the outermost
-/// element that hold a URI (`href`, `src`, `uri`, `url`) are resolved against the
-/// xml:base in scope, as gofeed resolves them.
+/// ``Extension``: gofeed's generic extension tree, attributes by local name
+/// (`xml:lang` is `lang`), as gofeed keeps them. The attributes of the outermost
+/// element that hold a URI (`href`, `src`, `uri`, `url`, `scheme`) are resolved
+/// against the xml:base in scope, as gofeed resolves them. Unlike gofeed, which
+/// reads Go's tokens, namespace declarations are not attributes here.
 final class ExtensionHandler: ElementHandler {
     unowned(unsafe) let session: FeedParseSession
     private let level: Int
@@ -24,8 +26,7 @@ final class ExtensionHandler: ElementHandler {
         name = session.vocabulary.local(element.name)
         attributes = [:]
         children = [:]
-        for attribute in element.attributes where attribute.name.namespaceURI != FeedNamespaces.xml
-            || attribute.name.local != "base" {
+        for attribute in element.attributes {
             let key = session.vocabulary.local(attribute.name)
             var value = attribute.string
             if level == 0, Self.uriAttributes.contains(key) { value = session.resolve(value) }
