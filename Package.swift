@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "IngestSchema", targets: ["IngestSchema"]),
         .library(name: "IngestCompression", targets: ["IngestCompression"]),
         .library(name: "IngestTesting", targets: ["IngestTesting"]),
+        .library(name: "IngestFeeds", targets: ["IngestFeeds"]),
         .executable(name: "ingest", targets: ["ingest"]),
     ],
     dependencies: [
@@ -62,12 +63,16 @@ let package = Package(
         .target(name: "IngestSchema", dependencies: ["IngestCore"]),
         // Compressed inputs (gzip, bzip2, xz, zstd, told by their magic bytes), streamed.
         .target(name: "IngestCompression", dependencies: ["IngestCore", "CZlib", "CBZip2", "CLZMA", "CZstd"]),
+        // RSS, Atom and JSON Feed into one model (gofeed's), streamed through the handler
+        // stack. On the parsing core alone: a feed reader app needs no SQLite.
+        .target(name: "IngestFeeds", dependencies: ["IngestCore"], exclude: ["README.md"]),
         // Drives element handlers with hand-made events, for tests (yours too).
         .target(name: "IngestTesting", dependencies: ["IngestCore"]),
         // The umbrella: re-exports the modules above.
         .target(
             name: "IngestKit",
-            dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression"]
+            dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression",
+                           "IngestFeeds"]
         ),
 
         .executableTarget(
@@ -100,6 +105,7 @@ let package = Package(
             dependencies: ["IngestSQLite", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "CZlib"]),
+        .testTarget(name: "IngestFeedsTests", dependencies: ["IngestFeeds", "IngestCore"]),
         .testTarget(name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestTestSupport"]),
         .testTarget(
             name: "IngestSchemaTests",

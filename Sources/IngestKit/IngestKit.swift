@@ -7,3 +7,4 @@
 @_exported import IngestFiles
 @_exported import IngestSchema
 @_exported import IngestCompression
+@_exported import IngestFeeds
