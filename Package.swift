@@ -17,11 +17,16 @@ let package = Package(
         .library(name: "IngestCompression", targets: ["IngestCompression"]),
         .library(name: "IngestTesting", targets: ["IngestTesting"]),
         .library(name: "IngestFeeds", targets: ["IngestFeeds"]),
+        .library(name: "IngestFeedArchive", targets: ["IngestFeedArchive"]),
         .executable(name: "ingest", targets: ["ingest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // `ingest feed`'s HTTP client; SwiftNIO (which it is built on) also serves the
+        // feed tests' loopback HTTP server.
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // C libraries, found through pkg-config; the providers name the packages to install.
@@ -66,13 +71,16 @@ let package = Package(
         // RSS, Atom and JSON Feed into one model (gofeed's), streamed through the handler
         // stack. On the parsing core alone: a feed reader app needs no SQLite.
         .target(name: "IngestFeeds", dependencies: ["IngestCore"], exclude: ["README.md"]),
+        // Feeds archived into any database output that renders a TableDesign: re-runs
+        // update in place, never duplicate. Names no database (no GRDB).
+        .target(name: "IngestFeedArchive", dependencies: ["IngestCore", "IngestFeeds"]),
         // Drives element handlers with hand-made events, for tests (yours too).
         .target(name: "IngestTesting", dependencies: ["IngestCore"]),
         // The umbrella: re-exports the modules above.
         .target(
             name: "IngestKit",
             dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression",
-                           "IngestFeeds"]
+                           "IngestFeeds", "IngestFeedArchive"]
         ),
 
         .executableTarget(
@@ -106,6 +114,11 @@ let package = Package(
         ),
         .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "CZlib"]),
         .testTarget(name: "IngestFeedsTests", dependencies: ["IngestFeeds", "IngestCore"]),
+        .testTarget(
+            name: "IngestFeedArchiveTests",
+            dependencies: ["IngestFeedArchive", "IngestFeeds", "IngestSQLite", "IngestTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestTestSupport"]),
         .testTarget(
             name: "IngestSchemaTests",

@@ -8,3 +8,4 @@
 @_exported import IngestSchema
 @_exported import IngestCompression
 @_exported import IngestFeeds
+@_exported import IngestFeedArchive

@@ -132,6 +132,12 @@ extension Extension {
         ])
     }
 
+    /// Extensions by prefix and name as gofeed's JSON writes them (its
+    /// `extensions` member), keys sorted as Go writes maps.
+    public static func gofeedJSONValue(_ extensions: Extensions) -> JSONValue {
+        jsonValue(extensions)
+    }
+
     /// Extensions by prefix and name, keys sorted as Go writes maps.
     static func jsonValue(_ extensions: Extensions) -> JSONValue {
         .object(extensions.sorted { $0.key < $1.key }.map { prefix in
