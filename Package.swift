@@ -88,6 +88,9 @@ let package = Package(
             dependencies: [
                 "IngestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // How fast a compressed input reads through DecompressingSource, against `gzip -dc`.
