@@ -136,7 +136,15 @@ let package = Package(
         // The command, run as a user runs it: the built binary.
         .testTarget(
             name: "IngestCLITests",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "IngestFeeds", "IngestCore", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // `ingest feed`'s tests serve feeds on 127.0.0.1 with SwiftNIO.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
     ]
 )
