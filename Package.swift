@@ -99,6 +99,12 @@ let package = Package(
             dependencies: ["IngestCore", "IngestCompression"],
             path: "Benchmarks/Decompress"
         ),
+        // Benchmarks/Feeds/run.sh's reader: a large feed through IngestFeeds' streaming API.
+        .executableTarget(
+            name: "ingest-feed-bench",
+            dependencies: ["IngestFeeds"],
+            path: "Benchmarks/FeedStream"
+        ),
         // Benchmarks/run.sh's measure of IngestKit.records (streaming Decodable).
         .executableTarget(
             name: "ingest-decode-bench",
