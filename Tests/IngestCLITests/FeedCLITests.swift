@@ -168,6 +168,22 @@ struct FeedCLITests {
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["1"]])
     }
 
+    @Test("the summary line: on a terminal, or with -v; nothing on standard error off a terminal; -q on a terminal silences it")
+    func summaryOnlyWhereAsked() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("news.rss", feedText(threeItems))
+        let quietPipe = try sandbox.run(["feed", "news.rss"])
+        #expect(quietPipe.status == 0)
+        #expect(quietPipe.stderr.isEmpty, "\(quietPipe)")
+        let terminal = try sandbox.runOnTerminal(["feed", "news.rss"], columns: 100)
+        #expect(terminal.status == 0)
+        #expect(terminal.lines.last?.hasPrefix("ingest: 1 source: 0 new, 0 changed, 3 unchanged items; feeds.db in ") == true,
+                "\(terminal.lines)")
+        let silenced = try sandbox.runOnTerminal(["feed", "news.rss", "-q"], columns: 100)
+        #expect(silenced.status == 0)
+        #expect(silenced.lines.isEmpty, "\(silenced.lines)")
+    }
+
     @Test("usage errors: a scheme ingest does not read, --to db to standard output, --jobs 0")
     func usage() throws {
         let sandbox = try Sandbox()
