@@ -74,6 +74,14 @@ public final class NameTable: @unchecked Sendable {
         return name
     }
 
+    /// Whether `name`, interned here, was interned from exactly `bytes`: a check that
+    /// costs a `memcmp`, for callers that can guess which name comes next.
+    @inline(__always)
+    package func matches(_ name: Name, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let span = spans[name.id]
+        return span.count == bytes.count && names[name.id] === name && equalBytes(span.start, bytes)
+    }
+
     /// The interned name for a Swift string (no namespace).
     public func intern(_ string: String) -> Name {
         var string = string

@@ -27,6 +27,7 @@ public final class HandlerStack: ParseEventReceiver {
         var start: SourcePosition
         var textStart: Int
         var accumulates: Bool
+        var receivesText: Bool
         var hadChildElements: Bool
         var kind: ContentKind
     }
@@ -140,7 +141,8 @@ public final class HandlerStack: ParseEventReceiver {
                 handler = child
             }
             push(Frame(handler: handler, name: name, start: position, textStart: textCount,
-                       accumulates: handler.accumulatesText, hadChildElements: false, kind: kind))
+                       accumulates: handler.accumulatesText, receivesText: handler.receivesText,
+                       hadChildElements: false, kind: kind))
             try handler.didStart(element)
         } catch {
             throw Self.located(error, position)
@@ -161,6 +163,7 @@ public final class HandlerStack: ParseEventReceiver {
             }
             appendText(bytes)
         }
+        guard top.pointee.receivesText else { return }
         do {
             try top.pointee.handler.didReceive(text: bytes)
         } catch {

@@ -44,7 +44,7 @@ public final class AutomaticMapping: DocumentMapping {
     func flush() throws {
         guard batch.count > 0 else { return }
         let full = batch
-        batch = RecordBatch(reservingBytes: full.byteCount)
+        batch = RecordBatch(shapedLike: full)
         try sink.write(full)
     }
 
@@ -84,8 +84,11 @@ public final class AutomaticMapping: DocumentMapping {
 /// One step of a record path above the collection: passes the matching child on,
 /// skips the others.
 final class PathStepHandler: ElementHandler {
+    var receivesText: Bool { false }
     let steps: ArraySlice<String>
-    unowned let mapping: AutomaticMapping
+    /// Held strongly: the mapping holds no handler, so there is no cycle, and a
+    /// strong `let` costs no reference counting per use (an `unowned` one does).
+    let mapping: AutomaticMapping
 
     init(steps: ArraySlice<String>, mapping: AutomaticMapping) {
         self.steps = steps
@@ -119,7 +122,9 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     /// Names of the elements above the collection, from the document element, when
     /// there is no record path: for ``RecordLocationObserver`` only.
     let parentSteps: [String]
-    unowned let mapping: AutomaticMapping
+    /// Held strongly: the mapping holds no handler, so there is no cycle, and a
+    /// strong `let` costs no reference counting per use (an `unowned` one does).
+    let mapping: AutomaticMapping
     @exclusivity(unchecked) private var name: Name?
     @exclusivity(unchecked) private var isPure = true
     @exclusivity(unchecked) private var tableNames: [Name: String] = [:]
@@ -188,25 +193,36 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
 /// Builds one record from a record element, into the mapping's ``RecordBatch``:
 /// attributes, leaf children and nested children become fields.
 final class RecordHandler: ElementHandler {
-    unowned let emitter: any RecordEmitter
-    unowned let mapping: AutomaticMapping
+    var receivesText: Bool { false }
+    /// The collection (or document) that made this handler and holds it: it outlives
+    /// the handler, so it is held without reference counting.
+    unowned(unsafe) let emitter: any RecordEmitter
+    /// Held strongly: the mapping holds no handler, so there is no cycle, and a
+    /// strong `let` costs no reference counting per use (an `unowned` one does).
+    let mapping: AutomaticMapping
     @exclusivity(unchecked) private unowned(unsafe) var kind: Name?
     @exclusivity(unchecked) private var position = SourcePosition.start
     /// Per ``Name/id``: the record the name was last met in, and its field there —
     /// finding a repeated field costs the same however many fields a record has.
-    @exclusivity(unchecked) private var seen: [(name: Name?, record: Int, field: Int)] = []
+    /// (Names are held by their table for the parse.)
+    @exclusivity(unchecked) private var seen: [(name: Unowned<Name>?, record: Int, field: Int)] = []
+    /// The mapping's batch, taken when the record starts: a batch is handed over only
+    /// between records.
+    @exclusivity(unchecked) private unowned(unsafe) var batch: RecordBatch
     @exclusivity(unchecked) private var recordSerial = 0
     /// The values of the fields met more than once in this record, by field.
     @exclusivity(unchecked) private var repeats: [(field: Int, items: [JSONValue])] = []
     @exclusivity(unchecked) private var scratch: [UInt8] = []
-    private let fieldHandler = ElementTreeHandler()
+    private let fieldHandler = JSONFieldHandler()
 
     init(emitter: any RecordEmitter, mapping: AutomaticMapping) {
         self.emitter = emitter
         self.mapping = mapping
+        batch = mapping.batch
     }
 
     func didStart(_ element: ElementStart) throws {
+        batch = mapping.batch
         kind = element.name
         position = element.position
         recordSerial += 1
@@ -230,10 +246,9 @@ final class RecordHandler: ElementHandler {
         if element.kind == .markup, fieldHandler.isLeaf {
             add(element.name, .inferred, .element, UnsafeRawBufferPointer(element.text.bytes))
         } else {
-            let tree = fieldHandler.value(of: element)
-            scratch.removeAll(keepingCapacity: true)
-            tree.write(into: &scratch)
-            scratch.withUnsafeBytes { add(element.name, tree.shape == .array ? .jsonArray : .jsonObject, .element, $0, tree: tree) }
+            fieldHandler.withValue { json in
+                add(element.name, json.first == UInt8(ascii: "[") ? .jsonArray : .jsonObject, .element, json)
+            }
         }
     }
 
@@ -243,7 +258,6 @@ final class RecordHandler: ElementHandler {
         } else if element.kind == .markup, !element.text.isWhitespace {
             add(element.name, .inferred, .ownText, UnsafeRawBufferPointer(element.text.bytes))
         }
-        let batch = mapping.batch
         for (field, items) in repeats {
             scratch.removeAll(keepingCapacity: true)
             JSONValue.array(items).write(into: &scratch)
@@ -263,18 +277,17 @@ final class RecordHandler: ElementHandler {
     }
 
     /// A name met again in the same record makes the field a list; it keeps the
-    /// origin of its first value. `tree` is the value when it is nested data.
+    /// origin of its first value.
     @inline(__always)
     private func add(_ name: Name, _ kind: RecordBatch.Kind, _ origin: Record.Field.Origin,
-                     _ bytes: UnsafeRawBufferPointer, tree: JSONValue? = nil) {
-        let batch = mapping.batch
+                     _ bytes: UnsafeRawBufferPointer) {
         let id = name.id
-        if id < seen.count, seen[id].name === name, seen[id].record == recordSerial {
-            addRepeat(of: seen[id].field, JSONValue(kind, bytes, tree: tree))
+        if id < seen.count, seen[id].name?.object === name, seen[id].record == recordSerial {
+            addRepeat(of: seen[id].field, JSONValue(kind, bytes))
             return
         }
         if id >= seen.count { seen += Array(repeating: (nil, 0, 0), count: id + 1 - seen.count) }
-        seen[id] = (name, recordSerial, batch.pendingFieldCount)
+        seen[id] = (Unowned(name), recordSerial, batch.pendingFieldCount)
         batch.append(name, kind, origin: origin, bytes: bytes)
     }
 
@@ -282,7 +295,7 @@ final class RecordHandler: ElementHandler {
         if let index = repeats.firstIndex(where: { $0.field == field }) {
             repeats[index].items.append(value)
         } else {
-            repeats.append((field, [mapping.batch.pendingJSONValue(field), value]))
+            repeats.append((field, [batch.pendingJSONValue(field), value]))
         }
     }
 }
@@ -323,8 +336,7 @@ extension FieldValue {
 extension JSONValue {
     /// A field's value in a list of repeated values: XML text stays a string, JSON
     /// keeps its types, nested data its tree.
-    init(_ kind: RecordBatch.Kind, _ bytes: UnsafeRawBufferPointer, tree: JSONValue?) {
-        if let tree { self = tree; return }
+    init(_ kind: RecordBatch.Kind, _ bytes: UnsafeRawBufferPointer) {
         let text = { String(decoding: bytes, as: UTF8.self) }
         switch kind {
         case .null: self = .null
