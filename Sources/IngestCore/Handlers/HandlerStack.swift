@@ -121,6 +121,10 @@ public final class HandlerStack: ParseEventReceiver {
             skipping += 1
             return
         }
+        for attribute in attributes where attribute.value.count > limits.maxTextBytes {
+            throw IngestError(.data, "attribute \(attribute.name) of <\(name)> is longer than \(limits.maxTextBytes) bytes",
+                              position: position, reason: .textLimit(limits.maxTextBytes))
+        }
         var element = ElementStart(name: name, attributes: attributes, position: position, depth: depth)
         element.kind = kind
         let handler: any ElementHandler

@@ -26,12 +26,46 @@ public final class AutomaticMapping: DocumentMapping {
     @exclusivity(unchecked) private(set) var batch = RecordBatch()
     /// Records per batch: 1 024 keeps a batch's arena in the cache of a core.
     let batchSize: Int
+    /// What is known of each collection, by the names of the elements from the
+    /// document element down to it: every element at that place shares it, so the
+    /// records of `r/p/*` under several `p`s go to the same tables.
+    private var collections: [[String]: CollectionState] = [:]
+    /// Table names in use, as SQL compares them (ASCII case folded), with the
+    /// collection that names them: two collections never write to one table by
+    /// accident, and `a` and `A` never meet in a database that ignores case.
+    private var tableOwners: [[UInt8]: [String]] = [:]
 
-    public init(recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024) {
+    /// Bounds on one record: nested data is bounded by ``ParseLimits/maxTextBytes``.
+    let limits: ParseLimits
+
+    public init(recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024, limits: ParseLimits = .default) {
         self.recordPath = recordPath
         self.sink = sink
+        self.limits = limits
         self.batchSize = max(batchSize, 1)
         locationObserver = sink as? any RecordLocationObserver
+    }
+
+    /// The shared state of the collection at `path`.
+    func collection(at path: [String]) -> CollectionState {
+        if let state = collections[path] { return state }
+        let state = CollectionState(path: path)
+        collections[path] = state
+        return state
+    }
+
+    /// A table name for the records `owner` names (a collection's path and the
+    /// records' element name): `preferred`, or if a table of other records already
+    /// has that name (ignoring ASCII case), `preferred_2`, `preferred_3`…
+    func claimTableName(_ preferred: String, for owner: [String]) -> String {
+        var candidate = preferred
+        var suffix = 2
+        while let holder = tableOwners[SQLIdentifier.folded(candidate)], holder != owner {
+            candidate = "\(preferred)_\(suffix)"
+            suffix += 1
+        }
+        tableOwners[SQLIdentifier.folded(candidate)] = owner
+        return candidate
     }
 
     /// The record being built in ``batch`` is finished: it goes to `table`.
@@ -86,18 +120,24 @@ public final class AutomaticMapping: DocumentMapping {
 final class PathStepHandler: ElementHandler {
     var receivesText: Bool { false }
     let steps: ArraySlice<String>
+    /// The names of the elements above this one, from the document element.
+    let ancestors: [String]
+    /// This element's own name, once started.
+    private var name = ""
     /// Held strongly: the mapping holds no handler, so there is no cycle, and a
     /// strong `let` costs no reference counting per use (an `unowned` one does).
     let mapping: AutomaticMapping
 
-    init(steps: ArraySlice<String>, mapping: AutomaticMapping) {
+    init(steps: ArraySlice<String>, mapping: AutomaticMapping, ancestors: [String] = []) {
         self.steps = steps
         self.mapping = mapping
+        self.ancestors = ancestors
     }
 
     var accumulatesText: Bool { false }
 
     func didStart(_ element: ElementStart) throws {
+        name = element.name.qualified
         if element.depth == 1, !RecordPath.step(steps.first!, matches: element.name) {
             throw IngestError(.data, "the document element is <\(element.name)>, but the record path \(mapping.recordPath!) starts at <\(steps.first!)>", reason: .recordPathMatchedNothing("\(mapping.recordPath!)", suggestions: []))
         }
@@ -106,8 +146,8 @@ final class PathStepHandler: ElementHandler {
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
         let rest = steps.dropFirst()
         guard RecordPath.step(rest.first!, matches: element.name) else { return nil }
-        if rest.count == 2 { return CollectionHandler(recordStep: rest.last!, mapping: mapping) }
-        return PathStepHandler(steps: rest, mapping: mapping)
+        if rest.count == 2 { return CollectionHandler(recordStep: rest.last!, mapping: mapping, parentSteps: ancestors + [name]) }
+        return PathStepHandler(steps: rest, mapping: mapping, ancestors: ancestors + [name])
     }
 }
 
@@ -126,9 +166,8 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     /// strong `let` costs no reference counting per use (an `unowned` one does).
     let mapping: AutomaticMapping
     @exclusivity(unchecked) private var name: Name?
-    @exclusivity(unchecked) private var isPure = true
-    @exclusivity(unchecked) private var tableNames: [Name: String] = [:]
-    @exclusivity(unchecked) private var kinds: [Name] = []
+    /// What every collection element at this place knows, shared.
+    @exclusivity(unchecked) private var state: CollectionState!
     private lazy var recordHandler = RecordHandler(emitter: self, mapping: mapping)
 
     init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = []) {
@@ -145,23 +184,26 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
             throw IngestError(.data, "the document element is <\(element.name)>, but the record path \(mapping.recordPath!) starts at <\(documentStep)>", reason: .recordPathMatchedNothing("\(mapping.recordPath!)", suggestions: []))
         }
         name = element.name
+        state = mapping.collection(at: parentSteps + [element.name.qualified])
         mapping.foundCollection = true
     }
 
     func didReceive(text: UnsafeBufferPointer<UInt8>) throws {
-        if isPure, !TextBytes(text).isWhitespace { try losePurity() }
+        if state.isPure, !TextBytes(text).isWhitespace { try losePurity() }
     }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
         guard recordStep.map({ RecordPath.step($0, matches: element.name) }) ?? true else {
-            if isPure { try losePurity() }
+            if state.isPure { try losePurity() }
             return nil
         }
-        if tableNames[element.name] == nil {
-            kinds.append(element.name)
-            if kinds.count > 1, isPure { try losePurity() }
-            tableNames[element.name] = isPure ? name!.qualified : element.name.qualified
-            mapping.locationObserver?.mapping(named: tableNames[element.name]!, forRecordsAt: path(to: element.name))
+        if state.tableNames[element.name] == nil {
+            state.kinds.append(element.name)
+            if state.kinds.count > 1, state.isPure { try losePurity() }
+            let preferred = state.isPure ? name!.qualified : element.name.qualified
+            let table = mapping.claimTableName(preferred, for: state.path + [element.name.qualified])
+            state.tableNames[element.name] = table
+            mapping.locationObserver?.mapping(named: table, forRecordsAt: path(to: element.name))
         }
         return recordHandler
     }
@@ -175,19 +217,33 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     }
 
     func emit(kind: Name, position: SourcePosition) throws {
-        try mapping.emit(table: tableNames[kind]!, position: position)
+        try mapping.emit(table: state.tableNames[kind]!, position: position)
     }
 
     /// The collection holds more than one kind of thing: each kind's table is named
     /// after the record element from now on.
     private func losePurity() throws {
-        isPure = false
-        for kind in kinds {
-            guard let table = tableNames[kind], table != kind.qualified else { continue }
-            try mapping.renameTable(table, to: kind.qualified)
-            tableNames[kind] = kind.qualified
+        state.isPure = false
+        for kind in state.kinds {
+            guard let table = state.tableNames[kind], table != kind.qualified else { continue }
+            let renamed = mapping.claimTableName(kind.qualified, for: state.path + [kind.qualified])
+            guard renamed != table else { continue }
+            try mapping.renameTable(table, to: renamed)
+            state.tableNames[kind] = renamed
         }
     }
+}
+
+/// What is known of the collection at one place in the document, shared by every
+/// element at that place: whether it is pure (nothing but records of one kind), the
+/// kinds of records met, and the table of each.
+final class CollectionState {
+    let path: [String]
+    var isPure = true
+    var tableNames: [Name: String] = [:]
+    var kinds: [Name] = []
+
+    init(path: [String]) { self.path = path }
 }
 
 /// Builds one record from a record element, into the mapping's ``RecordBatch``:
@@ -213,7 +269,7 @@ final class RecordHandler: ElementHandler {
     /// The values of the fields met more than once in this record, by field.
     @exclusivity(unchecked) private var repeats: [(field: Int, items: [JSONValue])] = []
     @exclusivity(unchecked) private var scratch: [UInt8] = []
-    private let fieldHandler = JSONFieldHandler()
+    private lazy var fieldHandler = JSONFieldHandler(maxBytes: mapping.limits.maxTextBytes)
 
     init(emitter: any RecordEmitter, mapping: AutomaticMapping) {
         self.emitter = emitter

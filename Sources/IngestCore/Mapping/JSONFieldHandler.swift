@@ -14,6 +14,9 @@ final class JSONFieldHandler: ElementHandler {
     /// kept free for what goes before the value in its parent's list — `[` for the
     /// first item, `,` for the others — so a list is made without moving its items.
     final class Output {
+        /// The most bytes one field's value may take.
+        let maxBytes: Int
+        init(maxBytes: Int) { self.maxBytes = maxBytes }
         @exclusivity(unchecked) var bytes: [UInt8] = []
         /// Scratch for composing an object before it replaces its children's bytes.
         @exclusivity(unchecked) var composing: [UInt8] = []
@@ -32,9 +35,10 @@ final class JSONFieldHandler: ElementHandler {
     @exclusivity(unchecked) private var children: [(name: Unowned<Name>, value: Range<Int>)] = []
     private lazy var childHandler = JSONFieldHandler(output: output, isField: false)
 
-    /// The handler of a field element; its children get handlers of their own.
-    convenience init() {
-        self.init(output: Output(), isField: true)
+    /// The handler of a field element whose value may take `maxBytes` bytes; its
+    /// children get handlers of their own.
+    convenience init(maxBytes: Int = ParseLimits.default.maxTextBytes) {
+        self.init(output: Output(maxBytes: maxBytes), isField: true)
     }
 
     private init(output: Output, isField: Bool) {
@@ -73,6 +77,15 @@ final class JSONFieldHandler: ElementHandler {
         }
     }
 
+    /// Fails once the field's value has grown past its bound: nested data counts
+    /// against ``ParseLimits/maxTextBytes`` as text does.
+    @inline(__always)
+    private func checkSize() throws {
+        guard output.bytes.count <= output.maxBytes else {
+            throw IngestError(.data, "nested data of one field exceeds \(output.maxBytes) bytes", reason: .textLimit(output.maxBytes))
+        }
+    }
+
     /// Starts this element's region in the buffer, once: a field's empties the buffer.
     @inline(__always)
     private func beginRegion() {
@@ -88,6 +101,7 @@ final class JSONFieldHandler: ElementHandler {
     }
 
     func take(scalar element: ElementEnd) throws -> Bool {
+        try checkSize()
         beginRegion()
         let start = output.bytes.count
         output.bytes.append(0)
@@ -97,6 +111,7 @@ final class JSONFieldHandler: ElementHandler {
     }
 
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        try checkSize()
         // The child wrote its value at the end of the buffer; it starts where the child's region did.
         children.append((Unowned(element.name), childHandler.regionStart..<output.bytes.count))
     }
@@ -106,6 +121,7 @@ final class JSONFieldHandler: ElementHandler {
             if !isField { JSONValue.writeString(bytes: element.text.bytes, into: &output.bytes) }
             return
         }
+        try checkSize()
         beginRegion()
         switch element.kind {
         case .markup: composeMarkup(text: element.text)
@@ -115,6 +131,7 @@ final class JSONFieldHandler: ElementHandler {
             output.bytes.removeSubrange((regionStart + 1)...)
             JSONValue.writeScalar(element.kind, element.text.bytes, into: &output.bytes)
         }
+        try checkSize()
     }
 
     /// An XML element: a string when it is a leaf, a list when its children share one

@@ -11,9 +11,14 @@ import CExpat
 /// - Expat's protection against entity amplification ("billion laughs") stays on.
 public struct ExpatParser: StreamingParser {
     public var chunkSize: Int
+    /// Bounds the bytes of one token without an event: a name, a tag with its
+    /// attributes, a comment longer than ``ParseLimits/maxTextBytes`` (and a chunk)
+    /// stops the parse, rather than Expat holding it all in memory.
+    public var limits: ParseLimits
 
-    public init(chunkSize: Int = defaultChunkSize) {
+    public init(chunkSize: Int = defaultChunkSize, limits: ParseLimits = .default) {
         self.chunkSize = chunkSize
+        self.limits = limits
     }
 
     public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
@@ -27,6 +32,10 @@ public struct ExpatParser: StreamingParser {
             let count = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: chunkSize))
             consumed += count
             try session.parseBuffer(count: count, isFinal: count == 0).mapError { $0.inFile(input.displayName) }.get()
+            if consumed - session.lastEventOffset > limits.maxTextBytes + chunkSize {
+                throw IngestError(.data, "more than \(limits.maxTextBytes) bytes without a complete tag or text: a name, an attribute value or a comment longer than that",
+                                  file: input.displayName, position: session.position, reason: .textLimit(limits.maxTextBytes))
+            }
             progress?(consumed)
             if count == 0 { return }
         }
@@ -117,10 +126,16 @@ public final class ExpatPushParser: PushParser {
     }
 
     var position: SourcePosition {
-        SourcePosition(line: Int(XML_GetCurrentLineNumber(parser)),
-                       column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
-                       byteOffset: Int(XML_GetCurrentByteIndex(parser)))
+        let offset = Int(XML_GetCurrentByteIndex(parser))
+        lastEventOffset = max(lastEventOffset, offset)
+        return SourcePosition(line: Int(XML_GetCurrentLineNumber(parser)),
+                              column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
+                              byteOffset: offset)
     }
+
+    /// The byte offset of the last event delivered: how far the document has been read
+    /// into events (see ``ExpatParser/limits``).
+    private(set) var lastEventOffset = 0
 
     /// Parses `count` bytes already placed in the buffer from `XML_GetBuffer`.
     func parseBuffer(count: Int, isFinal: Bool) -> Result<Void, IngestError> {
