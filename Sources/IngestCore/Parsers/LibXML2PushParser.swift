@@ -22,7 +22,9 @@ public final class LibXML2PushParser: PushParser {
     let names = NameTable()
     /// The first error: a handler's, a refused external entity, or the first of
     /// libxml2's errors that makes the document malformed.
-    private(set) var failure: IngestError?
+    var failure: IngestError?
+    /// Where the parser stood when the current push began (see ``withInputErrorsCaptured(_:)``).
+    var pushStart: PushStart?
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Bytes of an Expat-style `URI␁local␁prefix` name being built.
     @exclusivity(unchecked) private var nameScratch: [UInt8] = []
@@ -81,12 +83,24 @@ public final class LibXML2PushParser: PushParser {
     }
 
     /// Pushes `bytes` into the parser; `isFinal` ends the document.
+    /// Pushes `bytes` into the parser; `isFinal` ends the document. Any error stops
+    /// the parse: a malformed document, and also what libxml2 raises without a
+    /// context (a byte the declared encoding does not define) or only signals by
+    /// halting, which leave the document counted as well-formed.
     func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
-        let chunk = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
-        let status = xmlParseChunk(context, chunk, Int32(bytes.count), isFinal ? 1 : 0)
         if let failure { return .failure(failure) }
-        if status != 0 && context.pointee.wellFormed == 0 {
-            return .failure(IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition))
+        let chunk = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let status = withInputErrorsCaptured { xmlParseChunk(context, chunk, Int32(bytes.count), isFinal ? 1 : 0) }
+        if let failure {
+            xmlStopParser(context)
+            return .failure(failure)
+        }
+        // A non-zero status also comes with warnings and validity errors, which leave
+        // the document well-formed and the parser running; a halted parser
+        // (`disableSAX`) or a malformed document is an error whatever was reported.
+        if status != 0 && (context.pointee.wellFormed == 0 || context.pointee.disableSAX != 0) {
+            failure = IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition)
+            return .failure(failure!)
         }
         return .success(())
     }
