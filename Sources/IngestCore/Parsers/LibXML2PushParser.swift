@@ -375,7 +375,11 @@ public final class LibXML2PushParser: PushParser {
     /// well-formed and are ignored; fatal errors, and the namespace errors Expat
     /// also treats as malformed, stop the parse.
     private func report(_ error: xmlError) {
-        guard failure == nil, Self.isFailure(error) else { return }
+        guard failure == nil else { return }
+        if let refusal = UndeclaredEntity.message(for: error, document: context) {
+            return fail(IngestError(.data, refusal, position: position(of: error)))
+        }
+        guard Self.isFailure(error) else { return }
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last?.isNewline == true { message.removeLast() }
         message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -383,12 +387,18 @@ public final class LibXML2PushParser: PushParser {
             // libxml2's push parser says this when the input stops inside an element.
             message = "the input ends inside <\(open.qualified)> (libxml2: \(message))"
         }
+        fail(IngestError(.data, message, position: position(of: error)))
+    }
+
+    /// Where `error` happened: libxml2's line and column in the document itself,
+    /// where the parser stands inside an entity's text.
+    private func position(of error: xmlError) -> SourcePosition {
         var position = currentPosition
         if error.ctxt == UnsafeMutableRawPointer(context), error.line > 0 {
             position.line = Int(error.line)
             position.column = max(1, Int(error.int2))
         }
-        fail(IngestError(.data, message, position: position))
+        return position
     }
 
     private static func isFailure(_ error: xmlError) -> Bool {
