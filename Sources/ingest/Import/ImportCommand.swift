@@ -22,6 +22,7 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         try validateOutput()
         try validateMapping()
+        try validateRecordPathFitsInputs()
         try validateTreeMode()
         try validateParsing()
     }
