@@ -43,6 +43,10 @@ public final class LibXML2PushParser: PushParser {
     private var cdataEndedWithCR = false
     /// Names of the open elements, so an end tag needs no lookup.
     @exclusivity(unchecked) private var openNames: [Name] = []
+    /// What entity references have expanded to, against the bytes pushed so far
+    /// (not counted with `huge`, which lifts libxml2's amplification check too).
+    private var expansion = EntityExpansionBudget()
+    private var pushedBytes = 0
 
     /// What Expat's namespace triplets use between URI, local name and prefix.
     static let namespaceSeparator = NameTable.namespaceSeparator
@@ -89,6 +93,7 @@ public final class LibXML2PushParser: PushParser {
     /// halting, which leave the document counted as well-formed.
     func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
         if let failure { return .failure(failure) }
+        pushedBytes += bytes.count
         let chunk = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         let status = withInputErrorsCaptured { xmlParseChunk(context, chunk, Int32(bytes.count), isFinal ? 1 : 0) }
         if let failure {
@@ -136,11 +141,11 @@ public final class LibXML2PushParser: PushParser {
             LibXML2PushParser.with(context) { $0.endElement(context) }
         }
         handler.characters = { context, text, length in
-            LibXML2PushParser.with(context) { $0.characters(text!, Int(length)) }
+            LibXML2PushParser.with(context) { $0.characters(context, text!, Int(length)) }
         }
         handler.ignorableWhitespace = handler.characters
         handler.cdataBlock = { context, text, length in
-            LibXML2PushParser.with(context) { $0.cdata(text!, Int(length)) }
+            LibXML2PushParser.with(context) { $0.cdata(context, text!, Int(length)) }
         }
         handler.reference = { context, name in
             LibXML2PushParser.with(context) { $0.reference(name!) }
@@ -239,6 +244,14 @@ public final class LibXML2PushParser: PushParser {
         xmlStopParser(context)
     }
 
+    /// Counts `count` bytes an entity reference expanded to (see
+    /// ``EntityExpansionBudget``); false, and the parse stopped, once over the bound.
+    private func spendExpansion(_ count: Int) -> Bool {
+        guard !huge, !expansion.spend(count, inputBytes: pushedBytes) else { return true }
+        fail(IngestError(.data, EntityExpansionBudget.message, position: currentPosition, reason: .libxml2Limit))
+        return false
+    }
+
     private func run(_ position: @autoclosure () -> SourcePosition, _ body: () throws -> Void) {
         do {
             try body()
@@ -254,6 +267,8 @@ public final class LibXML2PushParser: PushParser {
                               _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
                               _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         guard failure == nil else { return }
+        // Markup from an entity's text counts as expanded text too.
+        if UnsafeMutableRawPointer(context) != parser, !spendExpansion(strlen(localName) + 2) { return }
         attributeScratch.removeAll(keepingCapacity: true)
         expandedValues.removeAll(keepingCapacity: true)
         expandedRanges.removeAll(keepingCapacity: true)
@@ -308,6 +323,7 @@ public final class LibXML2PushParser: PushParser {
             fail(IngestError(.data, message, position: currentPosition, reason: limited ? .libxml2Limit : nil))
             return false
         }
+        guard spendExpansion(valueScratch.count) else { return false }
         if let special = context.pointee.attsSpecial,
            Int(bitPattern: xmlHashQLookup2(special, element.1, element.0, attribute.1, attribute.0)) > Int(XML_ATTRIBUTE_CDATA.rawValue) {
             LibXML2AttributeValue.normaliseTokens(&valueScratch)
@@ -322,8 +338,9 @@ public final class LibXML2PushParser: PushParser {
         run(position) { try receiver.endElement(element, at: position) }
     }
 
-    private func characters(_ text: UnsafePointer<xmlChar>, _ length: Int) {
+    private func characters(_ parser: UnsafeMutableRawPointer?, _ text: UnsafePointer<xmlChar>, _ length: Int) {
         guard failure == nil else { return }
+        if UnsafeMutableRawPointer(context) != parser, !spendExpansion(length) { return }
         cdataEndedWithCR = false
         run(currentPosition) { try receiver.text(UnsafeBufferPointer(start: text, count: length), at: currentPosition) }
     }
@@ -331,8 +348,9 @@ public final class LibXML2PushParser: PushParser {
     /// A piece of a CDATA section. libxml2's push parser hands CDATA over as it
     /// stands in the input, CR LF and lone CR included, where XML (and Expat) turn
     /// every line end into LF; this does that, also across pieces.
-    private func cdata(_ text: UnsafePointer<xmlChar>, _ length: Int) {
+    private func cdata(_ parser: UnsafeMutableRawPointer?, _ text: UnsafePointer<xmlChar>, _ length: Int) {
         guard failure == nil else { return }
+        if UnsafeMutableRawPointer(context) != parser, !spendExpansion(length) { return }
         let bytes = UnsafeBufferPointer(start: text, count: length)
         let skipFirst = cdataEndedWithCR && bytes.first == UInt8(ascii: "\n")
         guard skipFirst || memchr(text, 0x0D, length) != nil else {
