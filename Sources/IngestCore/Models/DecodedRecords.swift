@@ -23,8 +23,9 @@ import Foundation
 /// the type asks for. A record that does not decode ends the sequence with an
 /// ``IngestError`` naming the file and the line and column where the record starts.
 ///
-/// Parsing runs on its own thread, ahead of the consumer by at most `buffer` records;
-/// leaving the loop early stops it.
+/// Parsing and decoding run on a thread of their own (with a stack that holds the
+/// deepest nesting accepted, see ``ParseLimits/maxSupportedDepth``), ahead of the
+/// consumer by at most `buffer` records; leaving the loop early stops it.
 public func records<T: Decodable>(_ type: T.Type, at path: String, from url: URL,
                                   options: Importer.Options = .init(), buffer: Int = 256) -> DecodedRecords<T> {
     DecodedRecords(path: path, url: url, options: options, buffer: buffer)
@@ -39,7 +40,8 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
     let buffer: Int
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(handle: .init(DecodingSession(path: path, url: url, options: options, capacity: buffer)))
+        Iterator(handle: .init(DecodingSession(path: path, url: url, options: options, capacity: buffer,
+                                               decode: { try TreeDecoder($0).decode(T.self) })))
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -47,9 +49,10 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
         var session: DecodingSession { handle.session }
 
         public mutating func next() async throws -> T? {
-            guard let (tree, position) = try await session.next() else { return nil }
+            guard let (decoded, position) = try await session.next() else { return nil }
             do {
-                return try TreeDecoder(tree).decode(T.self)
+                let record: T = try decoded.value.get() as! T   // decoded as T on the parsing thread
+                return record
             } catch let error as DecodingError {
                 session.cancel()
                 throw IngestError(.data, "cannot decode \(T.self): \(error.summary)",
@@ -59,11 +62,13 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
     }
 }
 
-/// One parse feeding record trees to one consumer: a parsing thread, and a bounded
-/// hand-over between it and the consumer's `await`s. Ends the parse when the
-/// consumer goes away.
+/// One parse feeding decoded records to one consumer: a parsing thread that also
+/// decodes each record tree (so a deep one is decoded on its large stack, and its
+/// tree released there), and a bounded hand-over between it and the consumer's
+/// `await`s. Ends the parse when the consumer goes away.
 final class DecodingSession: @unchecked Sendable {
-    typealias Item = (JSONValue, SourcePosition)
+    /// A decoded record (or why it did not decode), which only the one consumer reads.
+    typealias Item = (UncheckedBox<Result<Any, any Error>>, SourcePosition)
 
     private struct State {
         var items: [Item] = []
@@ -81,12 +86,15 @@ final class DecodingSession: @unchecked Sendable {
     private let path: String
     private let url: URL
     private let options: Importer.Options
+    /// Decodes a record tree as the consumer's type.
+    private let decode: (JSONValue) throws -> Any
     let displayName: String
 
-    init(path: String, url: URL, options: Importer.Options, capacity: Int) {
+    init(path: String, url: URL, options: Importer.Options, capacity: Int, decode: @escaping (JSONValue) throws -> Any) {
         self.path = path
         self.url = url
         self.options = options
+        self.decode = decode
         displayName = url.path
         self.capacity = max(1, capacity)
     }
@@ -148,7 +156,7 @@ final class DecodingSession: @unchecked Sendable {
 
     private func startParsing() {
         let session = UncheckedBox(self)
-        Thread.detachNewThread {
+        LargeStackThread.detach {
             let session = session.value
             let result = Result { try session.parse() }
             let waiting = session.locked { state in
@@ -169,7 +177,7 @@ final class DecodingSession: @unchecked Sendable {
         let input = try InputFile(path: url.path)
         do {
             try Importer(options: options).forEachRecordTree(in: input, at: path) { tree, position in
-                try self.hand(over: (tree, position))
+                try self.hand(over: (UncheckedBox(Result { try self.decode(tree) }), position))
             }
         } catch is Cancelled {
             return
