@@ -53,18 +53,4 @@ extension JSONValue {
             }
         }
     }
-
-    /// Lets go of `value` without the recursion its own release would take: each
-    /// array or object is taken apart and its entries released one at a time, while
-    /// no one else holds them. (A tree shared elsewhere is simply released.)
-    package static func release(_ value: consuming JSONValue) {
-        var pending: [JSONValue] = [value]
-        while let next = pending.popLast() {
-            switch consume next {
-            case .array(let items): pending.append(contentsOf: items)
-            case .object(let members): pending.append(contentsOf: members.lazy.map(\.value))
-            default: break
-            }
-        }
-    }
 }
