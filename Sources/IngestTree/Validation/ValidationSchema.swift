@@ -12,11 +12,14 @@ import CLibXML2
 /// try schema.check(InputFile(path: "bad.xml"))   // throws, listing the problems
 /// ```
 ///
-/// **Streaming.** Validation reads the input once through libxml2's `xmlTextReader`,
-/// which keeps only the current element's ancestors: memory stays flat for XML
-/// Schema. RELAX NG streams too, except where a pattern needs a whole element at once
-/// (libxml2 then builds that element's subtree). libxml2's own limits apply: nesting
-/// up to 256 levels, a text node up to 10 MB.
+/// **Streaming.** Validation reads the input once. An XML Schema validates while
+/// libxml2's push parser reads (the validator plugged into its SAX callbacks, see
+/// `XMLSchemaStream`): memory stays flat, and entity expansion is bounded as in
+/// every other mode (`EntityExpansionBudget`). RELAX NG reads through libxml2's
+/// `xmlTextReader`, which keeps only the current element's ancestors, except where a
+/// pattern needs a whole element at once (libxml2 then builds that element's
+/// subtree); libxml2's own limits apply there: nesting up to 256 levels, a text node
+/// up to 10 MB.
 ///
 /// **Safety.** As for every ingest parser: no network, no external DTD, no external
 /// entity — a reference to one is a problem, never loaded. Internal entities are
