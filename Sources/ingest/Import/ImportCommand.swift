@@ -22,6 +22,7 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         try validateOutput()
         try validateMapping()
+        try validateRecordPathFitsInputs()
         try validateTreeMode()
         try validateParsing()
     }
@@ -31,7 +32,9 @@ struct ImportCommand: ParsableCommand {
         var report = RunReport(arguments: Array(CommandLine.arguments.dropFirst()))
         SignalCleanup.install()
         do {
-            try runImport(console: console, report: &report)
+            // On a thread with a stack of a known size, whatever `ulimit -s` says: a
+            // record nested up to --max-depth's cap is released and written there.
+            try LargeStackThread.run { try runImport(console: console, report: &report) }
             try report.finish(status: 0, error: nil, to: messages.report)
         } catch {
             let failure = CommandFailure(error)

@@ -11,7 +11,8 @@ enum Diagnostics {
 
     static func hint(for reason: IngestError.Reason) -> String? {
         switch reason {
-        case .depthLimit: " (raise the limit with --max-depth)"
+        case .depthLimit(let limit):
+            limit < ParseLimits.maxSupportedDepth ? " (raise the limit with --max-depth)" : " (the deepest nesting ingest reads)"
         case .textLimit: " (raise the limit with --max-text-bytes)"
         case .libxml2Limit: " (--huge lifts libxml2's limits, for trusted inputs)"
         case .treeTooLarge: " (--max-tree-bytes); stream it with --records PATH instead, or raise --max-tree-bytes"
