@@ -65,6 +65,9 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         /// An output that exists and may not be replaced; whether it is a database
         /// that could be appended to.
         case outputExists(appendable: Bool)
+        /// Another run is writing the output (it holds its lock, or the database's
+        /// write lock) and did not finish within the seconds waited.
+        case outputBusy(waitedSeconds: Double)
         /// A field that an existing table has no column for, which altering the
         /// table would add.
         case missingColumn(table: String, field: String)

@@ -32,22 +32,27 @@ extension ImportCommand {
     /// Where `job` writes: nowhere for a dry run, else the output `--to` names.
     func makeOutput(for job: Job, schema: CompiledSchema?) throws -> any Output {
         guard let path = job.output else { return DiscardingOutput() }
+        let format: FileOutput.Format
         switch output.to {
         case .db:
             let mode: SQLiteOutput.Mode = output.replace ? .replace : output.append || mapping.upsert ? .append : .create
-            return SQLiteOutput(path: path, mode: mode, altersExistingTables: output.alter,
-                                design: try schema?.tableDesign(upsert: mapping.upsert))
+            let database = SQLiteOutput(path: path, mode: mode, altersExistingTables: output.alter,
+                                        design: try schema?.tableDesign(upsert: mapping.upsert))
+            database.lockTimeout = output.lockTimeout
+            return database
         case .plist:
-            return FileOutput(path: path, format: .propertyList(output.plistFormat ?? .xml), replace: output.replace)
+            format = .propertyList(output.plistFormat ?? .xml)
         case .archive:
-            return FileOutput(path: path, format: .keyedArchive(output.plistFormat ?? .binary, className: output.className,
-                                                                 classNames: schema?.archiveClasses ?? [:]),
-                              replace: output.replace)
+            format = .keyedArchive(output.plistFormat ?? .binary, className: output.className,
+                                   classNames: schema?.archiveClasses ?? [:])
         case .json:
-            return FileOutput(path: path, format: .json, replace: output.replace)
+            format = .json
         case .ndjson:
-            return FileOutput(path: path, format: .jsonLines, replace: output.replace)
+            format = .jsonLines
         }
+        let file = FileOutput(path: path, format: format, replace: output.replace)
+        file.lockTimeout = output.lockTimeout
+        return file
     }
 
     /// The rejects of `--on-error skip`, written to `--rejects` when given; `nil`
@@ -164,6 +169,9 @@ extension ImportCommand {
         }
         if messages.report == "-", output.out == "-" {
             throw ValidationError("--report - and --out - both write standard output: send one of them to a file.")
+        }
+        if !(output.lockTimeout >= 0 && output.lockTimeout <= 86_400) {
+            throw ValidationError("--lock-timeout takes seconds from 0 (do not wait) to 86400.")
         }
     }
 

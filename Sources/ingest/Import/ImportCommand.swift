@@ -64,8 +64,16 @@ struct ImportCommand: ParsableCommand {
             for input in inputs { console.info("reading \(input.displayName)") }
             let meter = ProgressTracker(enabled: !messages.quiet)
             defer { meter.finish() }
-            let summary = try reader.run(inputs, into: destination) { meter.update($0) }
+            let summary: ImportSummary
+            do {
+                summary = try reader.run(inputs, into: destination) { meter.update($0) }
+            } catch {
+                meter.finish()
+                reportRemovedFiles(of: destination, console: console)
+                throw error
+            }
             meter.finish()
+            reportRemovedFiles(of: destination, console: console)
             if let database = destination as? SQLiteOutput {
                 for (table, columns) in database.columnsAddedToExistingTables {
                     console.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
@@ -77,6 +85,13 @@ struct ImportCommand: ParsableCommand {
             console.summary(summaryLine(job, summary, rejected: rejected, seconds: stopwatch.seconds))
         }
         try rejects?.finish()
+    }
+
+    /// With `--verbose`, the temporary files of killed runs the output removed.
+    private func reportRemovedFiles(of destination: any Output, console: Console) {
+        for path in destination.removedTemporaryFiles {
+            console.info("removed \(path), left by a run that no longer exists")
+        }
     }
 
     /// One output and the inputs that go into it.
