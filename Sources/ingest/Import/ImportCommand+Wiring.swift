@@ -160,7 +160,6 @@ extension ImportCommand {
         }
         if let out = output.out {
             if out.isEmpty { throw ValidationError("--out needs a path, or - for standard output.") }
-            if out != "-", input.inputs.contains(out) { throw ValidationError("--out \(out) is also an input: the output never overwrites an input.") }
             if out == "-", isatty(STDOUT_FILENO) == 1, writesBinary {
                 throw ValidationError("--out - would write binary data to a terminal: redirect standard output (> file, | command) or name a file.")
             }
@@ -206,11 +205,36 @@ extension ImportCommand {
             throw ValidationError("--rejects and --max-errors apply to records set aside: add --on-error skip.")
         }
         if let maxErrors = mapping.maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
-        if let rejects = mapping.rejects {
-            if rejects == "-" || rejects.isEmpty { throw ValidationError("--rejects needs a file name; standard output may hold the output.") }
-            if input.inputs.contains(rejects) { throw ValidationError("--rejects \(rejects) is also an input: pick another file.") }
-            if rejects == output.out { throw ValidationError("--rejects and --out name the same file: pick another for the rejects.") }
-            if rejects == messages.report { throw ValidationError("--rejects and --report name the same file: pick another.") }
+        if let rejects = mapping.rejects, rejects == "-" || rejects.isEmpty {
+            throw ValidationError("--rejects needs a file name; standard output may hold the output.")
+        }
+    }
+
+    /// No file plays two parts: an output is never an input, and the rejects and
+    /// report files are neither an input nor an output nor each other — however each
+    /// is spelt (`x`, `./x`, a symbolic or hard link: the same device and inode).
+    func validateDistinctFiles() throws {
+        let inputs = input.inputs.filter { $0 != "-" }
+        let outputs = Set(jobs().compactMap(\.output).filter { $0 != "-" }).sorted()
+        for out in outputs {
+            guard let same = inputs.first(where: { FileStatus.sameFile($0, out) }) else { continue }
+            throw ValidationError(output.out == nil
+                ? "The output \(out) would be the input \(same): name another with --out."
+                : "--out \(out) is also an input\(same == out ? "" : " (\(same))"): the output never overwrites an input.")
+        }
+        var named: [(option: String, path: String)] = []
+        if let rejects = mapping.rejects { named.append(("--rejects", rejects)) }
+        if let report = messages.report, report != "-" { named.append(("--report", report)) }
+        for (option, path) in named {
+            if let same = inputs.first(where: { FileStatus.sameFile($0, path) }) {
+                throw ValidationError("\(option) \(path) is also an input\(same == path ? "" : " (\(same))"): pick another file.")
+            }
+            if let same = outputs.first(where: { FileStatus.sameFile($0, path) }) {
+                throw ValidationError("\(option) \(path) is also the output\(same == path ? "" : " (\(same))"): pick another file.")
+            }
+        }
+        if named.count == 2, FileStatus.sameFile(named[0].path, named[1].path) {
+            throw ValidationError("--rejects and --report name the same file: pick another for one of them.")
         }
     }
 

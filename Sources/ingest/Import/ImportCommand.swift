@@ -24,6 +24,7 @@ struct ImportCommand: ParsableCommand {
         try validateMapping()
         try validateTreeMode()
         try validateParsing()
+        try validateDistinctFiles()
     }
 
     func run() throws {
@@ -46,8 +47,21 @@ struct ImportCommand: ParsableCommand {
         let validated = try validateInputs(console: console)
         let schema = try mapping.schema.map { try CompiledSchema.load(path: $0, output: schemaOutput) }
         let rejects = try makeRejects()
-        // The rejects file says why records were set aside, also when the run fails.
-        defer { try? rejects?.finish() }
+        do {
+            try runJobs(schema: schema, rejects: rejects, validated: validated, console: console, report: &report)
+            try rejects?.finish()
+        } catch {
+            // The rejects file says why records were set aside, also when the run fails;
+            // a failed run that set nothing aside leaves an existing one as it was.
+            if let rejects {
+                if rejects.count > 0 { try? rejects.finish() } else { rejects.discard() }
+            }
+            throw error
+        }
+    }
+
+    private func runJobs(schema: CompiledSchema?, rejects: RecordRejects?, validated: [String: InputFile],
+                         console: Console, report: inout RunReport) throws {
         let reader = try makeReader(schema: schema, rejects: rejects)
         for job in jobs() {
             let stopwatch = Stopwatch()
@@ -84,7 +98,6 @@ struct ImportCommand: ParsableCommand {
             report.add(job: job, summary: summary, rejected: rejected, seconds: stopwatch.seconds)
             console.summary(summaryLine(job, summary, rejected: rejected, seconds: stopwatch.seconds))
         }
-        try rejects?.finish()
     }
 
     /// With `--verbose`, the temporary files of killed runs the output removed.
