@@ -58,7 +58,7 @@ public struct Importer: RecordReader {
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
             let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, into: sink)
-            let stack = HandlerStack(root: try mapping.makeRootHandler(), limits: options.limits)
+            let stack = try HandlerStack(mapping: mapping, limits: options.limits)
             try parser(for: input, format: format).parse(input, into: stack, progress: progress)
             try mapping.checkMatched()
         }

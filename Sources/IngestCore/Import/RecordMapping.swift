@@ -17,6 +17,15 @@ public protocol DocumentMapping: AnyObject {
     /// Call after the parse: throws (`.data`) when the document held none of the
     /// records the mapping looks for.
     func checkMatched() throws
+
+    /// What notes where the document's records are, for ``checkMatched()`` to
+    /// suggest paths when none matched; a ``HandlerStack`` made with
+    /// ``HandlerStack/init(mapping:limits:)`` tells it every element. Default: `nil`.
+    var survey: RecordPathSurvey? { get }
+}
+
+extension DocumentMapping {
+    public var survey: RecordPathSurvey? { nil }
 }
 
 /// The automatic mapping as a ``RecordMapping``: records at `recordPath`, or the
@@ -33,7 +42,7 @@ public struct AutomaticRecordMapping: RecordMapping {
     public func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) -> any DocumentMapping {
         // JSON paths start below the top-level value, as ijson's do (`people/item`).
         let path = format == .xml ? recordPath : recordPath?.belowDocumentElement
-        return AutomaticMapping(recordPath: path, sink: sink)
+        return AutomaticMapping(recordPath: path, sink: sink, format: format)
     }
 }
 

@@ -58,6 +58,9 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         /// A record path that matched nothing; `suggestions` are paths to records
         /// the document does hold.
         case recordPathMatchedNothing(String, suggestions: [String])
+        /// A mapping schema whose records paths (given) matched no record;
+        /// `suggestions` are paths to records the document does hold.
+        case schemaRecordsMatchedNothing([String], suggestions: [String])
         /// An XPath expression that selected nothing.
         case expressionMatchedNothing(String)
         /// An XPath expression using namespace prefixes that are not bound.

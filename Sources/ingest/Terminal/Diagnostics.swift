@@ -21,6 +21,9 @@ enum Diagnostics {
         case .recordPathMatchedNothing(_, let suggestions):
             suggestions.isEmpty ? " (--records)"
                 : " (--records); records are at \(suggestions.prefix(5).joined(separator: ", "))"
+        case .schemaRecordsMatchedNothing(_, let suggestions):
+            suggestions.isEmpty ? " (\"records\" in the schema)"
+                : "; records are at \(suggestions.prefix(5).joined(separator: ", ")) (\"records\" in the schema)"
         case .expressionMatchedNothing: " (--xpath)"
         case .unboundPrefixes(let prefixes):
             ": bind \(prefixes.count == 1 ? "it" : "them") with " + (prefixes.isEmpty ? "--ns PREFIX=URI" : prefixes.map { "--ns \($0)=URI" }.joined(separator: " "))
