@@ -33,6 +33,22 @@ extension Sandbox {
         try rows(relative, "SELECT id FROM \(table) ORDER BY id").map { $0[0] ?? "NULL" }
     }
 
+    /// A sandbox with a.xml (200 people), b.xml (300) and base.db holding 50 old ones.
+    static func withBaseDatabase() throws -> Sandbox {
+        let box = try Sandbox()
+        try box.write("old.xml", keyedPeople("old", 50))
+        try box.write("a.xml", keyedPeople("a", 200))
+        try box.write("b.xml", keyedPeople("b", 300))
+        try #require(try box.run(["old.xml", "--out", "base.db"]).status == 0)
+        return box
+    }
+
+    /// Copies base.db to out.db, replacing it.
+    func resetOutput() throws {
+        try? FileManager.default.removeItem(atPath: path("out.db"))
+        try FileManager.default.copyItem(atPath: path("base.db"), toPath: path("out.db"))
+    }
+
     /// Takes the lock `ingest` takes on `output` (flock on `.NAME.ingest.lock`), as
     /// another run would; closing the descriptor releases it.
     func holdLock(on output: String) throws -> Int32 {
@@ -92,15 +108,10 @@ struct CronOverlapTests {
 
     @Test("Two --append runs into an existing database: every row once (20 trials)")
     func appendsToExisting() throws {
-        let box = try Sandbox()
-        try box.write("old.xml", keyedPeople("old", 50))
-        try box.write("a.xml", keyedPeople("a", 200))
-        try box.write("b.xml", keyedPeople("b", 300))
-        try #require(try box.run(["old.xml", "--out", "base.db"]).status == 0)
+        let box = try Sandbox.withBaseDatabase()
         let expected = (((0..<50).map { "old-\($0)" }) + ((0..<200).map { "a-\($0)" }) + (0..<300).map { "b-\($0)" }).sorted()
         for trial in 0..<Self.trials {
-            try? FileManager.default.removeItem(atPath: box.path("out.db"))
-            try FileManager.default.copyItem(atPath: box.path("base.db"), toPath: box.path("out.db"))
+            try box.resetOutput()
             let results = try box.runConcurrently([["a.xml", "--append", "--out", "out.db"], ["b.xml", "--append", "--out", "out.db"]])
             #expect(results.map(\.status) == [0, 0], "trial \(trial): \(results)")
             #expect(try box.ids("out.db") == expected, "trial \(trial)")
@@ -135,15 +146,10 @@ struct CronOverlapTests {
 
     @Test("--replace and --append at once: the append lands in the database that stays, or after the rebuild (20 trials)")
     func replaceAndAppend() throws {
-        let box = try Sandbox()
-        try box.write("old.xml", keyedPeople("old", 50))
-        try box.write("a.xml", keyedPeople("a", 200))
-        try box.write("b.xml", keyedPeople("b", 300))
-        try #require(try box.run(["old.xml", "--out", "base.db"]).status == 0)
+        let box = try Sandbox.withBaseDatabase()
         let a = (0..<200).map { "a-\($0)" }, b = (0..<300).map { "b-\($0)" }
         for trial in 0..<Self.trials {
-            try? FileManager.default.removeItem(atPath: box.path("out.db"))
-            try FileManager.default.copyItem(atPath: box.path("base.db"), toPath: box.path("out.db"))
+            try box.resetOutput()
             let results = try box.runConcurrently([["a.xml", "--replace", "--out", "out.db"], ["b.xml", "--append", "--out", "out.db"]])
             #expect(results.map(\.status) == [0, 0], "trial \(trial): \(results)")
             // Replace first, then append: a + b. Append first, then replace: a alone.
