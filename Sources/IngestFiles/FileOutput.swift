@@ -66,6 +66,7 @@ public final class FileOutput: Output {
     /// How long ``open()`` waits for another run's lock on the file, in seconds.
     /// Default: 60.
     public var lockTimeout: Double = 60
+    /// The temporary files of killed runs that ``open()`` removed from beside the target.
     public private(set) var removedTemporaryFiles: [String] = []
     private var file: OutputFile?
 

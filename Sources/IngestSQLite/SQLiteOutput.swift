@@ -60,6 +60,7 @@ public final class SQLiteOutput: Output {
     /// How long ``open()`` waits for another run's lock on the file, and a write for
     /// another connection's transaction, in seconds. Default: 60.
     public var lockTimeout: Double = 60
+    /// The temporary files of killed runs that ``open()`` removed from beside the target.
     public private(set) var removedTemporaryFiles: [String] = []
     private var file: AtomicFile?
     private var queue: DatabaseQueue?

@@ -25,6 +25,7 @@ public protocol DocumentMapping: AnyObject {
 }
 
 extension DocumentMapping {
+    /// No survey: a record path that matched nothing is reported without suggestions.
     public var survey: RecordPathSurvey? { nil }
 }
 

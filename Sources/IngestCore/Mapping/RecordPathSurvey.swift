@@ -39,6 +39,7 @@ public final class RecordPathSurvey {
     private var remaining = Int.max
     private var verdict: (() -> IngestError)?
 
+    /// A survey that notes up to `maxPaths` distinct paths no deeper than `maxDepth`.
     public init(maxPaths: Int = 2048, maxDepth: Int = 32) {
         self.maxPaths = maxPaths
         self.maxDepth = maxDepth

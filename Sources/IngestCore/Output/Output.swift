@@ -51,6 +51,7 @@ public protocol Output: AnyObject {
 
 extension Output {
     public var prefersWriterThread: Bool { true }
+    /// None: an output that builds no temporary files beside its target cleans none.
     public var removedTemporaryFiles: [String] { [] }
 
     /// The four steps in one call: opens the output, writes it with `body`, commits
