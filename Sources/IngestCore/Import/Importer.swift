@@ -72,9 +72,11 @@ public struct Importer: RecordReader {
                                   _ deliver: @escaping (JSONValue, SourcePosition) throws -> Void) throws {
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
-            let recordPath = try RecordPath(format == .xml ? path : "*/" + path)
-            let locator = RecordTreeLocator(path: recordPath, deliver: deliver)
+            // Messages name the path as written: JSON's is below the top-level value.
+            let recordPath = format == .xml ? try RecordPath(path) : try RecordPath(path).belowDocumentElement
+            let locator = RecordTreeLocator(path: recordPath, format: format, deliver: deliver)
             let stack = HandlerStack(root: locator, limits: options.limits)
+            stack.survey = locator.survey
             try parser(for: input, format: format).parse(input, into: stack, progress: nil)
             try locator.checkMatched()
         }
