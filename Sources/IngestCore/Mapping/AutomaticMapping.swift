@@ -29,7 +29,7 @@ public final class AutomaticMapping: DocumentMapping {
     /// What is known of each collection, by the names of the elements from the
     /// document element down to it: every element at that place shares it, so the
     /// records of `r/p/*` under several `p`s go to the same tables.
-    private var collections: [[String]: CollectionState] = [:]
+    private var collections: [[ExactString]: CollectionState] = [:]
     /// Table names in use, as SQL compares them (ASCII case folded), with the
     /// collection that names them: two collections never write to one table by
     /// accident, and `a` and `A` never meet in a database that ignores case.
@@ -78,9 +78,9 @@ public final class AutomaticMapping: DocumentMapping {
 
     /// The shared state of the collection at `path`.
     func collection(at path: [String]) -> CollectionState {
-        if let state = collections[path] { return state }
+        if let state = collections[path.exact] { return state }
         let state = CollectionState(path: path)
-        collections[path] = state
+        collections[path.exact] = state
         return state
     }
 
