@@ -24,7 +24,8 @@ final class SQLiteSink: RecordSink {
     private let db: Database
     private let batchSize: Int?
     private let altersExistingTables: Bool
-    private var tables: [String: SQLiteTable] = [:]
+    /// Tables by name, compared by bytes (see ``ExactString``).
+    private var tables: [ExactString: SQLiteTable] = [:]
     private var tableOrder: [SQLiteTable] = []
     // Touched for every row on one thread: exclusivity is checked statically only.
     @exclusivity(unchecked) private var current: SQLiteTable?
@@ -108,7 +109,7 @@ final class SQLiteSink: RecordSink {
             if let known = tableOfBatch[entry.table] {
                 table = known
             } else {
-                table = try self.table(named: batch.tables[entry.table], firstRecord: record, of: batch)
+                table = try self.table(named: batch.tables[entry.table])
                 tableOfBatch[entry.table] = table
             }
             try insert(record, of: batch, into: table)
@@ -131,10 +132,19 @@ final class SQLiteSink: RecordSink {
         for field in fields {
             let number = Self.numberKind(of: field, in: batch)
             let held = Self.columnType(of: field, number: number)
-            let index = try table.columnIndex(for: field.name, holding: held, at: position, in: db, create: false)
+            let index = try table.columnIndex(for: field.name, holding: held, at: position, in: db)
             try table.accommodate(held, shape: Self.jsonShape(of: field), inColumn: index, db: db)
             columnOfField.append(index)
             numberKinds.append(number)
+        }
+        if !table.isCreated {
+            try table.create(in: db)
+            guard table.isCreated else {
+                // No field yet, so no column: the row waits for the table.
+                table.didInsertRow()
+                rowsInBatch += 1
+                return
+            }
         }
         let statement = try table.insertStatement(in: db)
         try bind(fields, of: batch, to: statement, in: table)
@@ -236,9 +246,26 @@ final class SQLiteSink: RecordSink {
     }
 
     func renameTable(_ old: String, to new: String) throws {
-        guard let table = tables.removeValue(forKey: old) else { return }
+        guard let table = tables.removeValue(forKey: ExactString(old)) else { return }
+        if !table.preexisting, try tableExists(new) {
+            // An earlier run already named these records' table `new` (this run
+            // called it `old` until a second kind of record appeared): the rows
+            // written so far join it, as later ones will.
+            if current === table { current = nil }
+            tableOrder.removeAll { $0 === table }
+            try self.table(named: new).absorb(table, in: db)
+            return
+        }
         try table.rename(to: new, in: db)
-        tables[new] = table
+        tables[ExactString(new)] = table
+    }
+
+    /// Whether the database has a table `name`. Asked of SQLite itself, which
+    /// compares names by bytes (ASCII case folded): GRDB's `tableExists` caches by
+    /// `String`, where canonically equivalent spellings are one name.
+    private func tableExists(_ name: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND lower(name) = lower(?))",
+                          arguments: [name]) ?? false
     }
 
     func finish() throws {
@@ -246,7 +273,10 @@ final class SQLiteSink: RecordSink {
             try db.beginTransaction(.immediate)
             inTransaction = true
         }
-        for table in tableOrder { try table.finish(in: db) }
+        for table in tableOrder {
+            try table.createIfNeeded(in: db)
+            try table.finish(in: db)
+        }
         if inTransaction { try db.commit() }
         inTransaction = false
     }
@@ -258,28 +288,24 @@ final class SQLiteSink: RecordSink {
         for table in tableOrder { table.releaseStatements() }
     }
 
-    private func table(named name: String, firstRecord record: Int, of batch: RecordBatch) throws -> SQLiteTable {
-        if let current, current.name == name { return current }
-        if let table = tables[name] {
+    private func table(named name: String) throws -> SQLiteTable {
+        if let current, current.name.hasSameBytes(as: name) { return current }
+        if let table = tables[ExactString(name)] {
             current = table
             return table
         }
         let table: SQLiteTable
-        if try db.tableExists(name) {
+        if try tableExists(name) {
             let columns = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [name])
                 .map { SQLiteTable.Column(name: $0["name"], type: ColumnType(declared: $0["type"]), jsonShape: nil) }
             // The record's fields find their columns in `write(_:)`, as every later record's do.
             table = SQLiteTable(name: name, existingColumns: columns, altersExisting: altersExistingTables)
         } else {
+            // Created with its first record that has a field, by `insert`.
             table = SQLiteTable(name: name, existingColumns: nil)
-            for field in batch.fields(of: record) {
-                let held = Self.columnType(of: field, number: Self.numberKind(of: field, in: batch))
-                _ = try table.columnIndex(for: field.name, holding: held, at: batch.entries[record].position, in: db, create: true)
-            }
-            try table.create(in: db)
         }
         table.conflictClause = design?.conflictClauses[name]
-        tables[name] = table
+        tables[ExactString(name)] = table
         tableOrder.append(table)
         current = table
         return table

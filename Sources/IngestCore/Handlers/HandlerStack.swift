@@ -27,6 +27,7 @@ public final class HandlerStack: ParseEventReceiver {
         var start: SourcePosition
         var textStart: Int
         var accumulates: Bool
+        var receivesText: Bool
         var hadChildElements: Bool
         var kind: ContentKind
     }
@@ -47,6 +48,9 @@ public final class HandlerStack: ParseEventReceiver {
     private var skipping = 0
     private var sawDocumentElement = false
 
+    /// Told of every element, skipped ones too, until it ``RecordPathSurvey/isFinished``.
+    public var survey: RecordPathSurvey?
+
     /// A stack whose `root` handler takes the document element; a document with more
     /// than one is an error. Hand the stack to a parser as its receiver. One stack
     /// reads one document.
@@ -55,6 +59,13 @@ public final class HandlerStack: ParseEventReceiver {
         self.limits = limits
         frames = .allocate(capacity: frameCapacity)
         text = .allocate(capacity: textCapacity)
+    }
+
+    /// The stack for one input's `mapping`: its root handler, and its
+    /// ``DocumentMapping/survey`` told of every element.
+    public convenience init(mapping: any DocumentMapping, limits: ParseLimits = .default) throws {
+        self.init(root: try mapping.makeRootHandler(), limits: limits)
+        survey = mapping.survey
     }
 
     deinit {
@@ -83,6 +94,7 @@ public final class HandlerStack: ParseEventReceiver {
     /// its parent hears it finish, without copying the text into the stack.
     public func scalar(_ name: Name, kind: ContentKind, text bytes: UnsafeBufferPointer<UInt8>,
                        at position: SourcePosition) throws {
+        if let survey, frameCount > 0 { try note(scalar: name, in: survey, at: position) }
         if skipping > 0 { return }
         let depth = frameCount + 1
         guard frameCount > 0, depth <= limits.maxDepth, bytes.count <= limits.maxTextBytes else {
@@ -116,9 +128,14 @@ public final class HandlerStack: ParseEventReceiver {
             throw IngestError(.data, "elements nested deeper than \(limits.maxDepth) levels", position: position,
                               reason: .depthLimit(limits.maxDepth))
         }
+        if let survey { try note(name, depth: depth, in: survey, at: position) }
         if skipping > 0 {
             skipping += 1
             return
+        }
+        for attribute in attributes where attribute.value.count > limits.maxTextBytes {
+            throw IngestError(.data, "attribute \(attribute.name) of <\(name)> is longer than \(limits.maxTextBytes) bytes",
+                              position: position, reason: .textLimit(limits.maxTextBytes))
         }
         var element = ElementStart(name: name, attributes: attributes, position: position, depth: depth)
         element.kind = kind
@@ -140,7 +157,8 @@ public final class HandlerStack: ParseEventReceiver {
                 handler = child
             }
             push(Frame(handler: handler, name: name, start: position, textStart: textCount,
-                       accumulates: handler.accumulatesText, hadChildElements: false, kind: kind))
+                       accumulates: handler.accumulatesText, receivesText: handler.receivesText,
+                       hadChildElements: false, kind: kind))
             try handler.didStart(element)
         } catch {
             throw Self.located(error, position)
@@ -161,6 +179,7 @@ public final class HandlerStack: ParseEventReceiver {
             }
             appendText(bytes)
         }
+        guard top.pointee.receivesText else { return }
         do {
             try top.pointee.handler.didReceive(text: bytes)
         } catch {
@@ -172,6 +191,7 @@ public final class HandlerStack: ParseEventReceiver {
     /// its parent ``ElementHandler/didFinish(child:element:)``, and puts the parent
     /// back in charge.
     public func endElement(_ name: Name, at position: SourcePosition) throws {
+        survey?.didEnd(depth: frameCount + skipping)
         if skipping > 0 {
             skipping -= 1
             return
@@ -193,6 +213,23 @@ public final class HandlerStack: ParseEventReceiver {
             throw Self.located(error, position)
         }
         textCount = frame.pointee.textStart
+    }
+
+    /// Tells `survey` of an element at `depth`, or lets go of it once it is finished.
+    private func note(_ name: Name, depth: Int, in survey: RecordPathSurvey, at position: SourcePosition) throws {
+        guard !survey.isFinished else { return self.survey = nil }
+        do {
+            try survey.didStart(name, depth: depth)
+        } catch {
+            throw Self.located(error, position)
+        }
+    }
+
+    /// Tells `survey` of a JSON scalar: an element that starts and ends at once.
+    private func note(scalar name: Name, in survey: RecordPathSurvey, at position: SourcePosition) throws {
+        let depth = frameCount + skipping + 1
+        try note(name, depth: depth, in: survey, at: position)
+        survey.didEnd(depth: depth)
     }
 
     private func push(_ frame: Frame) {

@@ -57,8 +57,8 @@ public struct Importer: RecordReader {
     public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)? = nil) throws {
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
-            let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, into: sink)
-            let stack = HandlerStack(root: try mapping.makeRootHandler(), limits: options.limits)
+            let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, limits: options.limits, into: sink)
+            let stack = try HandlerStack(mapping: mapping, limits: options.limits)
             try parser(for: input, format: format).parse(input, into: stack, progress: progress)
             try mapping.checkMatched()
         }
@@ -72,9 +72,11 @@ public struct Importer: RecordReader {
                                   _ deliver: @escaping (JSONValue, SourcePosition) throws -> Void) throws {
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
-            let recordPath = try RecordPath(format == .xml ? path : "*/" + path)
-            let locator = RecordTreeLocator(path: recordPath, deliver: deliver)
+            // Messages name the path as written: JSON's is below the top-level value.
+            let recordPath = format == .xml ? try RecordPath(path) : try RecordPath(path).belowDocumentElement
+            let locator = RecordTreeLocator(path: recordPath, format: format, deliver: deliver)
             let stack = HandlerStack(root: locator, limits: options.limits)
+            stack.survey = locator.survey
             try parser(for: input, format: format).parse(input, into: stack, progress: nil)
             try locator.checkMatched()
         }
@@ -104,7 +106,7 @@ public struct Importer: RecordReader {
         case .xml:
             switch options.xmlParser {
             case .expat:
-                return ExpatParser(chunkSize: options.chunkSize)
+                return ExpatParser(chunkSize: options.chunkSize, limits: options.limits)
             case .libxml2:
                 return LibXML2Parser(chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments)
             }

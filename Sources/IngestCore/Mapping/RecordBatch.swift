@@ -85,6 +85,14 @@ public final class RecordBatch {
         entries.reserveCapacity(256)
     }
 
+    /// An empty batch with room for as many bytes, fields and records as `other`
+    /// holds: the next batch of a stream, sized like the last, grows no more.
+    public convenience init(shapedLike other: RecordBatch) {
+        self.init(reservingBytes: other.byteCount)
+        fields.reserveCapacity(other.fields.count)
+        entries.reserveCapacity(other.entries.count)
+    }
+
     deinit { arena.deallocate() }
 
     // Every stored property is touched per field, by one thread at a time (the batch
@@ -148,16 +156,17 @@ public final class RecordBatch {
     /// The pending field `index`'s value as an item of a JSON list.
     func pendingJSONValue(_ index: Int) -> JSONValue {
         let field = fields[recordStart + index]
-        return JSONValue(field.kind, bytes(of: field), tree: nil)
+        return JSONValue(field.kind, bytes(of: field))
     }
 
     /// Finishes the record being built, in `table`, starting at `position`.
     public func endRecord(table: String, position: SourcePosition) {
         let tableIndex: Int
-        if lastTable >= 0, tables[lastTable] == table {
+        // Table names compare by bytes: canonically equivalent spellings are two tables.
+        if lastTable >= 0, tables[lastTable].hasSameBytes(as: table) {
             tableIndex = lastTable
         } else {
-            tableIndex = tables.firstIndex(of: table) ?? { tables.append(table); return tables.count - 1 }()
+            tableIndex = tables.firstIndex(where: { $0.hasSameBytes(as: table) }) ?? { tables.append(table); return tables.count - 1 }()
             lastTable = tableIndex
         }
         entries.append(Entry(table: tableIndex, firstField: recordStart, fieldCount: fields.count - recordStart,
@@ -188,7 +197,7 @@ public final class RecordBatch {
 
     /// Renames table `old` to `new` in this batch.
     public func renameTable(_ old: String, to new: String) {
-        for index in tables.indices where tables[index] == old { tables[index] = new }
+        for index in tables.indices where tables[index].hasSameBytes(as: old) { tables[index] = new }
     }
 
     private func reserve(_ count: Int) -> Int {

@@ -11,9 +11,14 @@ import CExpat
 /// - Expat's protection against entity amplification ("billion laughs") stays on.
 public struct ExpatParser: StreamingParser {
     public var chunkSize: Int
+    /// Bounds the bytes of one token without an event: a name, a tag with its
+    /// attributes, a comment longer than ``ParseLimits/maxTextBytes`` (and a chunk)
+    /// stops the parse, rather than Expat holding it all in memory.
+    public var limits: ParseLimits
 
-    public init(chunkSize: Int = defaultChunkSize) {
+    public init(chunkSize: Int = defaultChunkSize, limits: ParseLimits = .default) {
         self.chunkSize = chunkSize
+        self.limits = limits
     }
 
     public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
@@ -25,8 +30,13 @@ public struct ExpatParser: StreamingParser {
                 throw IngestError(.io, "out of memory for a \(chunkSize)-byte parse buffer", file: input.displayName)
             }
             let count = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: chunkSize))
+            session.sniff(UnsafeRawBufferPointer(start: buffer, count: count))
             consumed += count
             try session.parseBuffer(count: count, isFinal: count == 0).mapError { $0.inFile(input.displayName) }.get()
+            if consumed - session.lastEventOffset > limits.maxTextBytes + chunkSize {
+                throw IngestError(.data, "more than \(limits.maxTextBytes) bytes without a complete tag or text: a name, an attribute value or a comment longer than that",
+                                  file: input.displayName, position: session.position, reason: .textLimit(limits.maxTextBytes))
+            }
             progress?(consumed)
             if count == 0 { return }
         }
@@ -55,9 +65,20 @@ public final class ExpatPushParser: PushParser {
     var failure: IngestError?
     /// The declared encoding neither Expat nor iconv could read, for the error message.
     var unreadableEncoding: (name: String, reason: ExpatIconvEncoding.Refusal)?
+    /// What the document declares, for refusing entities declared only where ingest
+    /// does not read (see ``ExpatUndeclaredEntities``).
+    var entities = ExpatUndeclaredEntities()
+    /// The input's first two bytes, once they are known.
+    private var firstBytes: [UInt8] = []
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Names of the open elements, so an end tag needs no lookup.
     @exclusivity(unchecked) private var openNames: [Unowned<Name>] = []
+    /// The names last met, by slot: an element's by its depth and its place among its
+    /// siblings, an attribute's by its element's slot and its own place (see
+    /// ``intern(_:slot:)``).
+    @exclusivity(unchecked) private var recentNames = [Unowned<Name>?](repeating: nil, count: 4096)
+    /// Per depth, how many children the open element at that depth has had so far.
+    @exclusivity(unchecked) private var childCounts = [Int](repeating: 0, count: 64)
 
     /// A parser sending the events of one document to `receiver`. `encoding`, when
     /// given, overrides the document's XML declaration, as an HTTP charset does
@@ -98,6 +119,7 @@ public final class ExpatPushParser: PushParser {
             session.fail(IngestError(.data, "external entity \"\(what)\" refused: ingest never loads external entities", position: session.position))
             return Int32(XML_STATUS_ERROR.rawValue)
         }
+        watchForUndeclaredEntities()
     }
 
     deinit { XML_ParserFree(parser) }
@@ -114,10 +136,16 @@ public final class ExpatPushParser: PushParser {
     }
 
     var position: SourcePosition {
-        SourcePosition(line: Int(XML_GetCurrentLineNumber(parser)),
-                       column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
-                       byteOffset: Int(XML_GetCurrentByteIndex(parser)))
+        let offset = Int(XML_GetCurrentByteIndex(parser))
+        lastEventOffset = max(lastEventOffset, offset)
+        return SourcePosition(line: Int(XML_GetCurrentLineNumber(parser)),
+                              column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
+                              byteOffset: offset)
     }
+
+    /// The byte offset of the last event delivered: how far the document has been read
+    /// into events (see ``ExpatParser/limits``).
+    private(set) var lastEventOffset = 0
 
     /// Parses `count` bytes already placed in the buffer from `XML_GetBuffer`.
     func parseBuffer(count: Int, isFinal: Bool) -> Result<Void, IngestError> {
@@ -125,7 +153,8 @@ public final class ExpatPushParser: PushParser {
     }
 
     func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
-        check(XML_Parse(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0))
+        sniff(bytes)
+        return check(XML_Parse(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0))
     }
 
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
@@ -134,6 +163,13 @@ public final class ExpatPushParser: PushParser {
 
     public func finish() throws {
         try parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true).mapError { $0.inFile(displayName) }.get()
+    }
+
+    /// Notes how the input's first bytes are encoded (UTF-16 or not), once two are known.
+    func sniff(_ bytes: UnsafeRawBufferPointer) {
+        guard firstBytes.count < 2, !bytes.isEmpty else { return }
+        firstBytes.append(contentsOf: bytes.prefix(2 - firstBytes.count))
+        if firstBytes.count == 2 { firstBytes.withUnsafeBytes { entities.sniff($0) } }
     }
 
     private func check(_ status: XML_Status) -> Result<Void, IngestError> {
@@ -164,24 +200,42 @@ public final class ExpatPushParser: PushParser {
         }
     }
 
-    private func intern(_ cString: UnsafePointer<XML_Char>) -> Name {
-        let bytes = UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self)
-        return names.intern(UnsafeBufferPointer(start: bytes, count: strlen(cString)),
-                            namespaceSeparator: Self.namespaceSeparator)
+    /// The interned name for Expat's `cString`, found first in `slot` of the names
+    /// last met (documents repeat their structure: the same element at the same depth,
+    /// the same attribute in the same place), which costs a `memcmp` instead of a hash
+    /// and a probe.
+    @inline(__always)
+    private func intern(_ cString: UnsafePointer<XML_Char>, slot: Int) -> Name {
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self),
+                                        count: strlen(cString))
+        if let recent = recentNames[slot]?.object, names.matches(recent, bytes) { return recent }
+        let name = names.intern(bytes, namespaceSeparator: Self.namespaceSeparator)
+        recentNames[slot] = Unowned(name)
+        return name
     }
 
     private func startElement(_ name: UnsafePointer<XML_Char>, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>) {
         guard failure == nil else { return }
         attributeScratch.removeAll(keepingCapacity: true)
+        // The element's slot: its depth and its place among its siblings.
+        let depth = openNames.count
+        var place = 0
+        if depth + 1 < childCounts.count {
+            place = childCounts[depth]
+            childCounts[depth] = place + 1
+            childCounts[depth + 1] = 0
+        }
+        let slot = (depth &* 61 &+ place) & 2047
         var index = 0
         while let attributeName = attributes[index], let value = attributes[index + 1] {
             let bytes = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
-            attributeScratch.append(Attribute(name: intern(attributeName),
+            attributeScratch.append(Attribute(name: intern(attributeName, slot: 2048 | ((slot &* 8 &+ index / 2) & 2047)),
                                               value: UnsafeBufferPointer(start: bytes, count: strlen(value))))
             index += 2
         }
-        let element = intern(name)
+        let element = intern(name, slot: slot)
         openNames.append(Unowned(element))
+        guard checkStartTagReferences() else { return }
         do {
             try attributeScratch.withUnsafeBufferPointer { attributes in
                 if let stack {

@@ -1,27 +1,35 @@
-/// Reads JSON text back into a ``JSONValue``: the nested data a ``FieldValue/json(_:_:)``
-/// carries, for outputs that have arrays and dictionaries of their own (property
-/// lists, archives). Numbers keep their text; strings are unescaped, surrogate
-/// pairs joined. Values are small, so this is a plain recursive-descent parser.
-extension JSONValue {
-    /// Parses `text` (RFC 8259); throws an ``IngestError`` of kind `.data` if it is not JSON.
-    public init(parsing text: String) throws {
-        var text = text
-        self = try text.withUTF8 { bytes in
-            var parser = JSONTextParser(bytes: bytes)
-            let value = try parser.value(depth: 0)
-            parser.skipWhitespace()
-            guard parser.index == bytes.count else { throw parser.error("unexpected text after the value") }
-            return value
-        }
-    }
+// The pull reader of the nested JSON text ingest itself writes (a record's nested
+// fields): the property-list and archive writers take its events straight from the
+// text, so a value nested however deep costs no stack and builds no tree. Text from
+// outside is read with JSONValue(parsing:), which is the input's own reader.
+
+/// One step of JSON text, as ``JSONTextParser/next()`` reads it.
+package enum JSONTextEvent {
+    case beginArray, endArray, beginObject, endObject
+    /// A member's key; its value follows.
+    case key(String)
+    /// A string, number, `true`, `false` or `null`.
+    case value(JSONValue)
 }
 
-struct JSONTextParser {
+/// A pull reader of JSON text: ``next()`` gives the events of one value in order,
+/// then `nil` (after checking that nothing but white space follows). It keeps the
+/// open arrays and objects on a stack of its own, not the thread's.
+package struct JSONTextParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
-    static let maxDepth = 10_000
+    /// The most arrays and objects open at once: well past what ingest itself writes
+    /// (an XML element nested ``ParseLimits/maxSupportedDepth`` deep, each level an
+    /// object holding a list).
+    static let maxDepth = 4 * ParseLimits.maxSupportedDepth
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    /// What may come next.
+    private enum Expecting { case value, firstItemOrEnd, firstKeyOrEnd, commaOrEnd, nothing }
+    private var expecting = Expecting.value
+    /// The open containers, innermost last: true for an object.
+    private var open: [Bool] = []
+
+    package init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     func error(_ message: String) -> IngestError {
         IngestError(.data, "nested JSON value, byte \(index): \(message)")
@@ -31,54 +39,77 @@ struct JSONTextParser {
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
-    mutating func value(depth: Int) throws -> JSONValue {
-        guard depth < Self.maxDepth else { throw error("nested too deeply") }
+    /// The next event; `nil` once the value is complete.
+    package mutating func next() throws -> JSONTextEvent? {
         skipWhitespace()
+        switch expecting {
+        case .nothing:
+            guard index == bytes.count else { throw error("unexpected text after the value") }
+            return nil
+        case .firstKeyOrEnd:
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return close() }
+            return .key(try key())
+        case .firstItemOrEnd:
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { return close() }
+        case .commaOrEnd:
+            guard index < bytes.count else { throw error("unterminated") }
+            let isObject = open[open.count - 1]
+            if bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) { return close() }
+            try expect(UInt8(ascii: ","))
+            if isObject { return .key(try key()) }
+            skipWhitespace()
+        case .value:
+            break
+        }
+        return try value()
+    }
+
+    /// A value starts at `index`: a scalar, or the beginning of an array or object.
+    private mutating func value() throws -> JSONTextEvent {
         guard index < bytes.count else { throw error("a value is missing") }
         switch bytes[index] {
-        case UInt8(ascii: "{"):
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard open.count < Self.maxDepth else { throw error("nested too deeply") }
+            let isObject = bytes[index] == UInt8(ascii: "{")
             index += 1
-            var members: [(key: String, value: JSONValue)] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
-                let key = try string()
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"))
-                members.append((key, try value(depth: depth + 1)))
-                skipWhitespace()
-                if try endOrComma(UInt8(ascii: "}")) { return .object(members) }
-            }
-        case UInt8(ascii: "["):
-            index += 1
-            var items: [JSONValue] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            while true {
-                items.append(try value(depth: depth + 1))
-                skipWhitespace()
-                if try endOrComma(UInt8(ascii: "]")) { return .array(items) }
-            }
-        case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        default: return .number(try number())
+            open.append(isObject)
+            expecting = isObject ? .firstKeyOrEnd : .firstItemOrEnd
+            return isObject ? .beginObject : .beginArray
+        case UInt8(ascii: "\""): return scalar(.string(try string()))
+        case UInt8(ascii: "t"): try literal("true"); return scalar(.bool(true))
+        case UInt8(ascii: "f"): try literal("false"); return scalar(.bool(false))
+        case UInt8(ascii: "n"): try literal("null"); return scalar(.null)
+        default: return scalar(.number(try number()))
         }
+    }
+
+    private mutating func scalar(_ value: JSONValue) -> JSONTextEvent {
+        expecting = open.isEmpty ? .nothing : .commaOrEnd
+        return .value(value)
+    }
+
+    /// The closing bracket at `index`.
+    private mutating func close() -> JSONTextEvent {
+        index += 1
+        let isObject = open.removeLast()
+        expecting = open.isEmpty ? .nothing : .commaOrEnd
+        return isObject ? .endObject : .endArray
+    }
+
+    /// `"key"` and its colon.
+    private mutating func key() throws -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+        let key = try string()
+        skipWhitespace()
+        try expect(UInt8(ascii: ":"))
+        skipWhitespace()
+        expecting = .value
+        return key
     }
 
     private mutating func expect(_ byte: UInt8) throws {
         guard index < bytes.count, bytes[index] == byte else { throw error("expected '\(Character(Unicode.Scalar(byte)))'") }
         index += 1
-    }
-
-    private mutating func endOrComma(_ close: UInt8) throws -> Bool {
-        guard index < bytes.count else { throw error("unterminated") }
-        if bytes[index] == close { index += 1; return true }
-        try expect(UInt8(ascii: ","))
-        return false
     }
 
     private mutating func literal(_ word: StaticString) throws {
