@@ -21,7 +21,6 @@ struct IngestCommand: ParsableCommand {
           zcat log.jsonl.gz | ingest - --nl --out log.db
           ingest nightly.xml.gz --append --report run.json     (cron)
           ingest schema infer folks.xml           a mapping schema to edit
-          ingest feed podcast.rss https://example.org/atom    feeds archived
 
         All import options: ingest help import (or the README). Exit status: 0 ok,
         64 usage, 65 bad input, 66 missing input, 73 output, 74 I/O, 75 try later.

@@ -8,8 +8,11 @@ import NIOCore
 struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Archive RSS, Atom and JSON Feed from files or URLs into a database that re-runs cleanly.",
-        usage: "ingest feed <source> ... [--to db|json|ndjson] [--out <path>] [--jobs <n>] [--timeout <seconds>]",
+        abstract: "Archive RSS, Atom and JSON Feed from files or URLs.",
+        usage: """
+        ingest feed <source> ... [--to db|json|ndjson] [--out <path>]
+               [--jobs <n>] [--timeout <seconds>] [--quiet|--verbose]
+        """,
         discussion: FeedHelp.discussion
     )
 
