@@ -180,7 +180,9 @@ final class JSONFieldHandler: ElementHandler {
             }
         }
         if !text.isWhitespace {
-            key(UnsafeBufferPointer(start: "#text", count: 5))
+            // A static string's bytes live as long as the program (a String's would not).
+            let textKey: StaticString = "#text"
+            key(UnsafeBufferPointer(start: textKey.utf8Start, count: textKey.utf8CodeUnitCount))
             JSONValue.writeString(bytes: text.bytes, into: &out)
         }
         out.append(UInt8(ascii: "}"))
