@@ -11,10 +11,15 @@
 ///
 /// ``read(_:into:progress:)`` writes one input to any ``RecordSink`` instead.
 public struct Importer: RecordReader {
+    /// What an ``Importer`` reads and how: the mapping, the parser and its limits.
     public struct Options: Sendable {
         /// How records are found and built. Default: the automatic mapping.
         public var mapping: any RecordMapping
+        /// What one document may hold (nesting depth, text per element, …) before the
+        /// import stops with a `.data` error. Default: ``ParseLimits/default``.
         public var limits: ParseLimits
+        /// How many bytes each read hands the parser; memory per input grows with it,
+        /// not with the input. Default: ``defaultChunkSize`` (256 KiB).
         public var chunkSize: Int
         /// The inputs' format; `nil` tells it from each input's name or first bytes.
         public var format: InputFormat?
@@ -46,8 +51,11 @@ public struct Importer: RecordReader {
         }
     }
 
+    /// How this importer reads its inputs.
     public var options: Options
 
+    /// An importer with `options`; by default the automatic mapping of XML or JSON
+    /// as each input's name or first bytes tell.
     public init(options: Options = Options()) {
         self.options = options
     }
@@ -129,12 +137,17 @@ public struct Importer: RecordReader {
 /// A parse with nothing mapped or written: the reader of `--parse-only`, the
 /// fastest well-formedness check.
 public struct WellFormednessCheck: RecordReader {
+    /// The importer whose format detection and parser options the check uses; its
+    /// mapping is not used.
     public var importer: Importer
 
+    /// A check that parses as `importer` would.
     public init(importer: Importer = Importer()) {
         self.importer = importer
     }
 
+    /// Parses `input` to the end and writes nothing to `sink`; throws (`.data`) at
+    /// the first place it is not well-formed.
     public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)?) throws {
         try importer.parseOnly(input, progress: progress)
     }
