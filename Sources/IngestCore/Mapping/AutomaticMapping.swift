@@ -15,6 +15,8 @@
 /// collection, a record, its fields — so a declarative schema can compile into the
 /// same pieces.
 public final class AutomaticMapping: DocumentMapping {
+    /// Where the records are, from the document element down; `nil` for the
+    /// children of the document element.
     public let recordPath: RecordPath?
     let sink: any RecordSink
     /// The sink, when it wants to hear where each table's records are.
