@@ -36,10 +36,15 @@ import Darwin
 /// Memory: one buffer holding the current chunk (and a token cut by its end), the
 /// decoded text of a string that has escapes or spans chunks, and the nesting stack.
 public final class JSONPushParser: PushParser {
+    /// Where the element names of the events (keys, `item`, the document name) are
+    /// interned: the same key always arrives as the same ``Name``.
     public let names: NameTable
     /// The input's name in error messages.
     public let displayName: String
+    /// Bounds on nesting depth and on the bytes of one string or number; passing one
+    /// throws `.data`.
     public let limits: ParseLimits
+    /// Whether the input is a sequence of values (JSON Lines) rather than one document.
     public let lines: Bool
     private let receiver: any ParseEventReceiver
     private let documentName: Name

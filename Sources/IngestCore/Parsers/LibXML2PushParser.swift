@@ -110,10 +110,13 @@ public final class LibXML2PushParser: PushParser {
         return .success(())
     }
 
+    /// Pushes `bytes` into libxml2 (`xmlParseChunk`) and delivers the events they
+    /// complete; throws `.data` at the first error, which stops the parser.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         try parse(bytes, isFinal: false).mapError { $0.inFile(displayName) }.get()
     }
 
+    /// Pushes the end of the document; throws `.data` when it is incomplete.
     public func finish() throws {
         try parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true).mapError { $0.inFile(displayName) }.get()
     }
