@@ -70,6 +70,7 @@ extension ElementHandler {
     public var accumulatesText: Bool { true }
     /// Does nothing; the stack has accumulated the text already.
     public func didReceive(text: UnsafeBufferPointer<UInt8>) throws {}
+    /// `true`: ``didReceive(text:)`` is called with each piece of text.
     public var receivesText: Bool { true }
     /// Does nothing.
     public func didFinish(child: any ElementHandler, element: ElementEnd) throws {}
