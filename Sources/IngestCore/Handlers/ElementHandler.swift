@@ -84,7 +84,9 @@ extension ElementHandler {
 /// valid only during the call.
 public struct ElementStart {
     /// The element's interned name, held by its ``NameTable`` for the whole parse, so
-    /// the event carries it without reference counting.
+    /// the event carries it without reference counting. Assign it to a `Name`
+    /// variable to keep it beyond the parse.
+    // Safety: as ``Attribute/name``: the parser's table holds the name while it parses.
     public unowned(unsafe) let name: Name
     /// Its attributes in document order, namespace declarations left out; none for
     /// JSON. Borrowed for the call.
@@ -101,7 +103,9 @@ public struct ElementStart {
 /// ``text`` is valid only during the call; ``TextBytes/string`` keeps it.
 public struct ElementEnd {
     /// The element's interned name, held by its ``NameTable`` for the whole parse, so
-    /// the event carries it without reference counting.
+    /// the event carries it without reference counting. Assign it to a `Name`
+    /// variable to keep it beyond the parse.
+    // Safety: as ``Attribute/name``: the parser's table holds the name while it parses.
     public unowned(unsafe) let name: Name
     /// The text directly inside the element, all its pieces together and its child
     /// elements' text left out (empty for a handler that does not

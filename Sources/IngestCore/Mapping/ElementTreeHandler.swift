@@ -13,6 +13,9 @@
 public final class ElementTreeHandler: ElementHandler {
     /// `false`: the stack collects each element's text and hands it over at its end.
     public var receivesText: Bool { false }
+    // Safety (`@exclusivity(unchecked)`): the stack calls a handler one method at a
+    // time on one thread, and no method calls out while it accesses these arrays
+    // (the closures it passes only read them), so no two accesses overlap.
     @exclusivity(unchecked) private var attributes: [(key: String, value: JSONValue)] = []
     @exclusivity(unchecked) private var children: [(name: Name, value: JSONValue)] = []
 

@@ -60,6 +60,16 @@ public struct ExpatParser: StreamingParser {
 /// pushed rather than read. Names are interned in ``names``; namespaces are
 /// processed, and the safety settings are ``ExpatParser``'s.
 public final class ExpatPushParser: PushParser {
+    // Safety:
+    // - `Unmanaged.passUnretained(self)` as Expat's user data: Expat calls back only
+    //   from inside `XML_Parse`/`XML_ParseBuffer`, which this object calls on itself,
+    //   and `deinit` frees the Expat parser, so `self` outlives every callback and
+    //   `with(_:_:)` may borrow it (`_withUnsafeGuaranteedRef`) without a retain.
+    // - `stack` is `receiver` (held strongly just above) seen as a HandlerStack.
+    // - `openNames`, `recentNames` hold names of `names`, this parser's own table.
+    // - `@exclusivity(unchecked)`: one thread drives a parser, and a receiver must not
+    //   feed the parser calling it (see ParseEventReceiver), so nothing writes
+    //   `attributeScratch` while the receiver reads it, and no callback overlaps another.
     static let namespaceSeparator = NameTable.namespaceSeparator
 
     let parser: XML_Parser

@@ -113,6 +113,8 @@ extension ExpatPushParser {
         }
     }
 
+    /// The parser a callback's user data points to (see the safety note on
+    /// ``ExpatPushParser``: it outlives Expat's callbacks).
     private static func session(_ data: UnsafeMutableRawPointer?) -> ExpatPushParser {
         Unmanaged<ExpatPushParser>.fromOpaque(data!).takeUnretainedValue()
     }

@@ -50,6 +50,12 @@ public final class JSONPushParser: PushParser {
     private let documentName: Name
     private let itemName: Name
 
+    // Safety (`@exclusivity(unchecked)` on the state below, `Unmanaged` names): one
+    // thread drives a parser, and a receiver must not feed the parser calling it
+    // (see ParseEventReceiver), so no access to the parser's state overlaps another
+    // and `storage` is never reallocated while a token in it is being delivered.
+    // `containerNames` and `key` hold names of `names`, which the parser owns and
+    // which never lets a name go.
     // The buffer: bytes [start, end) of `storage` are read but not yet consumed.
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int

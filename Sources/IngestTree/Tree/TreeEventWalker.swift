@@ -30,6 +30,10 @@ public final class TreeEventWalker {
     public let receiver: any ParseEventReceiver
     /// The names met so far; share one table to compare names across walks.
     public let names: NameTable
+    // Safety (`@exclusivity(unchecked)`): one thread walks a tree, and a receiver must
+    // not send elements through the walker that is calling it (as with the parsers,
+    // see ParseEventReceiver), so nothing writes these while the receiver reads the
+    // attributes built in them.
     @exclusivity(unchecked) private var nameScratch: [UInt8] = []
     @exclusivity(unchecked) private var valueArena: [UInt8] = []
     @exclusivity(unchecked) private var valueSpans: [(name: Name, start: Int, count: Int)] = []
