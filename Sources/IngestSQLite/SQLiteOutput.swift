@@ -70,6 +70,8 @@ public final class SQLiteOutput: Output {
     private var lock: OutputLock?
 
     /// - Parameters:
+    ///   - path: the database file, or `-` for standard output.
+    ///   - mode: what to do with a file already at `path`.
     ///   - altersExistingTables: with ``Mode/append``, let a field that a table
     ///     already in the file has no column for add one; without it such a record
     ///     fails the write (`.data`) and the file is left as it was. Tables this

@@ -37,6 +37,13 @@ public struct Importer: RecordReader {
         ///   - recordPath: with the automatic mapping, where the records are; ignored
         ///     when `mapping` is given.
         ///   - mapping: how records are found and built; default `.automatic(recordPath:)`.
+        ///   - limits: what one document may hold (``limits``).
+        ///   - chunkSize: the bytes read per call (``chunkSize``).
+        ///   - format: the inputs' format, or `nil` to detect it per input (``format``).
+        ///   - documentName: the document element's name for a JSON input without a
+        ///     file name (``documentName``).
+        ///   - xmlParser: Expat or libxml2 for XML inputs (``xmlParser``).
+        ///   - allowsHugeDocuments: lift libxml2's hard limits (``allowsHugeDocuments``).
         public init(recordPath: RecordPath? = nil, mapping: (any RecordMapping)? = nil,
                     limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
                     format: InputFormat? = nil, documentName: String? = nil, xmlParser: XMLParserKind = .expat,
@@ -73,7 +80,7 @@ public struct Importer: RecordReader {
     }
 
     /// Parses `input` and hands over each element at `path` whole, as a tree with
-    /// the position where it starts: the source of ``records(_:at:from:options:buffer:)``.
+    /// the position where it starts: the source of ``records(_:at:from:options:buffer:onFailure:)``.
     /// XML paths start at the document element (`people/person`); JSON paths start
     /// below the top-level value (`people/item`, or `item` for a top-level array).
     public func forEachRecordTree(in input: InputFile, at path: String,

@@ -54,6 +54,10 @@ public final class AutomaticMapping: DocumentMapping {
     public let survey: RecordPathSurvey?
 
     /// - Parameters:
+    ///   - recordPath: where the records are, from the document element down; `nil`
+    ///     for the children of the document element.
+    ///   - sink: where the records go, in batches.
+    ///   - batchSize: records per batch handed to `sink` (at least 1).
     ///   - format: the input's format; with a record path, JSON paths in
     ///     messages are written below the top-level value (`people/item`).
     ///   - limits: bounds on one record: nested data is bounded by ``ParseLimits/maxTextBytes``.

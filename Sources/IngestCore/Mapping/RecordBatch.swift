@@ -48,11 +48,11 @@ public final class RecordBatch {
     /// One field: its name, what its bytes are, where it came from, and where its
     /// bytes are in the arena.
     public struct Field {
-        /// The name, held by the batch: read it while the batch lives, or assign it
-        /// to a `Name` variable to keep it longer.
         // Safety: `append` holds every name it stores (`hold`: `namesByID`, and
         // `displacedNames` for a name whose id another table's name takes over), and
         // a batch never lets go of a name, `clear()` included.
+        /// The name, held by the batch: read it while the batch lives, or assign it
+        /// to a `Name` variable to keep it longer.
         public unowned(unsafe) let name: Name
         /// What the field's bytes are.
         public let kind: Kind

@@ -99,7 +99,10 @@ public final class JSONPushParser: PushParser {
     ///   - documentName: the name of the document element (ingest uses the input's
     ///     file name without its extension).
     ///   - lines: read a sequence of values (JSON Lines) rather than one document.
+    ///   - limits: bounds on nesting depth and on one string's or number's bytes.
     ///   - names: the table keys are interned in.
+    ///   - bufferSize: the initial size of the buffer bytes are read into; it grows
+    ///     when a token cut by its end or ``writableSpace(minimum:)`` needs more.
     ///   - displayName: the input's name in error messages.
     public init(receiver: any ParseEventReceiver, documentName: String, lines: Bool = false,
                 limits: ParseLimits = .default, names: NameTable = NameTable(),

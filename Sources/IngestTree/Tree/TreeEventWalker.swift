@@ -16,7 +16,7 @@ import CLibXML2
 /// Internal entities are expanded in place. A reference to an external entity (which
 /// the tree never loads) stops the walk with the same `.data` error the streaming
 /// parsers give. Expansion — in text and in attribute values alike — is bounded as
-/// Expat bounds it (``EntityExpansionBudget``): past 8 MiB, expanded text may not
+/// Expat bounds it (`EntityExpansionBudget`): past 8 MiB, expanded text may not
 /// exceed 100 times the document's size.
 ///
 /// Positions carry the element's line and no column (libxml2's tree keeps none).
