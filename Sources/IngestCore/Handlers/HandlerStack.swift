@@ -63,7 +63,12 @@ public final class HandlerStack: ParseEventReceiver {
     private var skipping = 0
     private var sawDocumentElement = false
 
+    // Safety (`@exclusivity(unchecked)`): read once per event into a local (`if let
+    // survey`, `survey?.`) and written only by `note` when the survey is finished,
+    // never while a read is under way; a survey knows nothing of the stack, so its
+    // calls cannot set this. Set it before the parse, from the parsing thread.
     /// Told of every element, skipped ones too, until it ``RecordPathSurvey/isFinished``.
+    /// Set it before the parse starts.
     @exclusivity(unchecked) public var survey: RecordPathSurvey?
 
     /// A stack whose `root` handler takes the document element; a document with more

@@ -69,7 +69,9 @@ public final class ExpatPushParser: PushParser {
     // - `openNames`, `recentNames` hold names of `names`, this parser's own table.
     // - `@exclusivity(unchecked)`: one thread drives a parser, and a receiver must not
     //   feed the parser calling it (see ParseEventReceiver), so nothing writes
-    //   `attributeScratch` while the receiver reads it, and no callback overlaps another.
+    //   `attributeScratch` while the receiver reads it, and no callback overlaps another
+    //   (so `entities`, written by Expat's declaration callbacks and read per element,
+    //   is never written during a read).
     static let namespaceSeparator = NameTable.namespaceSeparator
 
     let parser: XML_Parser
