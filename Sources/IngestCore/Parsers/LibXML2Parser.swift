@@ -34,6 +34,8 @@ import CLibXML2
 /// libxml2 stands. For inputs in other encodings than UTF-8, ``SourcePosition``'s
 /// byte offset counts bytes of the UTF-8 libxml2 converted the input to.
 public struct LibXML2Parser: StreamingParser {
+    /// The bytes read from the input per call, pushed to libxml2 at once.
+    /// Default: ``defaultChunkSize`` (256 KiB).
     public var chunkSize: Int
     /// Sets `XML_PARSE_HUGE`: lifts libxml2's hard limits (10 MB attribute values and
     /// CDATA sections, 50 000-byte names) and turns off its entity amplification
@@ -52,7 +54,8 @@ public struct LibXML2Parser: StreamingParser {
     /// does (RFC 7303); `nil` (the default) lets the document say.
     public var encoding: String?
 
-    /// A parser with libxml2's safe defaults; see the properties for each option.
+    /// A libxml2 parser reading `chunkSize` bytes at a time, with its hard limits on
+    /// unless `allowsHugeDocuments`; see the properties for `recovers` and `encoding`.
     public init(chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false,
                 recovers: Bool = false, encoding: String? = nil) {
         self.chunkSize = chunkSize
@@ -61,6 +64,10 @@ public struct LibXML2Parser: StreamingParser {
         self.encoding = encoding
     }
 
+    /// Reads `input` chunk by chunk, pushes each chunk into libxml2 and delivers the
+    /// events to `receiver`; `progress` hears the bytes read after each chunk. Throws
+    /// `.data` for a document that is not well-formed (or passes libxml2's limits),
+    /// `.io` when reading fails, and whatever `receiver` throws.
     public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
                       progress: ((Int) -> Void)? = nil) throws {
         let session = try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
@@ -78,6 +85,8 @@ public struct LibXML2Parser: StreamingParser {
         }
     }
 
+    /// A ``LibXML2PushParser`` delivering to `receiver`; throws when libxml2 cannot
+    /// create its parser context.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) throws -> any PushParser {
         try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
                               encoding: encoding, displayName: displayName)

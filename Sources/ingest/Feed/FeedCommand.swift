@@ -11,7 +11,7 @@ struct FeedCommand: ParsableCommand {
         abstract: "Archive RSS, Atom and JSON Feed from files or URLs.",
         usage: """
         ingest feed <source> ... [--to db|json|ndjson] [--out <path>]
-               [--jobs <n>] [--timeout <seconds>] [--quiet|--verbose]
+                    [--jobs <n>] [--timeout <seconds>] [--quiet|--verbose]
         """,
         discussion: FeedHelp.discussion
     )

@@ -59,7 +59,7 @@ struct OutputOptions: ParsableArguments {
         case db, plist, archive, json, ndjson
     }
 
-    @Option(help: "What to write: db (SQLite), plist (property list), archive (NSKeyedArchiver), json, ndjson.")
+    @Option(help: ArgumentHelp("What to write: db (SQLite), plist (property list), archive (NSKeyedArchiver), json, ndjson.", valueName: "kind"))
     var to: Kind = .db
 
     @Option(help: ArgumentHelp("Output path; - writes standard output. Default: the input's name with the output's extension.", valueName: "path"),
