@@ -147,7 +147,9 @@ final class JSONFieldHandler: ElementHandler {
            children.allSatisfy({ $0.name.object === first }) {
             return compose(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), keys: false)
         }
-        var out = output.composing
+        // Taken out of the output, not copied: the scratch has one owner while it grows.
+        var out: [UInt8] = []
+        swap(&out, &output.composing)
         out.removeAll(keepingCapacity: true)
         out.append(UInt8(ascii: "{"))
         var first = true
@@ -209,7 +211,9 @@ final class JSONFieldHandler: ElementHandler {
             output.bytes.append(close)
             return
         }
-        var out = output.composing
+        // Taken out of the output, not copied: the scratch has one owner while it grows.
+        var out: [UInt8] = []
+        swap(&out, &output.composing)
         out.removeAll(keepingCapacity: true)
         out.append(open)
         output.bytes.withUnsafeBufferPointer { values in

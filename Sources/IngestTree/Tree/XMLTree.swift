@@ -103,8 +103,11 @@ public final class XMLTree {
         let diagnostics = LibXML2Diagnostics()
         let parsed: (xmlDocPtr?, Bool) = diagnostics.capturing {
             Self.withParserContext { context in
-                let document = xmlCtxtReadIO(context, LibXML2InputSource.read, nil, source.context,
-                                             input.displayName, nil, Self.parseOptions)
+                // libxml2 holds `source.context` unretained: the source must outlive the read.
+                let document = withExtendedLifetime(source) {
+                    xmlCtxtReadIO(context, LibXML2InputSource.read, nil, source.context,
+                                  input.displayName, nil, Self.parseOptions)
+                }
                 return (document, context.pointee.wellFormed != 0)
             }
         }

@@ -153,6 +153,8 @@ public final class ValidationSchema {
             valid = xmlTextReaderIsValid(reader) == 1
         }
         }
+        // libxml2 held `source.context` unretained while it read: the source lives until here.
+        withExtendedLifetime(source) {}
         if let failure = source.failure { throw failure }
         var problems = diagnostics.errors.map {
             ValidationProblem(file: input.displayName, line: $0.line, column: $0.column, message: $0.message)
