@@ -16,11 +16,17 @@ let package = Package(
         .library(name: "IngestSchema", targets: ["IngestSchema"]),
         .library(name: "IngestCompression", targets: ["IngestCompression"]),
         .library(name: "IngestTesting", targets: ["IngestTesting"]),
+        .library(name: "IngestFeeds", targets: ["IngestFeeds"]),
+        .library(name: "IngestFeedArchive", targets: ["IngestFeedArchive"]),
         .executable(name: "ingest", targets: ["ingest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // `ingest feed`'s HTTP client; SwiftNIO (which it is built on) also serves the
+        // feed tests' loopback HTTP server.
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // C libraries, found through pkg-config; the providers name the packages to install.
@@ -62,12 +68,19 @@ let package = Package(
         .target(name: "IngestSchema", dependencies: ["IngestCore"]),
         // Compressed inputs (gzip, bzip2, xz, zstd, told by their magic bytes), streamed.
         .target(name: "IngestCompression", dependencies: ["IngestCore", "CZlib", "CBZip2", "CLZMA", "CZstd"]),
+        // RSS, Atom and JSON Feed into one model (gofeed's), streamed through the handler
+        // stack. On the parsing core alone: a feed reader app needs no SQLite.
+        .target(name: "IngestFeeds", dependencies: ["IngestCore"], exclude: ["README.md"]),
+        // Feeds archived into any database output that renders a TableDesign: re-runs
+        // update in place, never duplicate. Names no database (no GRDB).
+        .target(name: "IngestFeedArchive", dependencies: ["IngestCore", "IngestFeeds"]),
         // Drives element handlers with hand-made events, for tests (yours too).
         .target(name: "IngestTesting", dependencies: ["IngestCore"]),
         // The umbrella: re-exports the modules above.
         .target(
             name: "IngestKit",
-            dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression"]
+            dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression",
+                           "IngestFeeds", "IngestFeedArchive"]
         ),
 
         .executableTarget(
@@ -75,6 +88,9 @@ let package = Package(
             dependencies: [
                 "IngestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // How fast a compressed input reads through DecompressingSource, against `gzip -dc`.
@@ -82,6 +98,12 @@ let package = Package(
             name: "ingest-decompress-bench",
             dependencies: ["IngestCore", "IngestCompression"],
             path: "Benchmarks/Decompress"
+        ),
+        // Benchmarks/Feeds/run.sh's reader: a large feed through IngestFeeds' streaming API.
+        .executableTarget(
+            name: "ingest-feed-bench",
+            dependencies: ["IngestFeeds"],
+            path: "Benchmarks/FeedStream"
         ),
         // Benchmarks/run.sh's measure of IngestKit.records (streaming Decodable).
         .executableTarget(
@@ -100,6 +122,12 @@ let package = Package(
             dependencies: ["IngestSQLite", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "CZlib"]),
+        .testTarget(name: "IngestFeedsTests", dependencies: ["IngestFeeds", "IngestCore"]),
+        .testTarget(
+            name: "IngestFeedArchiveTests",
+            dependencies: ["IngestFeedArchive", "IngestFeeds", "IngestSQLite", "IngestTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestTestSupport"]),
         .testTarget(
             name: "IngestSchemaTests",
@@ -114,7 +142,15 @@ let package = Package(
         // The command, run as a user runs it: the built binary.
         .testTarget(
             name: "IngestCLITests",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "IngestFeeds", "IngestCore", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // `ingest feed`'s tests serve feeds on 127.0.0.1 with SwiftNIO.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
     ]
 )

@@ -7,3 +7,5 @@
 @_exported import IngestFiles
 @_exported import IngestSchema
 @_exported import IngestCompression
+@_exported import IngestFeeds
+@_exported import IngestFeedArchive

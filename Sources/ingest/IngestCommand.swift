@@ -26,7 +26,7 @@ struct IngestCommand: ParsableCommand {
         64 usage, 65 bad input, 66 missing input, 73 output, 74 I/O, 75 try later.
         """,
         version: "0.2.0",
-        subcommands: [ImportCommand.self, SchemaCommand.self],
+        subcommands: [ImportCommand.self, SchemaCommand.self, FeedCommand.self],
         defaultSubcommand: ImportCommand.self
     )
 

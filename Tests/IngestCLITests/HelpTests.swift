@@ -9,6 +9,7 @@ struct HelpTests {
     static let pages: [[String]] = [
         ["--help"], ["help"], ["help", "import"], ["import", "--help"],
         ["help", "schema"], ["schema", "--help"], ["help", "schema", "infer"], ["schema", "infer", "--help"],
+        ["help", "feed"], ["feed", "--help"],
     ]
 
     func page(_ arguments: [String]) throws -> String {

@@ -15,6 +15,20 @@ import Darwin
 // check that every Swift block of the README is here.
 
 struct ReadmeSamples {
+    /// README "Feeds": a feed's items printed as they are read.
+    func printFeedItems() throws {
+        let url = URL(fileURLWithPath: "Samples/podcast.rss")   // import IngestFeeds (or IngestKit)
+        let feed = try FeedReader().read(contentsOf: url) { item, feed in
+            let date = item.publishedParsed?.rfc3339 ?? "undated"
+            print("\(date)  \(item.title?.plainText ?? "(untitled)")")
+            for enclosure in item.enclosures {
+                print("    \(enclosure.type ?? "?")  \(enclosure.url ?? "")")
+            }
+        }
+        print("\(feed.title?.plainText ?? "?") (\(feed.format)), well-formed: \(feed.wellFormed)")
+        // Or all at once: try Feed(contentsOf: url).items, and .gofeedJSON(prettyPrinted: true)
+    }
+
     struct PersonRecord: Decodable, Equatable { let firstName: String; let lastName: String }
 
     func loadPeople(plist url: URL) throws -> [PersonRecord] {   // --to plist, XML or binary
@@ -136,7 +150,7 @@ extension ReadmeSamples {
         func sample(_ name: String) -> String { packageRoot.appendingPathComponent(name).path }
 
         @Test func everySwiftBlockOfTheReadmeIsCompiledHere() throws {
-            #expect(try swiftCodeBlocks(inArticle: "README.md").count == 8)
+            #expect(try swiftCodeBlocks(inArticle: "README.md").count == 9)
             for block in try codeBlocks(ofArticle: "README.md", missingFrom: #filePath) {
                 Issue.record("a Swift block of README.md is not compiled here:\n\(block)")
             }

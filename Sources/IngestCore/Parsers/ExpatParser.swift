@@ -101,12 +101,15 @@ public final class ExpatPushParser: PushParser {
     /// Per depth, how many children the open element at that depth has had so far.
     @exclusivity(unchecked) private var childCounts = [Int](repeating: 0, count: 64)
 
-    /// A parser sending the events of one document to `receiver`.
-    public init(receiver: any ParseEventReceiver, displayName: String = "<memory>") {
+    /// A parser sending the events of one document to `receiver`. `encoding`, when
+    /// given, overrides the document's XML declaration, as an HTTP charset does
+    /// (RFC 7303); Expat reads the names it reads in a declaration (through iconv for
+    /// single-byte ones).
+    public init(receiver: any ParseEventReceiver, encoding: String? = nil, displayName: String = "<memory>") {
         self.receiver = receiver
         stack = (receiver as? HandlerStack).map { Unmanaged.passUnretained($0) }
         self.displayName = displayName
-        parser = XML_ParserCreateNS(nil, XML_Char(bitPattern: Self.namespaceSeparator))
+        parser = XML_ParserCreateNS(encoding, XML_Char(bitPattern: Self.namespaceSeparator))
         XML_SetReturnNSTriplet(parser, 1)
         XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())

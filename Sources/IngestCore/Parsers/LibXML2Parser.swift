@@ -42,12 +42,26 @@ public struct LibXML2Parser: StreamingParser {
     /// check, so a "billion laughs" document can take all memory. Only for trusted
     /// inputs.
     public var allowsHugeDocuments: Bool
+    /// libxml2's recovering mode (`XML_PARSE_RECOVER`): a document that is not
+    /// well-formed (an undeclared prefix, a bare `&`, a missing end tag) is read as far
+    /// as libxml2 can repair it instead of failing at its first error. Off by default.
+    /// ``parse(_:into:progress:)`` then reports no XML error at all; to learn whether
+    /// there was one, drive a ``LibXML2PushParser`` made by
+    /// ``makePushParser(receiver:displayName:)`` and read its
+    /// ``LibXML2PushParser/firstRecoveredError``.
+    public var recovers: Bool
+    /// The document's encoding, overriding its XML declaration, as an HTTP charset
+    /// does (RFC 7303); `nil` (the default) lets the document say.
+    public var encoding: String?
 
     /// A libxml2 parser reading `chunkSize` bytes at a time, with its hard limits on
-    /// unless `allowsHugeDocuments`.
-    public init(chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false) {
+    /// unless `allowsHugeDocuments`; see the properties for `recovers` and `encoding`.
+    public init(chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false,
+                recovers: Bool = false, encoding: String? = nil) {
         self.chunkSize = chunkSize
         self.allowsHugeDocuments = allowsHugeDocuments
+        self.recovers = recovers
+        self.encoding = encoding
     }
 
     /// Reads `input` chunk by chunk, pushes each chunk into libxml2 and delivers the
@@ -56,7 +70,8 @@ public struct LibXML2Parser: StreamingParser {
     /// `.io` when reading fails, and whatever `receiver` throws.
     public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
                       progress: ((Int) -> Void)? = nil) throws {
-        let session = try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, displayName: input.displayName)
+        let session = try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
+                                            encoding: encoding, displayName: input.displayName)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var consumed = 0
@@ -73,6 +88,7 @@ public struct LibXML2Parser: StreamingParser {
     /// A ``LibXML2PushParser`` delivering to `receiver`; throws when libxml2 cannot
     /// create its parser context.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) throws -> any PushParser {
-        try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, displayName: displayName)
+        try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
+                              encoding: encoding, displayName: displayName)
     }
 }

@@ -38,6 +38,11 @@ public final class LibXML2PushParser: PushParser {
     @exclusivity(unchecked) private var expandedRanges: [(index: Int, start: Int, count: Int)] = []
     @exclusivity(unchecked) private var valueScratch: [UInt8] = []
     private let huge: Bool
+    /// Whether the parse goes on past errors that make the document malformed
+    /// (`XML_PARSE_RECOVER`); see ``init(receiver:huge:recovers:encoding:displayName:)``.
+    public let recovers: Bool
+    /// The first error recovered from, without the input's name.
+    private var recoveredError: IngestError?
     /// libxml2's own bounds on one value: `XML_MAX_TEXT_LENGTH`, and
     /// `XML_MAX_HUGE_LENGTH` with `XML_PARSE_HUGE`.
     static let maxValueBytes = 10_000_000, hugeMaxValueBytes = 1_000_000_000
@@ -59,13 +64,40 @@ public final class LibXML2PushParser: PushParser {
     /// documentation asks of programs that parse on several threads.
     private static let libraryReady: Void = xmlInitParser()
 
-    /// A parser sending the events of one document to `receiver`; `huge` lifts
-    /// libxml2's limits (see ``LibXML2Parser/allowsHugeDocuments``).
-    public init(receiver: any ParseEventReceiver, huge: Bool = false, displayName: String = "<memory>") throws {
+    /// A parser sending the events of one document to `receiver`.
+    ///
+    /// - Parameters:
+    ///   - huge: lifts libxml2's limits (see ``LibXML2Parser/allowsHugeDocuments``).
+    ///   - recovers: libxml2's recovering mode (`XML_PARSE_RECOVER`), for documents
+    ///     that are not quite XML — feeds in the wild with an undeclared prefix, a bare
+    ///     `&` or a missing end tag. Errors that make the document malformed no longer
+    ///     stop the parse: libxml2 repairs what it can and reads on, and
+    ///     ``firstRecoveredError`` keeps the first of them. An element with an
+    ///     undeclared prefix arrives with no namespace and its prefixed name as its
+    ///     local name (`content:encoded`), as libxml2's own tree has it. Errors from
+    ///     the receiver and refused external entities still stop the parse; where
+    ///     libxml2 itself gives up (its limits, a hopeless document) the events end
+    ///     early, with ``firstRecoveredError`` set.
+    ///   - encoding: the document's encoding, overriding its XML declaration — what an
+    ///     HTTP `Content-Type` charset does (RFC 7303); any name iconv knows. A byte
+    ///     order mark is not looked at: leave this `nil` when the document has one.
+    ///   - displayName: the input's name in error messages.
+    /// - Throws: ``IngestError`` (`.data`) when libxml2 and iconv do not know
+    ///   `encoding`.
+    public init(receiver: any ParseEventReceiver, huge: Bool = false, recovers: Bool = false,
+                encoding: String? = nil, displayName: String = "<memory>") throws {
         Self.libraryReady
         self.receiver = receiver
         self.displayName = displayName
         self.huge = huge
+        self.recovers = recovers
+        if let encoding {
+            guard let converter = xmlFindCharEncodingHandler(encoding) else {
+                throw IngestError(.data, "cannot read the encoding \"\(encoding)\": neither libxml2 nor iconv knows it",
+                                  file: displayName)
+            }
+            xmlCharEncCloseFunc(converter)
+        }
         var handler = Self.makeHandler()
         guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
             throw IngestError(.io, "libxml2 could not create a parser context")
@@ -76,6 +108,13 @@ public final class LibXML2PushParser: PushParser {
         // Expat accepts. So libxml2 accepts the few names only the 5th edition allows.
         var options = Int32(XML_PARSE_NONET.rawValue)
         if huge { options |= Int32(XML_PARSE_HUGE.rawValue) }
+        if recovers { options |= Int32(XML_PARSE_RECOVER.rawValue) }
+        if let encoding {
+            // Resetting a fresh push context with an encoding is libxml2's public way to
+            // give it one; the declaration is then ignored.
+            xmlCtxtResetPush(context, nil, 0, nil, encoding)
+            options |= Int32(XML_PARSE_IGNORE_ENC.rawValue)
+        }
         xmlCtxtUseOptions(context, options)
         context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -90,11 +129,13 @@ public final class LibXML2PushParser: PushParser {
         xmlFreeParserCtxt(context)
     }
 
-    /// Pushes `bytes` into the parser; `isFinal` ends the document.
     /// Pushes `bytes` into the parser; `isFinal` ends the document. Any error stops
     /// the parse: a malformed document, and also what libxml2 raises without a
     /// context (a byte the declared encoding does not define) or only signals by
-    /// halting, which leave the document counted as well-formed.
+    /// halting, which leave the document counted as well-formed. Recovering
+    /// (``recovers``), what makes the document malformed is kept as
+    /// ``firstRecoveredError`` instead and the parse goes on; errors raised without
+    /// a context and the receiver's own still stop it.
     func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
         if let failure { return .failure(failure) }
         pushedBytes += bytes.count
@@ -108,14 +149,26 @@ public final class LibXML2PushParser: PushParser {
         // the document well-formed and the parser running; a halted parser
         // (`disableSAX`) or a malformed document is an error whatever was reported.
         if status != 0 && (context.pointee.wellFormed == 0 || context.pointee.disableSAX != 0) {
-            failure = IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition)
-            return .failure(failure!)
+            let error = IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition)
+            if recovers {
+                // libxml2 read on (or, halted, the events end early): the document is marked.
+                if recoveredError == nil { recoveredError = error }
+                return .success(())
+            }
+            failure = error
+            return .failure(error)
         }
         return .success(())
     }
 
+    /// In recovering mode, the first error libxml2 recovered from, with the input's
+    /// name and position; `nil` while the document is well-formed (and always when
+    /// not ``recovers``, since the first such error stops the parse).
+    public var firstRecoveredError: IngestError? { recoveredError?.inFile(displayName) }
+
     /// Pushes `bytes` into libxml2 (`xmlParseChunk`) and delivers the events they
-    /// complete; throws `.data` at the first error, which stops the parser.
+    /// complete; throws `.data` at the first error, which stops the parser (unless
+    /// ``recovers``: see ``firstRecoveredError``).
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         try parse(bytes, isFinal: false).mapError { $0.inFile(displayName) }.get()
     }
@@ -172,7 +225,12 @@ public final class LibXML2PushParser: PushParser {
         // libxml2 calls back only from `xmlParseChunk`, which the object calls on
         // itself, so it outlives every callback: no retain and release per event.
         // (The contexts libxml2 makes for entity text live only inside that call.)
-        Unmanaged<LibXML2PushParser>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef(body)
+        Unmanaged<LibXML2PushParser>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef { session in
+            // libxml2 stops expanding entity references (even `&amp;`) once it knows a
+            // document is malformed; recovering means reading on as if it were not.
+            if session.recovers { session.context.pointee.wellFormed = 1 }
+            body(session)
+        }
     }
 
     // MARK: - Positions
@@ -230,8 +288,17 @@ public final class LibXML2PushParser: PushParser {
     private func intern(_ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
                         _ uri: UnsafePointer<xmlChar>?) -> Name {
         guard let uri else {
-            return names.intern(UnsafeBufferPointer(start: localName, count: strlen(localName)),
-                                namespaceSeparator: Self.namespaceSeparator)
+            guard let prefix else {
+                return names.intern(UnsafeBufferPointer(start: localName, count: strlen(localName)),
+                                    namespaceSeparator: Self.namespaceSeparator)
+            }
+            // Only in recovering mode: a prefix no declaration binds. The name keeps
+            // it, with no namespace, as libxml2's own tree does: `content:encoded`.
+            nameScratch.removeAll(keepingCapacity: true)
+            nameScratch.append(contentsOf: UnsafeBufferPointer(start: prefix, count: strlen(prefix)))
+            nameScratch.append(UInt8(ascii: ":"))
+            nameScratch.append(contentsOf: UnsafeBufferPointer(start: localName, count: strlen(localName)))
+            return nameScratch.withUnsafeBufferPointer { names.intern($0) }
         }
         nameScratch.removeAll(keepingCapacity: true)
         nameScratch.append(contentsOf: UnsafeBufferPointer(start: uri, count: strlen(uri)))
@@ -400,13 +467,29 @@ public final class LibXML2PushParser: PushParser {
 
     /// A libxml2 diagnostic. Warnings and validity errors leave the document
     /// well-formed and are ignored; fatal errors, and the namespace errors Expat
-    /// also treats as malformed, stop the parse.
+    /// also treats as malformed, stop the parse — or, recovering, are kept (the
+    /// first of them) while the parse goes on.
     private func report(_ error: xmlError) {
         guard failure == nil else { return }
         if let refusal = UndeclaredEntity.message(for: error, document: context) {
-            return fail(IngestError(.data, refusal, position: position(of: error)))
+            return failOrRecover(IngestError(.data, refusal, position: position(of: error)))
         }
         guard Self.isFailure(error) else { return }
+        failOrRecover(diagnostic(error))
+    }
+
+    /// Stops the parse with `error` — or, recovering, keeps it (the first such) and
+    /// lets libxml2 read on.
+    private func failOrRecover(_ error: IngestError) {
+        if recovers {
+            if recoveredError == nil { recoveredError = error }
+            return
+        }
+        fail(error)
+    }
+
+    /// A libxml2 error as an ``IngestError`` with its position.
+    private func diagnostic(_ error: xmlError) -> IngestError {
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last?.isNewline == true { message.removeLast() }
         message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -414,7 +497,7 @@ public final class LibXML2PushParser: PushParser {
             // libxml2's push parser says this when the input stops inside an element.
             message = "the input ends inside <\(open.qualified)> (libxml2: \(message))"
         }
-        fail(IngestError(.data, message, position: position(of: error)))
+        return IngestError(.data, message, position: position(of: error))
     }
 
     /// Where `error` happened: libxml2's line and column in the document itself,

@@ -1,0 +1,129 @@
+import IngestCore
+
+extension FeedArchive {
+    /// The archive's tables, as a database-neutral ``IngestCore/TableDesign`` with
+    /// upserts: a row whose key is stored already is updated in place, none is ever
+    /// deleted. Any output that renders a design (IngestSQLite's `SQLiteOutput`, a
+    /// PostgreSQL output) stores an archive.
+    ///
+    /// - `feeds`, one row per source: `id` (integer key), `source` (the file, `-` or
+    ///   URL as first given), `url` (where it is read from now: a permanent redirect
+    ///   moves it), `title`, `link`, `feed_link`, `description`, `type` (`rss`,
+    ///   `atom`, `json`), `version`, `language`, `copyright`, `generator`, `image`,
+    ///   `author`, `categories` (JSON array), `updated`/`updated_at`,
+    ///   `published`/`published_at`, `well_formed`, `first_error`, `extensions` (JSON:
+    ///   `dcExt`, `itunesExt`, `extensions` as gofeed writes them), then the fetch:
+    ///   `etag`, `last_modified`, `last_fetched`, `last_status` (the HTTP status;
+    ///   NULL for files), `last_error` (NULL after a success).
+    /// - `items`, child of `feeds` by `feed_id`: `id` (integer key), `guid`, `link`,
+    ///   `title`, `summary`, `content`, `author`, `published`/`published_at`,
+    ///   `updated`/`updated_at`, `image`, `extensions` (JSON: `dcExt`, `itunesExt`,
+    ///   `extensions`, `custom`), `content_hash`, `first_seen`, `last_changed`.
+    /// - `enclosures` (`item_id`, `url`, `type`, `length`), keyed by item and URL;
+    ///   `categories` (`item_id`, `name`), keyed by both; `authors` (`item_id`,
+    ///   `name`, `email`, `url`), keyed by item, name and email (`''` when absent, so
+    ///   that the key has no NULL).
+    ///
+    /// Texts are kept as the feed gives them (HTML included); `…_at` columns are the
+    /// dates read as instants, RFC 3339 in UTC, NULL when the text is no date.
+    /// Children are added, never removed: an enclosure, category or author an item
+    /// drops stays, with the rest of what the archive has seen.
+    public static let design = TableDesign(tables: [
+        TableDesign.Table(
+            name: Table.feeds,
+            columns: [
+                .init(name: "id", type: .integer, notNull: true),
+                .init(name: "source", type: .text, notNull: true),
+                .init(name: "url", type: .text),
+                .init(name: "title", type: .text),
+                .init(name: "link", type: .text),
+                .init(name: "feed_link", type: .text),
+                .init(name: "description", type: .text),
+                .init(name: "type", type: .text),
+                .init(name: "version", type: .text),
+                .init(name: "language", type: .text),
+                .init(name: "copyright", type: .text),
+                .init(name: "generator", type: .text),
+                .init(name: "image", type: .text),
+                .init(name: "author", type: .text),
+                .init(name: "categories", type: .json),
+                .init(name: "updated", type: .text),
+                .init(name: "updated_at", type: .datetime),
+                .init(name: "published", type: .text),
+                .init(name: "published_at", type: .datetime),
+                .init(name: "well_formed", type: .bool),
+                .init(name: "first_error", type: .text),
+                .init(name: "extensions", type: .json),
+                .init(name: "etag", type: .text),
+                .init(name: "last_modified", type: .text),
+                .init(name: "last_fetched", type: .datetime),
+                .init(name: "last_status", type: .integer),
+                .init(name: "last_error", type: .text),
+            ],
+            primaryKey: ["id"],
+            childTables: [Table.items]),
+        TableDesign.Table(
+            name: Table.items,
+            columns: [
+                .init(name: "id", type: .integer, notNull: true),
+                .init(name: "guid", type: .text),
+                .init(name: "link", type: .text),
+                .init(name: "title", type: .text),
+                .init(name: "summary", type: .text),
+                .init(name: "content", type: .text),
+                .init(name: "author", type: .text),
+                .init(name: "published", type: .text),
+                .init(name: "published_at", type: .datetime),
+                .init(name: "updated", type: .text),
+                .init(name: "updated_at", type: .datetime),
+                .init(name: "image", type: .text),
+                .init(name: "extensions", type: .json),
+                .init(name: "content_hash", type: .integer, notNull: true),
+                .init(name: "first_seen", type: .datetime),
+                .init(name: "last_changed", type: .datetime),
+            ],
+            primaryKey: ["id"],
+            foreignKey: .init(column: "feed_id", parentTable: Table.feeds, parentColumn: "id", type: .integer),
+            childTables: [Table.enclosures, Table.categories, Table.authors]),
+        TableDesign.Table(
+            name: Table.enclosures,
+            columns: [
+                .init(name: "url", type: .text, notNull: true),
+                .init(name: "type", type: .text),
+                .init(name: "length", type: .integer),
+            ],
+            primaryKey: ["item_id", "url"],
+            foreignKey: itemKey),
+        TableDesign.Table(
+            name: Table.categories,
+            columns: [.init(name: "name", type: .text, notNull: true)],
+            primaryKey: ["item_id", "name"],
+            foreignKey: itemKey),
+        TableDesign.Table(
+            name: Table.authors,
+            columns: [
+                .init(name: "name", type: .text, notNull: true),
+                .init(name: "email", type: .text, notNull: true),
+                .init(name: "url", type: .text),
+            ],
+            primaryKey: ["item_id", "name", "email"],
+            foreignKey: itemKey),
+    ], upsert: true)
+
+    /// The archive's table names.
+    public enum Table {
+        /// One row per source.
+        public static let feeds = "feeds"
+        /// One row per item, whatever the runs that saw it.
+        public static let items = "items"
+        /// The files attached to items.
+        public static let enclosures = "enclosures"
+        /// The categories (tags) of items.
+        public static let categories = "categories"
+        /// The authors of items.
+        public static let authors = "authors"
+    }
+
+    private static let itemKey = TableDesign.ForeignKey(column: "item_id", parentTable: Table.items,
+                                                       parentColumn: "id", type: .integer)
+}

@@ -1,0 +1,189 @@
+import Foundation
+import IngestCore
+import IngestFeeds
+
+/// Feeds archived into a database that re-runs cleanly: each read of a source
+/// updates its `feeds` row, inserts the items not stored before, updates in place
+/// those whose content changed and leaves the others alone — nothing is
+/// duplicated and nothing is deleted (see ``design`` for the tables).
+///
+/// The archive names no database: it drives any ``IngestCore/Output`` that renders
+/// a ``IngestCore/TableDesign`` with upserts and reads back what it stored
+/// (``IngestCore/StoredRowReader``), one transaction per source:
+///
+/// ```swift
+/// let archive = try FeedArchive { design in
+///     SQLiteOutput(path: "feeds.db", mode: .append, design: design)
+/// }
+/// let path = "Samples/podcast.rss"
+/// let counts = try archive.archive(.given(path), fetch: FeedFetch(url: path)) { deliver in
+///     try FeedReader().read(contentsOf: URL(fileURLWithPath: path), deliver)
+/// }
+/// print(counts)   // 3 new, 0 changed, 0 unchanged
+/// ```
+///
+/// An item is the same item from one run to the next when it has the same feed and
+/// the same guid (RSS `guid`, Atom `id`, JSON Feed `id`); without one, the same
+/// link; without either, the same title and date. Its key is a hash of those, and
+/// "changed" means a different hash of its content (``FeedArchiveCounts``).
+///
+/// Items stream: each is written as it is read, in flat memory, but for a set of
+/// the keys and content hashes already stored for the feed (16 bytes an item, and
+/// the item's first-seen time) that tells new from changed from unchanged.
+///
+/// Not for several threads at once: call it from one thread at a time.
+public final class FeedArchive: @unchecked Sendable {
+    /// Makes the output one source is written to: a fresh one each time, given
+    /// ``design``, writing in place with upserts (for SQLite, `.append`).
+    public typealias OutputMaker = (TableDesign) throws -> any Output & StoredRowReader
+
+    /// How a source is named in the archive.
+    public enum SourceName: Sendable, Hashable {
+        /// By a name known before reading: a file's path, a URL.
+        case given(String)
+        /// By the feed's own address (its `feed_link`, else its `link`), for bytes
+        /// that come without a name — standard input; `-` when the feed has neither.
+        case fromFeed
+    }
+
+    private let makeOutput: OutputMaker
+    private let reader: any StoredRowReader
+    private let rows = ArchiveRows()
+    /// The `feeds` table, by key.
+    private var stored: [Int64: StoredFeed] = [:]
+
+    /// An archive written through the outputs `makeOutput` makes; reads the `feeds`
+    /// table it holds already.
+    ///
+    /// - Throws: ``IngestCore/IngestError`` (`.output`) when the target holds a
+    ///   `feeds` table that is not an archive's, or cannot be read.
+    public init(output makeOutput: @escaping OutputMaker) throws {
+        self.makeOutput = makeOutput
+        let reader = try makeOutput(Self.design)
+        self.reader = reader
+        let columns = Self.design.table(named: Table.feeds)!.columns.map(\.name)
+        do {
+            for values in try reader.storedRows(in: Table.feeds, columns: columns, matching: [:]) {
+                let feed = StoredFeed(row: Dictionary(uniqueKeysWithValues: zip(columns, values)))
+                stored[feed.id] = feed
+            }
+        } catch let error as IngestError {
+            throw IngestError(.output, "not a feed archive, or unreadable: \(error.message)",
+                              file: error.file ?? reader.displayName)
+        }
+    }
+
+    /// The sources stored so far, in no particular order.
+    public var feeds: [StoredFeed] { Array(stored.values) }
+
+    /// The stored feed archived under `source`, or whose `url` is `source` now (it
+    /// moved there by a permanent redirect); `nil` for a source not archived yet.
+    public func storedFeed(for source: String) -> StoredFeed? {
+        if let feed = stored[ArchiveKey.feed(source)], feed.source == source { return feed }
+        return stored.values.first { $0.source == source || $0.url == source }
+    }
+
+    /// Archives one read of a source, in one transaction: all of it, or — when
+    /// `read` or the output throws — nothing.
+    ///
+    /// - Parameters:
+    ///   - source: the name the feed is archived under.
+    ///   - fetch: where it was read from and the validators to keep.
+    ///   - read: reads the feed, calling `deliver` with each item and the feed read
+    ///     so far (``IngestFeeds/FeedReader/read(_:reopen:_:)`` is such a function),
+    ///     and returns the whole feed.
+    /// - Returns: how many items were new, changed, unchanged.
+    @discardableResult
+    public func archive(_ source: SourceName, fetch: FeedFetch,
+                        read: (_ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed) throws -> FeedArchiveCounts {
+        let now = ArchiveRows.timestamp(fetch.date)
+        var run: SourceRun?
+        var counts = FeedArchiveCounts()
+        let output = try makeOutput(Self.design)
+        try output.writeAndCommit { sink in
+            let feed = try read { item, feed in
+                if run == nil { run = try begin(source, feed: feed, fetch: fetch, sink: sink) }
+                try add(item, to: &run!, counts: &counts, now: now, sink: sink)
+            }
+            if run == nil { run = try begin(source, feed: feed, fetch: fetch, sink: sink) }
+            let row = try rows.writeFeed(feed, id: run!.feedID, source: run!.sourceName, fetch: fetch, to: sink)
+            run!.finalRow = row
+        }
+        if let run, let row = run.finalRow { stored[run.feedID] = StoredFeed(row: row) }
+        return counts
+    }
+
+    /// Records a failed read of `source` on its `feeds` row — when, the status, what
+    /// went wrong — in a transaction of its own, leaving its items and validators as
+    /// they were. A source never archived gets a row that says only that.
+    public func recordFailure(_ source: String, fetch: FeedFetch, error: String) throws {
+        let previous = storedFeed(for: source)
+        let id = previous?.id ?? ArchiveKey.feed(source)
+        var row: [String: FieldValue] = [:]
+        try makeOutput(Self.design).writeAndCommit { sink in
+            row = try rows.writeFailure(stored: previous, id: id, source: source, fetch: fetch, error: error, to: sink)
+        }
+        stored[id] = StoredFeed(row: row)
+    }
+
+    // MARK: - One source
+
+    /// What one read of a source needs as it goes.
+    private struct SourceRun {
+        var feedID: Int64
+        var sourceName: String
+        /// Content hash and first-seen time of each item stored before, by key.
+        var known: [Int64: (hash: Int64, firstSeen: String?)]
+        /// The keys met in this read.
+        var seen: Set<Int64> = []
+        var finalRow: [String: FieldValue]?
+    }
+
+    /// Names the feed, reads what is stored for it, and writes its row as read so
+    /// far (items refer to it).
+    private func begin(_ source: SourceName, feed: Feed, fetch: FeedFetch, sink: any RecordSink) throws -> SourceRun {
+        let name: String = switch source {
+        case .given(let name): name
+        case .fromFeed: feed.feedLink ?? feed.link ?? "-"
+        }
+        let previous = storedFeed(for: name)
+        let feedID = previous?.id ?? ArchiveKey.feed(name)
+        var known: [Int64: (hash: Int64, firstSeen: String?)] = [:]
+        if previous != nil {
+            let values = try reader.storedRows(in: Table.items, columns: ["id", "content_hash", "first_seen"],
+                                               matching: ["feed_id": .integer(feedID)])
+            known.reserveCapacity(values.count)
+            for row in values {
+                guard let id = row[0].int64 else { continue }
+                known[id] = (row[1].int64 ?? 0, row[2].text)
+            }
+        }
+        let run = SourceRun(feedID: feedID, sourceName: previous?.source ?? name, known: known)
+        try rows.writeFeed(feed, id: feedID, source: run.sourceName, fetch: fetch, to: sink)
+        return run
+    }
+
+    /// Writes `item` unless it is stored already with the same content.
+    private func add(_ item: FeedItem, to run: inout SourceRun, counts: inout FeedArchiveCounts, now: String,
+                     sink: any RecordSink) throws {
+        let id = ArchiveKey.item(item, feedID: run.feedID)
+        guard run.seen.insert(id).inserted else {
+            counts.repeated += 1
+            return
+        }
+        let hash = ArchiveRows.contentHash(of: item)
+        let firstSeen: String
+        if let stored = run.known[id] {
+            if stored.hash == hash {
+                counts.unchanged += 1
+                return
+            }
+            counts.changed += 1
+            firstSeen = stored.firstSeen ?? now
+        } else {
+            counts.new += 1
+            firstSeen = now
+        }
+        try rows.writeItem(item, id: id, feedID: run.feedID, contentHash: hash, firstSeen: firstSeen, now: now, to: sink)
+    }
+}

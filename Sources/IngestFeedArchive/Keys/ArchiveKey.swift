@@ -1,0 +1,77 @@
+import Foundation
+import IngestFeeds
+
+/// The archive's integer keys and content hashes: the first 63 bits of a SHA-256,
+/// so they are the same in every run and on every machine, fit a signed 64-bit
+/// column, and no feed can make one of its items land on another feed's item.
+///
+/// Every part is hashed with its length in front, so `("ab", "c")` and
+/// `("a", "bc")` differ.
+struct ArchiveKey {
+    private var hash = SHA256()
+
+    init(_ kind: String) {
+        add(kind)
+    }
+
+    /// Adds a text part; `nil` is a part of its own, unlike any text.
+    mutating func add(_ text: String?) {
+        guard let text else {
+            hash.update(byte: 0)
+            return
+        }
+        hash.update(byte: 1)
+        var length = UInt64(text.utf8.count).bigEndian
+        withUnsafeBytes(of: &length) { hash.update($0) }
+        hash.update(text)
+    }
+
+    /// Adds an integer part.
+    mutating func add(_ number: Int64) {
+        hash.update(byte: 2)
+        var value = number.bigEndian
+        withUnsafeBytes(of: &value) { hash.update($0) }
+    }
+
+    /// The key: a non-negative 63-bit integer.
+    var value: Int64 {
+        let digest = hash.finalize()
+        var number: UInt64 = 0
+        for byte in digest.prefix(8) { number = number << 8 | UInt64(byte) }
+        return Int64(bitPattern: number & 0x7FFF_FFFF_FFFF_FFFF)
+    }
+
+    /// The key of a feed, from the name it is archived under.
+    static func feed(_ source: String) -> Int64 {
+        var key = ArchiveKey("feed")
+        key.add(source)
+        return key.value
+    }
+
+    /// The key of an item of feed `feedID`: by its guid (RSS `guid`, Atom `id`, JSON
+    /// Feed `id`), else its link, else its title and date.
+    static func item(_ item: FeedItem, feedID: Int64) -> Int64 {
+        var key = ArchiveKey("item")
+        key.add(feedID)
+        if let guid = item.guid?.nonEmptyTrimmed {
+            key.add("guid")
+            key.add(guid)
+        } else if let link = item.link?.nonEmptyTrimmed {
+            key.add("link")
+            key.add(link)
+        } else {
+            key.add("title+date")
+            key.add(item.title?.value)
+            key.add(item.published ?? item.updated)
+        }
+        return key.value
+    }
+}
+
+extension String {
+    /// The string without surrounding white space, or `nil` when nothing is left.
+    var nonEmptyTrimmed: String? {
+        let trimmed = trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import IngestCore
+
+/// Reading Atom text constructs (RFC 4287 section 3.1) and Atom 0.3's `mode`, as
+/// gofeed's `parseAtomText` does: `text` as text, `html` as HTML (a lone wrapping
+/// `<div>` of naked markup dropped), `xhtml` as its markup without the wrapping
+/// `<div>`, `mode="base64"` and other media types decoded from Base64. URI-valued
+/// elements (`icon`, `logo`, `id`, `uri`, `url`) and links inside HTML are resolved
+/// against xml:base.
+struct AtomTextReading {
+    var type: FeedText.TextType
+    var base64: Bool
+
+    init(_ element: ElementStart) {
+        let type = element.attributes["type"]?.lowercased() ?? ""
+        let mode = element.attributes["mode"]?.lowercased() ?? ""
+        base64 = false
+        if type.contains("xhtml") || mode == "xml" {
+            self.type = .xhtml
+        } else if type == "html" || type == "text/html" || mode == "escaped" {
+            self.type = .html
+        } else if type.isEmpty || type == "text" || type.hasPrefix("text/") {
+            self.type = .text
+            base64 = mode == "base64"
+        } else {
+            self.type = .text
+            base64 = true
+        }
+    }
+
+    /// The field set up to read this construct.
+    func configure(_ field: TextFieldHandler) -> TextFieldHandler {
+        field.reading(xhtml: type == .xhtml, stripsWrappingDiv: type != .text)
+    }
+
+    func text(_ field: TextFieldHandler) -> AtomText? {
+        guard var value = field.value else { return nil }
+        if base64, let data = Data(base64Encoded: value, options: .ignoreUnknownCharacters),
+           let decoded = String(data: data, encoding: .utf8) {
+            value = decoded
+        }
+        if type != .text { value = field.resolveLinks(inHTML: value) }
+        return AtomText(value: value, type: type)
+    }
+}
+
+/// `<feed>`: the feed's own elements and its entries.
+final class AtomFeedHandler: ElementHandler {
+    unowned(unsafe) let session: FeedParseSession
+    private lazy var field = TextFieldHandler(session: session)
+    private lazy var extensionHandler = ExtensionHandler(session: session)
+    private lazy var person = AtomPersonHandler(session: session)
+    private lazy var entry = AtomEntryHandler(session: session)
+    private var reading = AtomTextReading.plain
+    private var generator: (version: String?, uri: String?) = (nil, nil)
+
+    init(session: FeedParseSession) {
+        self.session = session
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) {
+        session.enter(element)
+        for attribute in element.attributes where attribute.name.local == "lang" {
+            session.atomFeed.language = attribute.string.nonEmptyString
+        }
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        let term = session.vocabulary.term(element.name)
+        switch term.space {
+        case .extension: return extensionHandler
+        case .core: break
+        case .content, .ignored: return nil
+        }
+        switch term.kind {
+        case .entry: return entry
+        case .author: return person
+        case .link:
+            session.atomFeed.links.append(AtomLinks.link(element, session: session))
+            session.changed()
+            return nil
+        case .category:
+            session.atomFeed.categories.append((element.attributes["term"].nonEmpty, element.attributes["label"].nonEmpty))
+            session.changed()
+            return nil
+        case .generator:
+            generator = (element.attributes["version"].nonEmpty,
+                         (element.attributes["uri"].nonEmpty ?? element.attributes["url"].nonEmpty).map {
+                            session.resolve($0, inside: element)
+                         })
+            reading = AtomTextReading(element)
+            return reading.configure(field)
+        case .title, .subtitle, .tagline, .rights, .copyright, .id, .updated, .modified, .icon, .logo:
+            reading = AtomTextReading(element)
+            return reading.configure(field)
+        default:
+            return nil
+        }
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        if child === entry { return }
+        let term = session.vocabulary.term(element.name)
+        defer { session.changed() }
+        if child === extensionHandler {
+            session.atomFeed.extensions.add(extensionHandler.result,
+                                            key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
+            return
+        }
+        if child === person {
+            if term.kind == .author { session.atomFeed.authors.append(person.person) }
+            return
+        }
+        let text = reading.text(field)
+        switch term.kind {
+        case .title: session.atomFeed.title = text
+        case .subtitle, .tagline: session.atomFeed.subtitle = text
+        case .rights, .copyright: session.atomFeed.rights = text?.value
+        case .updated, .modified: session.atomFeed.updated = text?.value
+        case .icon: session.atomFeed.icon = text.map { field.resolve($0.value) }
+        case .logo: session.atomFeed.logo = text.map { field.resolve($0.value) }
+        case .generator: session.atomFeed.generator = (text?.value, generator.version, generator.uri)
+        default: break
+        }
+    }
+
+    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
+}
+
+/// `<entry>`: handed to the session, translated and delivered as soon as it ends.
+final class AtomEntryHandler: ElementHandler {
+    unowned(unsafe) let session: FeedParseSession
+    private lazy var field = TextFieldHandler(session: session)
+    private lazy var extensionHandler = ExtensionHandler(session: session)
+    private lazy var person = AtomPersonHandler(session: session)
+    private var reading = AtomTextReading.plain
+    @exclusivity(unchecked) private var entry = AtomEntryData()
+
+    init(session: FeedParseSession) {
+        self.session = session
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) {
+        entry.reset()
+        session.enter(element)
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        let term = session.vocabulary.term(element.name)
+        switch term.space {
+        case .extension: return extensionHandler
+        case .core: break
+        case .content, .ignored: return nil
+        }
+        switch term.kind {
+        case .author: return person
+        case .link:
+            entry.links.append(AtomLinks.link(element, session: session))
+            return nil
+        case .category:
+            entry.categories.append((element.attributes["term"].nonEmpty, element.attributes["label"].nonEmpty))
+            return nil
+        case .title, .summary, .content, .id, .rights, .copyright, .updated, .modified, .published, .issued:
+            reading = AtomTextReading(element)
+            return reading.configure(field)
+        default:
+            return nil
+        }
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        let term = session.vocabulary.term(element.name)
+        if child === extensionHandler {
+            entry.extensions.add(extensionHandler.result, key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
+            return
+        }
+        if child === person {
+            if term.kind == .author { entry.authors.append(person.person) }
+            return
+        }
+        let text = reading.text(field)
+        switch term.kind {
+        case .title: entry.title = text
+        case .summary: entry.summary = text
+        case .content: entry.content = text
+        case .id: entry.id = text.map { field.resolve($0.value) }
+        case .updated, .modified: entry.updated = text?.value
+        case .published, .issued: entry.published = text?.value
+        default: break
+        }
+    }
+
+    func didEnd(_ element: ElementEnd) throws {
+        session.leave(depth: element.depth)
+        try session.emit(entry)
+    }
+}
+
+/// `<author>` (and `<contributor>`, read and set aside as gofeed does).
+final class AtomPersonHandler: ElementHandler {
+    unowned(unsafe) let session: FeedParseSession
+    private lazy var field = TextFieldHandler(session: session)
+    private(set) var person = Person()
+
+    init(session: FeedParseSession) {
+        self.session = session
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) {
+        person = Person()
+        session.enter(element)
+    }
+
+    func handler(forChild element: ElementStart) -> (any ElementHandler)? {
+        let term = session.vocabulary.term(element.name)
+        guard term.space == .core else { return nil }
+        switch term.kind {
+        case .name, .email, .uri, .url, .homepage: return field.reading()
+        default: return nil
+        }
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) {
+        let value = field.value
+        switch session.vocabulary.term(element.name).kind {
+        case .name: person.name = value
+        case .email: person.email = value
+        case .uri, .url, .homepage: person.url = value.map(field.resolve)
+        default: break
+        }
+    }
+
+    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
+}
+
+/// Atom `<link>` attributes; `href` resolved against xml:base.
+enum AtomLinks {
+    static func link(_ element: ElementStart, session: FeedParseSession) -> Link {
+        Link(href: session.resolve(element.attributes["href"] ?? "", inside: element), rel: element.attributes["rel"],
+                    type: element.attributes["type"], title: element.attributes["title"],
+                    hreflang: element.attributes["hreflang"], length: element.attributes["length"])
+    }
+}
+
+extension AtomTextReading {
+    static let plain = AtomTextReading(type: .text, base64: false)
+
+    private init(type: FeedText.TextType, base64: Bool) {
+        self.type = type
+        self.base64 = base64
+    }
+}

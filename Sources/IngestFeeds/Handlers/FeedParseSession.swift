@@ -1,0 +1,203 @@
+import IngestCore
+
+/// The state of one read of one feed document, shared by its handlers: the
+/// format, the names' meanings, the xml:base in scope, the feed-level data read so
+/// far, and where finished items go.
+///
+/// Handlers hold it `unowned(unsafe)`: ``FeedParserCore`` owns both the session
+/// and the handler stack, and handlers run only while it parses — so no reference
+/// counting on each of the many accesses per element.
+final class FeedParseSession {
+    let options: FeedReader.Options
+    let vocabulary = FeedVocabulary()
+    private(set) var format: FeedFormat?
+
+    /// Receives each item as it ends, with the feed as read so far.
+    private let deliver: (FeedItem, Feed) throws -> Void
+    /// Items already delivered by an earlier, failed read of the same document:
+    /// skipped when this read reaches them again.
+    @exclusivity(unchecked) private var skipping: Int
+    /// Items handed to ``deliver`` (skipped ones included).
+    @exclusivity(unchecked) private(set) var itemCount = 0
+
+    /// An error one of the feed handlers raised (not a parser error): no fallback.
+    var handlerError: (any Error)?
+    /// An error the caller's item closure threw: rethrown as it is.
+    var deliveryError: (any Error)?
+
+    // Feed-level data, by format.
+    @exclusivity(unchecked) var rssChannel = RSSChannelData()
+    @exclusivity(unchecked) var atomFeed = AtomFeedData()
+    @exclusivity(unchecked) var jsonFeed = JSONFeedData()
+    /// JSON Feed items read before the `version` member said the document is one.
+    private var pendingJSONItems: [JSONFeedItemData] = []
+
+    private var rssTranslator: RSSTranslator
+    private let atomTranslator = AtomTranslator()
+    private let jsonTranslator = JSONFeedTranslator()
+
+    /// Bumped whenever feed-level data changes, so ``header`` is rebuilt only then.
+    @exclusivity(unchecked) private var revision = 0
+    private var cachedHeader: (revision: Int, feed: Feed)?
+
+    init(options: FeedReader.Options, skipping: Int = 0, deliver: @escaping (FeedItem, Feed) throws -> Void) {
+        self.options = options
+        self.skipping = skipping
+        self.deliver = deliver
+        var translator = RSSTranslator()
+        translator.scansContentForImages = options.scansContentForImages
+        rssTranslator = translator
+        if let base = options.baseURL, case let reference = URIReference(base.absoluteString), reference.isAbsolute {
+            bases.append((0, reference))
+        }
+    }
+
+    // MARK: - Format
+
+    func begin(_ format: FeedFormat) {
+        self.format = format
+        vocabulary.family = format.family
+        changed()
+    }
+
+    /// RSS 1.0 and 0.90 tell their version by the namespace of their elements.
+    func setRSSVersion(_ version: String) {
+        guard rssChannel.version.isEmpty else { return }
+        rssChannel.version = version
+        format?.version = version
+        changed()
+    }
+
+    /// A JSON Feed's `version` member was read.
+    func setJSONVersion(_ version: String) {
+        format?.version = version
+        changed()
+    }
+
+    /// Feed-level data changed.
+    @inline(__always) func changed() { revision &+= 1 }
+
+    // MARK: - xml:base
+
+    /// The bases in scope: (depth of the element that set it, base), innermost last.
+    @exclusivity(unchecked) private(set) var bases: [(depth: Int, base: URIReference)] = []
+
+    var base: URIReference? { bases.last?.base }
+
+    /// An element starts: its `xml:base`, if any, applies inside it.
+    @inline(__always)
+    func enter(_ element: ElementStart) {
+        guard !element.attributes.isEmpty else { return }
+        for attribute in element.attributes where attribute.name.local == "base"
+            && attribute.name.namespaceURI == FeedNamespaces.xml {
+            let value = attribute.string.trimmingASCIIWhiteSpace()
+            let resolved = base.map { URIReference(URIReference.resolve(value, against: $0)) } ?? URIReference(value)
+            if resolved.isAbsolute { bases.append((element.depth, resolved)) }
+        }
+    }
+
+    /// An element ends: a base it set goes out of scope.
+    @inline(__always)
+    func leave(depth: Int) {
+        if let last = bases.last, last.depth == depth, depth > 0 { bases.removeLast() }
+    }
+
+    /// `reference` resolved against the base in scope (RFC 3986); unchanged without one.
+    func resolve(_ reference: String) -> String {
+        guard let base, !reference.isEmpty else { return reference }
+        return URIReference.resolve(reference.trimmingASCIIWhiteSpace(), against: base)
+    }
+
+    /// `reference`, an attribute of `element`, resolved against the base in scope
+    /// inside that element (its own xml:base included).
+    func resolve(_ reference: String, inside element: ElementStart) -> String {
+        enter(element)
+        defer { leave(depth: element.depth) }
+        return resolve(reference)
+    }
+
+    /// HTML with its relative links resolved against the base in scope.
+    func resolveLinks(inHTML html: String) -> String {
+        guard let base else { return html }
+        return HTMLLinks.resolvingLinks(in: html, against: base)
+    }
+
+    // MARK: - Items
+
+    func emit(_ data: RSSItemData) throws {
+        refreshAtomKeys()
+        try deliverItem { rssTranslator.item(data) }
+    }
+
+    func emit(_ data: AtomEntryData) throws {
+        try deliverItem { atomTranslator.item(data) }
+    }
+
+    func emit(_ data: JSONFeedItemData) throws {
+        if itemCount == 0 && pendingJSONItems.isEmpty {
+            jsonFeed.firstItemModified = data.dateModified
+            jsonFeed.firstItemPublished = data.datePublished
+            changed()
+        }
+        guard jsonFeed.version != nil else {
+            pendingJSONItems.append(data)
+            return
+        }
+        try deliverItem { jsonTranslator.item(data) }
+    }
+
+    /// The JSON Feed's `version` was read: it is a JSON Feed; items held back go out.
+    func jsonFeedConfirmed() throws {
+        let pending = pendingJSONItems
+        pendingJSONItems = []
+        for item in pending { try deliverItem { jsonTranslator.item(item) } }
+    }
+
+    private func deliverItem(_ make: () -> FeedItem) throws {
+        itemCount += 1
+        if skipping > 0 {
+            skipping -= 1
+            return
+        }
+        let item = make()
+        do {
+            try deliver(item, header)
+        } catch {
+            deliveryError = error
+            throw error
+        }
+    }
+
+    // MARK: - The feed
+
+    /// The feed as read so far, without items.
+    var header: Feed {
+        if let cachedHeader, cachedHeader.revision == revision { return cachedHeader.feed }
+        let feed = makeHeader()
+        cachedHeader = (revision, feed)
+        return feed
+    }
+
+    private func makeHeader() -> Feed {
+        switch format?.family {
+        case .rss?:
+            refreshAtomKeys()
+            return rssTranslator.feed(rssChannel)
+        case .atom?: return atomTranslator.feed(atomFeed)
+        case .json?: return jsonTranslator.feed(jsonFeed, version: format?.version ?? "")
+        case nil: return Feed(format: FeedFormat(.rss, version: ""))
+        }
+    }
+
+    /// gofeed's Atom keys first, then any other prefix this feed bound to Atom's
+    /// namespaces — brought up to date when the vocabulary learned one.
+    private func refreshAtomKeys() {
+        guard vocabulary.atomKeys.count != atomKeyCount else { return }
+        atomKeyCount = vocabulary.atomKeys.count
+        var keys = ["atom", "atom10", "atom03"]
+        for key in vocabulary.atomKeys where !keys.contains(key) { keys.append(key) }
+        rssTranslator.atomKeys = keys
+    }
+
+    private var atomKeyCount = 0
+}

@@ -1,0 +1,233 @@
+import IngestCore
+
+/// `<rss>` or `<rdf:RDF>`: the channel, and — RSS 1.0 and 0.90 — the items and
+/// image that follow it. Extensions at this level are skipped, as gofeed does.
+final class RSSRootHandler: ElementHandler {
+    unowned(unsafe) let session: FeedParseSession
+    private lazy var channel = RSSChannelHandler(session: session)
+    private lazy var image = RSSImageHandler(session: session)
+
+    init(session: FeedParseSession) {
+        self.session = session
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) { session.enter(element) }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        noteVersion(element.name)
+        let term = session.vocabulary.term(element.name)
+        guard term.space == .core else { return nil }
+        switch term.kind {
+        case .channel: return channel
+        case .item: return channel.itemHandler
+        case .image: return image
+        default: return nil
+        }
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        if child === image {
+            session.rssChannel.image = image.image
+            session.changed()
+        }
+    }
+
+    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
+
+    /// RDF feeds say their version by their elements' namespace.
+    private func noteVersion(_ name: Name) {
+        guard session.rssChannel.version.isEmpty, let uri = name.namespaceURI else { return }
+        if uri == FeedNamespaces.rss10 { session.setRSSVersion("1.0") }
+        else if FeedNamespaces.rss090.contains(uri) { session.setRSSVersion("0.9") }
+    }
+}
+
+/// `<channel>`: the feed's own elements, and its items.
+final class RSSChannelHandler: ElementHandler {
+    unowned(unsafe) let session: FeedParseSession
+    private lazy var field = TextFieldHandler(session: session)
+    private lazy var extensionHandler = ExtensionHandler(session: session)
+    private lazy var image = RSSImageHandler(session: session)
+    private(set) lazy var itemHandler = RSSItemHandler(session: session)
+    /// The `href` of the `link` element being read (gofeed's fallback for an empty one).
+    private var linkHref: String?
+
+    init(session: FeedParseSession) {
+        self.session = session
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) { session.enter(element) }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        let term = session.vocabulary.term(element.name)
+        switch term.space {
+        case .extension: return extensionHandler
+        case .core: break
+        case .content, .ignored: return nil
+        }
+        switch term.kind {
+        case .item: return itemHandler
+        case .image: return image
+        case .link:
+            linkHref = element.attributes["href"]
+            return field.reading()
+        case .title, .description, .language, .copyright, .managingEditor, .webMaster, .pubDate, .lastBuildDate,
+             .generator, .category:
+            return field.reading()
+        default: return nil
+        }
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        if child === itemHandler { return }
+        if child === extensionHandler {
+            session.rssChannel.extensions.add(extensionHandler.result,
+                                              key: session.vocabulary.extensionNames[Int(session.vocabulary.term(element.name).extensionIndex)].key)
+            session.changed()
+            return
+        }
+        if child === image {
+            session.rssChannel.image = image.image
+            session.changed()
+            return
+        }
+        let value = field.value
+        switch session.vocabulary.term(element.name).kind {
+        case .title: session.rssChannel.title = value
+        case .description: session.rssChannel.description = value.map(field.resolveLinks(inHTML:))
+        case .link:
+            let link = field.resolve(value ?? linkHref ?? "")
+            session.rssChannel.link = link.nonEmptyString
+            session.rssChannel.links.append(link)
+        case .language: session.rssChannel.language = value
+        case .copyright: session.rssChannel.copyright = value
+        case .managingEditor: session.rssChannel.managingEditor = value
+        case .webMaster: session.rssChannel.webMaster = value
+        case .pubDate: session.rssChannel.pubDate = value
+        case .lastBuildDate: session.rssChannel.lastBuildDate = value
+        case .generator: session.rssChannel.generator = value
+        case .category: if let value { session.rssChannel.categories.append(value) }
+        default: return
+        }
+        session.changed()
+    }
+
+    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
+}
+
+/// `<image>` of a channel: its title and URL (what gofeed's model keeps).
+final class RSSImageHandler: ElementHandler {
+    unowned(unsafe) let session: FeedParseSession
+    private lazy var field = TextFieldHandler(session: session)
+    private(set) var image = Image()
+
+    init(session: FeedParseSession) {
+        self.session = session
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) {
+        image = Image()
+        session.enter(element)
+    }
+
+    func handler(forChild element: ElementStart) -> (any ElementHandler)? {
+        let term = session.vocabulary.term(element.name)
+        guard term.space == .core, term.kind == .title || term.kind == .url else { return nil }
+        return field.reading()
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) {
+        switch session.vocabulary.term(element.name).kind {
+        case .title: image.title = field.value
+        case .url: image.url = field.value.map(field.resolve).nonEmpty
+        default: break
+        }
+    }
+
+    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
+}
+
+/// `<item>`: handed to the session, translated and delivered as soon as it ends.
+final class RSSItemHandler: ElementHandler {
+    unowned(unsafe) let session: FeedParseSession
+    private lazy var field = TextFieldHandler(session: session)
+    private lazy var extensionHandler = ExtensionHandler(session: session)
+    @exclusivity(unchecked) private var item = RSSItemData()
+    private var linkHref: String?
+
+    init(session: FeedParseSession) {
+        self.session = session
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) {
+        item.reset()
+        session.enter(element)
+    }
+
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        let term = session.vocabulary.term(element.name)
+        switch term.space {
+        case .extension: return extensionHandler
+        case .content: return term.kind == .encoded ? field.reading() : nil
+        case .ignored: return nil
+        case .core: break
+        }
+        switch term.kind {
+        case .title, .description, .author, .pubDate, .guid, .category:
+            return field.reading()
+        case .link:
+            linkHref = element.attributes["href"]
+            return field.reading()
+        case .enclosure:
+            item.enclosures.append(Enclosure(url: element.attributes["url"].map { session.resolve($0, inside: element) },
+                                             length: element.attributes["length"], type: element.attributes["type"]))
+            return nil
+        case .encoded, .comments, .source:
+            // `encoded` outside content's namespace, and what the model has no place for.
+            return nil
+        default:
+            // Anything else in no namespace: gofeed's `custom`, by name.
+            return field.reading()
+        }
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
+        let term = session.vocabulary.term(element.name)
+        if child === extensionHandler {
+            item.extensions.add(extensionHandler.result, key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
+            return
+        }
+        let value = field.value
+        if term.space == .content {
+            item.content = value.map(field.resolveLinks(inHTML:))
+            return
+        }
+        switch term.kind {
+        case .title: item.title = value
+        case .description: item.description = value.map(field.resolveLinks(inHTML:))
+        case .author: item.author = value
+        case .pubDate: item.pubDate = value
+        case .guid: item.guid = value
+        case .category: if let value { item.categories.append(value) }
+        case .link:
+            let link = field.resolve(value ?? linkHref ?? "")
+            item.link = link.nonEmptyString
+            item.links.append(link)
+        default:
+            item.custom[session.vocabulary.local(element.name)] = value ?? ""
+        }
+    }
+
+    func didEnd(_ element: ElementEnd) throws {
+        session.leave(depth: element.depth)
+        try session.emit(item)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+// gofeed's JSON, exactly: its keys (camelCase, `dcExt`, `itunesExt`), in the order
+// of its structs, empty fields left out (`omitempty`) except where gofeed writes
+// them always (`items`, `feedType`, `feedVersion`, and an extension's `value`,
+// `attrs` and `children`), dates as RFC 3339 in UTC. What the Swift model holds
+// beyond gofeed's (a text's type, a link's relation, a person's URL and avatar,
+// well-formedness) is not written; decoding gives those their defaults.
+
+extension Feed: Codable {
+    enum CodingKeys: String, CodingKey {
+        case title, description, link, feedLink, links, updated, updatedParsed, published, publishedParsed, author,
+             authors, language, image, copyright, generator, categories, dcExt, itunesExt, extensions, custom, items,
+             feedType, feedVersion
+    }
+
+    /// Encodes ``gofeedJSONValue``: gofeed's keys, in its order where the encoder
+    /// keeps order.
+    public func encode(to encoder: any Encoder) throws {
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+    }
+
+    /// Decodes gofeed's JSON; absent members are empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let family = try container.decodeIfPresent(FeedFormat.Family.self, forKey: .feedType) ?? .rss
+        self.init(format: FeedFormat(family, version: try container.decodeIfPresent(String.self, forKey: .feedVersion) ?? ""))
+        title = try container.decodeIfPresent(FeedText.self, forKey: .title)
+        description = try container.decodeIfPresent(FeedText.self, forKey: .description)
+        link = try container.decodeIfPresent(String.self, forKey: .link).nonEmpty
+        feedLink = try container.decodeIfPresent(String.self, forKey: .feedLink).nonEmpty
+        links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
+        updated = try container.decodeIfPresent(String.self, forKey: .updated).nonEmpty
+        updatedParsed = try container.decodeIfPresent(FeedDate.self, forKey: .updatedParsed)
+        published = try container.decodeIfPresent(String.self, forKey: .published).nonEmpty
+        publishedParsed = try container.decodeIfPresent(FeedDate.self, forKey: .publishedParsed)
+        author = try container.decodeIfPresent(Person.self, forKey: .author)
+        authors = try container.decodeIfPresent([Person].self, forKey: .authors) ?? []
+        language = try container.decodeIfPresent(String.self, forKey: .language).nonEmpty
+        image = try container.decodeIfPresent(Image.self, forKey: .image)
+        copyright = try container.decodeIfPresent(String.self, forKey: .copyright).nonEmpty
+        generator = try container.decodeIfPresent(String.self, forKey: .generator).nonEmpty
+        categories = try container.decodeIfPresent([String].self, forKey: .categories) ?? []
+        dublinCore = try container.decodeIfPresent(DublinCoreExtension.self, forKey: .dcExt)
+        iTunes = try container.decodeIfPresent(ITunesFeedExtension.self, forKey: .itunesExt)
+        extensions = try container.decodeIfPresent(Extensions.self, forKey: .extensions) ?? [:]
+        custom = try container.decodeIfPresent([String: String].self, forKey: .custom) ?? [:]
+        items = try container.decodeIfPresent([FeedItem].self, forKey: .items) ?? []
+    }
+
+    /// The feed as gofeed's JSON text, in UTF-8: keys in the order of gofeed's
+    /// structs, map keys sorted (as Go writes them), compact or indented.
+    public func gofeedJSON(prettyPrinted: Bool = false) -> Data {
+        Data((prettyPrinted ? gofeedJSONValue.prettyText() : gofeedJSONValue.serialized).utf8)
+    }
+}
+
+extension FeedItem: Codable {
+    enum CodingKeys: String, CodingKey {
+        case title, description, content, link, links, updated, updatedParsed, published, publishedParsed, author,
+             authors, guid, image, categories, enclosures, dcExt, itunesExt, extensions, custom
+    }
+
+    /// Encodes ``gofeedJSONValue``.
+    public func encode(to encoder: any Encoder) throws {
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+    }
+
+    /// The item as gofeed's JSON text (one line): an NDJSON line without its end.
+    public func gofeedJSON() -> Data {
+        Data(gofeedJSONValue.serialized.utf8)
+    }
+
+    /// Decodes gofeed's JSON; absent members are empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        title = try container.decodeIfPresent(FeedText.self, forKey: .title)
+        description = try container.decodeIfPresent(FeedText.self, forKey: .description)
+        content = try container.decodeIfPresent(FeedText.self, forKey: .content)
+        link = try container.decodeIfPresent(String.self, forKey: .link).nonEmpty
+        links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
+        updated = try container.decodeIfPresent(String.self, forKey: .updated).nonEmpty
+        updatedParsed = try container.decodeIfPresent(FeedDate.self, forKey: .updatedParsed)
+        published = try container.decodeIfPresent(String.self, forKey: .published).nonEmpty
+        publishedParsed = try container.decodeIfPresent(FeedDate.self, forKey: .publishedParsed)
+        author = try container.decodeIfPresent(Person.self, forKey: .author)
+        authors = try container.decodeIfPresent([Person].self, forKey: .authors) ?? []
+        guid = try container.decodeIfPresent(String.self, forKey: .guid).nonEmpty
+        image = try container.decodeIfPresent(Image.self, forKey: .image)
+        categories = try container.decodeIfPresent([String].self, forKey: .categories) ?? []
+        enclosures = try container.decodeIfPresent([Enclosure].self, forKey: .enclosures) ?? []
+        dublinCore = try container.decodeIfPresent(DublinCoreExtension.self, forKey: .dcExt)
+        iTunes = try container.decodeIfPresent(ITunesItemExtension.self, forKey: .itunesExt)
+        extensions = try container.decodeIfPresent(Extensions.self, forKey: .extensions) ?? [:]
+        custom = try container.decodeIfPresent([String: String].self, forKey: .custom) ?? [:]
+    }
+}
+
+extension FeedText: Codable {
+    /// Decodes a string; its type is HTML when it looks like HTML.
+    public init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer().decode(String.self)
+        self.init(value, type: HTMLText.looksLikeHTML(value) ? .html : .text)
+    }
+
+    /// Encodes ``value``, as gofeed writes its strings.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}
+
+extension Link: Codable {
+    /// Decodes a link written as its `href`.
+    public init(from decoder: any Decoder) throws {
+        self.init(href: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes ``href`` alone, as gofeed's `links` hold strings.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(href)
+    }
+}
+
+extension Person: Codable {
+    enum CodingKeys: String, CodingKey { case name, email }
+
+    /// Decodes gofeed's JSON; absent members are empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try container.decodeIfPresent(String.self, forKey: .name),
+                  email: try container.decodeIfPresent(String.self, forKey: .email))
+    }
+
+    /// Encodes ``gofeedJSONValue``.
+    public func encode(to encoder: any Encoder) throws {
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+    }
+}
+
+extension Image: Codable {
+    enum CodingKeys: String, CodingKey { case url, title }
+
+    /// Decodes gofeed's JSON; absent members are empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(url: try container.decodeIfPresent(String.self, forKey: .url),
+                  title: try container.decodeIfPresent(String.self, forKey: .title))
+    }
+
+    /// Encodes ``gofeedJSONValue``.
+    public func encode(to encoder: any Encoder) throws {
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+    }
+}
+
+extension Enclosure: Codable {
+    enum CodingKeys: String, CodingKey { case url, length, type }
+
+    /// Decodes gofeed's JSON; absent members are empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(url: try container.decodeIfPresent(String.self, forKey: .url),
+                  length: try container.decodeIfPresent(String.self, forKey: .length),
+                  type: try container.decodeIfPresent(String.self, forKey: .type))
+    }
+
+    /// Encodes ``gofeedJSONValue``.
+    public func encode(to encoder: any Encoder) throws {
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+    }
+}
+
+extension Extension: Codable {
+    enum CodingKeys: String, CodingKey { case name, value, attrs, children }
+
+    /// Decodes gofeed's JSON; absent members are empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try container.decodeIfPresent(String.self, forKey: .name) ?? "",
+                  value: try container.decodeIfPresent(String.self, forKey: .value) ?? "",
+                  attributes: try container.decodeIfPresent([String: String].self, forKey: .attrs) ?? [:],
+                  children: try container.decodeIfPresent([String: [Extension]].self, forKey: .children) ?? [:])
+    }
+
+    /// All four keys, always, as gofeed writes them.
+    public func encode(to encoder: any Encoder) throws {
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import IngestCore
+
+/// One read of one feed document, fed bytes as they come: sniffs XML from JSON,
+/// picks the parser, and runs the handler stack. ``FeedReader``, ``FeedItems`` and
+/// ``FeedPushParser`` are drivers around it.
+final class FeedParserCore {
+    /// How XML is read.
+    enum XMLMode {
+        /// Expat: fast and strict.
+        case strict
+        /// libxml2's recovering mode, after ``XMLRepairFilter``.
+        case recovering
+    }
+
+    let options: FeedReader.Options
+    let xmlMode: XMLMode
+    let displayName: String
+    let session: FeedParseSession
+    private let stack: HandlerStack
+    private var parser: (any PushParser)?
+    private var recoveringParser: LibXML2PushParser?
+    private var recoveringReceiver: RecoveringReceiver?
+    private var repair: XMLRepairFilter?
+    private var repaired: [UInt8] = []
+    /// Bytes seen before the syntax could be told.
+    private var pending: [UInt8] = []
+    private(set) var syntax: FeedSniffer.Syntax?
+    /// Bytes pushed so far.
+    private(set) var consumed = 0
+
+    /// Expat's error, when this read is the recovering one after it.
+    private let priorError: IngestError?
+
+    init(options: FeedReader.Options, xmlMode: XMLMode, skipping: Int = 0, priorError: IngestError? = nil,
+         displayName: String, deliver: @escaping (FeedItem, Feed) throws -> Void) {
+        self.options = options
+        self.priorError = priorError
+        self.xmlMode = xmlMode
+        self.displayName = displayName
+        session = FeedParseSession(options: options, skipping: skipping, deliver: deliver)
+        stack = HandlerStack(root: FeedRootHandler(session: session), limits: options.limits)
+    }
+
+    /// Items delivered or skipped so far.
+    var itemCount: Int { session.itemCount }
+
+    /// Whether a failure so far came from the XML parser (the document is not
+    /// well-formed, or its encoding unreadable), so that a recovering read may
+    /// succeed where this one failed.
+    var failedInParser: Bool {
+        session.handlerError == nil && session.deliveryError == nil && syntax == .xml && xmlMode == .strict
+    }
+
+    /// Parses the next bytes of the document.
+    func push(_ bytes: UnsafeRawBufferPointer) throws {
+        consumed += bytes.count
+        try run {
+            if let parser {
+                try send(parser, bytes, final: false)
+                return
+            }
+            pending.append(contentsOf: bytes)
+            try start(final: false)
+        }
+    }
+
+    /// The document has ended: finishes it and returns the feed (without items).
+    func finish() throws -> Feed {
+        try run {
+            if parser == nil { try start(final: true) }
+            guard let parser else {
+                throw IngestError(.data, consumed == 0 ? "empty input: not a feed" : "only white space: not a feed",
+                                  file: displayName)
+            }
+            if repair != nil { try send(parser, UnsafeRawBufferPointer(start: nil, count: 0), final: true) }
+            try parser.finish()
+            try recoveringReceiver?.closeOpenElements(at: SourcePosition(line: 0, column: 0, byteOffset: consumed))
+        }
+        guard session.format != nil else {
+            throw IngestError(.data, "not a feed: the document has no document element", file: displayName)
+        }
+        var feed = session.header
+        if let error = firstError {
+            feed.wellFormed = false
+            feed.firstError = error
+        }
+        return feed
+    }
+
+    /// The first thing wrong with a document read in recovering mode: Expat's error
+    /// (unless it was only about the encoding, which libxml2 may read), else the
+    /// earlier of the first repair and libxml2's first error.
+    private var firstError: FeedParseError? {
+        if let priorError, !priorError.message.contains("encoding") {
+            return FeedParseError(message: priorError.message, line: priorError.position?.line ?? 0,
+                                  column: priorError.position?.column ?? 0)
+        }
+        let recovered = recoveringParser?.firstRecoveredError.map {
+            FeedParseError(message: $0.message, line: $0.position?.line ?? 0, column: $0.position?.column ?? 0)
+        }
+        switch (repair?.firstRepair, recovered) {
+        case let (repaired?, recovered?):
+            return (repaired.line, repaired.column) <= (recovered.line, recovered.column) ? repaired : recovered
+        case let (repaired, recovered): return repaired ?? recovered
+        }
+    }
+
+    /// Runs `body`, rethrowing the caller's own error from an item closure as it
+    /// was thrown rather than as the parser reported it.
+    private func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            if let delivery = session.deliveryError { throw delivery }
+            throw error
+        }
+    }
+
+    /// Creates the parser once the syntax can be told, and feeds it what came so far.
+    private func start(final: Bool) throws {
+        let verdict = pending.withUnsafeBufferPointer { FeedSniffer.sniff($0, final: final) }
+        guard let verdict else { return }
+        syntax = verdict.syntax
+        let parser: any PushParser
+        // RFC 7303: a byte order mark says the encoding, whatever the charset says.
+        let charset = verdict.hasByteOrderMark ? nil : options.charset.flatMap(Self.cleanCharset)
+        switch verdict.syntax {
+        case .json:
+            parser = JSONPushParser(receiver: stack, documentName: "feed", limits: options.limits,
+                                    bufferSize: options.chunkSize, displayName: displayName)
+            if verdict.hasByteOrderMark { pending.removeFirst(3) }
+        case .xml:
+            if let spaces = verdict.whiteSpaceBeforeDeclaration { pending.removeSubrange(spaces) }
+            switch xmlMode {
+            case .strict:
+                parser = ExpatPushParser(receiver: stack, encoding: charset, displayName: displayName)
+            case .recovering:
+                let recovering = RecoveringReceiver(forwardingTo: stack)
+                let libxml2 = try LibXML2PushParser(receiver: recovering, recovers: true, encoding: charset,
+                                                    displayName: displayName)
+                recoveringReceiver = recovering
+                recoveringParser = libxml2
+                repair = XMLRepairFilter()
+                parser = libxml2
+            }
+        case .other(let byte):
+            throw IngestError(.data, "not a feed: it starts with \(Self.describe(byte)), neither XML (<) nor JSON ({)",
+                              file: displayName, position: .start)
+        }
+        self.parser = parser
+        let bytes = pending
+        pending = []
+        try bytes.withUnsafeBytes { try send(parser, $0, final: false) }
+    }
+
+    private func send(_ parser: any PushParser, _ bytes: UnsafeRawBufferPointer, final: Bool) throws {
+        guard var repair else {
+            try parser.feed(bytes)
+            return
+        }
+        repaired.removeAll(keepingCapacity: true)
+        repair.repair(bytes, final: final, into: &repaired)
+        self.repair = repair
+        try repaired.withUnsafeBytes { try parser.feed($0) }
+    }
+
+    /// A charset parameter as iconv and libxml2 want it: unquoted, trimmed.
+    private static func cleanCharset(_ charset: String) -> String? {
+        let trimmed = charset.trimmingASCIIWhiteSpace().trimmingCharacters(in: ["\"", "'"])
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? "\"\(Character(Unicode.Scalar(byte)))\"" : "the byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+}

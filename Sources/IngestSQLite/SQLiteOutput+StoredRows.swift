@@ -1,0 +1,79 @@
+import Foundation
+import IngestCore
+internal import GRDB
+
+/// Reading back what a database holds, through a read-only connection of its own,
+/// so the output's writing connection and its transactions are left alone.
+extension SQLiteOutput: StoredRowReader {
+    /// The values of `columns` in the rows of `table` that match, as committed in the
+    /// file at ``path`` (see ``/IngestCore/StoredRowReader``). No rows when the file
+    /// or the table does not exist yet, or for `-` (a database built for standard
+    /// output has no previous content). Every name is quoted as an SQL identifier;
+    /// values are bound, never spliced into the statement.
+    ///
+    /// A reader waits up to five seconds for another process's write lock.
+    public func storedRows(in table: String, columns: [String], matching: [String: FieldValue]) throws -> [[FieldValue]] {
+        guard path != "-", FileStatus.exists(path) else { return [] }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "ingest-read"
+        configuration.busyMode = .timeout(5)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw IngestError(.output, "cannot open as a SQLite database: \(error)", file: path)
+        }
+        defer { try? queue.close() }
+        let filters = matching.sorted { $0.key < $1.key }
+        var sql = "SELECT \(columns.map(\.quotedSQLIdentifier).joined(separator: ", ")) FROM \(table.quotedSQLIdentifier)"
+        if !filters.isEmpty {
+            sql += " WHERE " + filters.map { "\($0.key.quotedSQLIdentifier) IS ?" }.joined(separator: " AND ")
+        }
+        do {
+            return try queue.read { db in
+                guard try db.tableExists(table) else { return [] }
+                let arguments = StatementArguments(filters.map { Self.databaseValue($0.value) })
+                let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                var rows: [[FieldValue]] = []
+                while let row = try cursor.next() {
+                    rows.append(row.databaseValues.map(Self.fieldValue))
+                }
+                return rows
+            }
+        } catch let error as DatabaseError {
+            throw IngestError(.io, "SQLite: \(error.message ?? "\(error)")", file: path)
+        }
+    }
+
+    private static func databaseValue(_ value: FieldValue) -> DatabaseValue {
+        switch value {
+        case .null: .null
+        case .bool(let flag): (flag ? 1 : 0).databaseValue
+        case .number(let number):
+            number.kind == .integer ? number.int64Value.databaseValue : number.doubleValue.databaseValue
+        case .text(let text), .json(let text, _): text.databaseValue
+        case .data(let bytes): Data(bytes).databaseValue
+        }
+    }
+
+    private static func fieldValue(_ value: DatabaseValue) -> FieldValue {
+        switch value.storage {
+        case .null: .null
+        case .int64(let number): .integer(number)
+        case .double(let number): .real(number)
+        case .string(let text): .text(text)
+        case .blob(let data): .data(Array(data))
+        }
+    }
+}
+
+extension FieldValue {
+    /// A real read from a database: a number when its shortest text is one by
+    /// ``FieldValue/Number``'s rules, else that text.
+    fileprivate static func real(_ value: Double) -> FieldValue {
+        let text = String(value)
+        let kind = Array(text.utf8).withUnsafeBytes { NumberSyntax.kind(of: $0) }
+        return kind == .real ? .number(Number(text: text, kind: .real)) : .text(text)
+    }
+}

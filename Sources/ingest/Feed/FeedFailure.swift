@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import IngestKit
+import NIOCore
+import NIOHTTP1
+
+/// Why a source could not be read, and the sysexits status that says whether
+/// trying again later may help: 75 (temporary) for network errors, timeouts, 5xx,
+/// 408 and 429; 66 (cannot read the input) for 404, 410 and the other 4xx, as for a
+/// missing file; 65 for what is not a feed; 73 and 74 when the output failed.
+struct FeedFailure: Error, Sendable, CustomStringConvertible {
+    let message: String
+    /// The HTTP status of the response, if there was one.
+    let status: Int?
+    let exitCode: Int32
+
+    var isTemporary: Bool { exitCode == IngestError.Kind.temporary.exitCode }
+    /// Whether the output itself failed: nothing can be recorded about the source.
+    var isOutputFailure: Bool {
+        exitCode == IngestError.Kind.output.exitCode || exitCode == IngestError.Kind.io.exitCode
+    }
+
+    var description: String { message + (isTemporary ? " (temporary: try again later)" : "") }
+
+    init(_ message: String, status: Int? = nil, exitCode: Int32) {
+        self.message = message
+        self.status = status
+        self.exitCode = exitCode
+    }
+
+    /// A response that carries no feed: its status says whether it may come later.
+    static func http(_ status: HTTPResponseStatus) -> FeedFailure {
+        let code = Int(status.code)
+        let temporary = code >= 500 || code == 408 || code == 429
+        return FeedFailure("HTTP \(code) \(status.reasonPhrase)", status: code,
+                           exitCode: temporary ? IngestError.Kind.temporary.exitCode : IngestError.Kind.input.exitCode)
+    }
+
+    /// A library error as it is: its message (with the command's hint) and status.
+    static func ingest(_ error: IngestError, status: Int? = nil) -> FeedFailure {
+        FeedFailure(Diagnostics.describe(error), status: status, exitCode: error.kind.exitCode)
+    }
+
+    /// Any error met while fetching: the library's keep their kind; the network's
+    /// are temporary.
+    static func fetching(_ error: any Error, timeout: TimeAmount, status: Int? = nil) -> FeedFailure {
+        if let failure = error as? FeedFailure { return failure }
+        if let error = error as? IngestError { return .ingest(error, status: status) }
+        let seconds = Double(timeout.nanoseconds) / 1e9
+        let wait = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+        let message: String
+        switch error as? HTTPClientError {
+        case .readTimeout?: message = "no data for \(wait) (timed out)"
+        case .connectTimeout?: message = "could not connect within \(wait) (timed out)"
+        case .deadlineExceeded?: message = "no response within \(wait) (timed out)"
+        case .remoteConnectionClosed?: message = "the server closed the connection before the end of the response"
+        case let other?: message = "\(other)"
+        case nil: message = error is CancellationError ? "cancelled" : "\(error)"
+        }
+        return FeedFailure(message, status: status, exitCode: IngestError.Kind.temporary.exitCode)
+    }
+}

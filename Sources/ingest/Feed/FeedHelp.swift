@@ -1,0 +1,30 @@
+/// The words of `ingest help feed`, each line within 80 columns.
+enum FeedHelp {
+    static let discussion = """
+    Each source is RSS 0.90-2.0, RSS 1.0, Atom 0.3/1.0 or JSON Feed 1.0/1.1,
+    told from its content. --to db (the default) keeps an archive, feeds.db:
+    tables feeds (one row per source, with its ETag, Last-Modified and the last
+    fetch's status), items, enclosures, categories and authors. Re-running is the
+    normal case: an item already stored (same feed and guid; else link; else
+    title and date) is updated in place if it changed, a new one is inserted,
+    nothing is duplicated or deleted. Each source is one transaction: all of it
+    or, if it fails, nothing but its status.
+
+    URLs are fetched at most --jobs at a time, conditionally (If-None-Match,
+    If-Modified-Since; a 304 writes nothing), gzip-encoded, following redirects
+    (a 301 or 308 moves the stored URL), with a User-Agent naming ingest.
+
+    EXAMPLES
+      ingest feed Samples/podcast.rss            archive into feeds.db
+      ingest feed https://example.org/feed.xml https://example.org/atom --jobs 8
+      ingest feed podcast.rss --to json --out -  gofeed's JSON on standard output
+      ingest feed a.rss b.atom --to ndjson --out items.ndjson
+      curl -s URL | ingest feed -                read standard input
+
+    EXIT STATUS (sysexits)
+      0 every source read or not modified, 64 usage, 65 not a feed, 66 missing
+      file or HTTP 404/410/4xx, 73 output cannot be written, 74 I/O error, 75
+      only temporary failures (network, timeout, 5xx, 429): the other sources
+      were stored; try again later.
+    """
+}

@@ -1,0 +1,55 @@
+import Foundation
+import IngestKit
+
+/// A job read by the writer, whatever its source: files and standard input are
+/// parsed here, on the writing thread; a URL's items come from its fetching task.
+extension FeedJob {
+    /// What a source's read turned out to be before its first item.
+    enum Opening {
+        /// A feed to read, fetched as `fetch` says.
+        case feed(FeedFetch)
+        case notModified
+        case failed(FeedFailure)
+    }
+
+    /// Waits for the fetch to show what it got. Files are always feeds (errors come
+    /// when they are read).
+    func open() -> Opening {
+        switch source {
+        case .file(_, let absolute):
+            return .feed(FeedFetch(url: absolute))
+        case .standardInput:
+            return .feed(FeedFetch(url: "-"))
+        case .url:
+            switch endingBeforeItems() {
+            case .notModified?: return .notModified
+            case .failed(let failure)?: return .failed(failure)
+            case .finished?, nil: return .feed(fetch ?? FeedFetch(url: source.displayName))
+            }
+        }
+    }
+
+    /// Reads the feed, calling `deliver` with each item and the feed so far, and
+    /// returns the feed. Throws the source's ``FeedFailure`` or the library's error.
+    func read(limits: ParseLimits, _ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed {
+        switch source {
+        case .file(let path, _):
+            let reader = FeedReader(options: FeedReader.Options(limits: limits))
+            return try reader.read(InputFile(path: path).decompressed(),
+                                   reopen: { try InputFile(path: path).decompressed() }, deliver)
+        case .standardInput:
+            // Standard input cannot be read twice: libxml2's recovering mode from the start.
+            let reader = FeedReader(options: FeedReader.Options(recovery: .always, limits: limits))
+            return try reader.read(InputFile(path: "-").decompressed(), deliver)
+        case .url:
+            while true {
+                switch next() {
+                case .item(let item, let feed): try deliver(item, feed)
+                case .ending(.finished(let feed)): return feed
+                case .ending(.failed(let failure)): throw failure
+                case .ending(.notModified): throw FeedFailure("HTTP 304 after the feed began", exitCode: 70)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import IngestKit
+
+/// One source's read, handed from the task that fetches it to the thread that
+/// writes it (see ``FeedRun``).
+///
+/// The fetching task ``begin(_:)``s once the response is known, ``send(_:)``s items
+/// as they are parsed and ``end(_:)``s with the whole feed, a failure or "not
+/// modified". The writer ``next()``s them in order, blocking. Until the writer
+/// takes the job, items wait here (so a small feed is fetched while others are
+/// written); once it has, at most ``threshold`` wait and the fetching task waits
+/// for room, so a large feed streams in flat memory. A job is handed to the writer
+/// (``FeedJobQueue``) when it ends or when ``threshold`` items are waiting.
+final class FeedJob: @unchecked Sendable {
+    /// How a read ended.
+    enum Ending: Sendable {
+        /// The feed, read to its end, without items.
+        case finished(Feed)
+        case failed(FeedFailure)
+        /// 304: the stored copy is current.
+        case notModified
+    }
+
+    /// What the writer gets next.
+    enum Event {
+        case item(FeedItem, Feed)
+        case ending(Ending)
+    }
+
+    /// The source's place on the command line.
+    let index: Int
+    let source: FeedSource
+    let threshold: Int
+    private let queue: FeedJobQueue
+    private let condition = NSCondition()
+    // Guarded by `condition`:
+    private var waiting: [(FeedItem, Feed)] = []
+    private var head = 0
+    private var ending: Ending?
+    private var fetched: FeedFetch?
+    private var queued = false
+    private var taken = false
+    private var abandoned = false
+    private var roomWaiter: CheckedContinuation<Void, Never>?
+
+    init(index: Int, source: FeedSource, queue: FeedJobQueue, threshold: Int = 512) {
+        self.index = index
+        self.source = source
+        self.queue = queue
+        self.threshold = threshold
+    }
+
+    // MARK: - The fetching side
+
+    /// The response is a feed: where it came from and its validators.
+    func begin(_ fetch: FeedFetch) {
+        condition.lock()
+        fetched = fetch
+        condition.unlock()
+    }
+
+    /// Passes items on; waits while the writer has `threshold` of them to take.
+    /// Returns `false` when the job is over (ended, or abandoned by the writer):
+    /// the fetch should stop.
+    func send(_ items: [(FeedItem, Feed)]) async -> Bool {
+        guard let full = deposit(items) else { return false }
+        if full {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                waitForRoom(continuation)
+            }
+        }
+        return isOpen
+    }
+
+    /// Adds items; `nil` when the job is over, else whether the writer has as many
+    /// as it may have waiting.
+    private func deposit(_ items: [(FeedItem, Feed)]) -> Bool? {
+        condition.lock()
+        guard !abandoned, ending == nil else {
+            condition.unlock()
+            return nil
+        }
+        waiting.append(contentsOf: items)
+        let submit = !queued && waiting.count - head >= threshold
+        if submit { queued = true }
+        let full = taken && waiting.count - head >= threshold
+        condition.signal()
+        condition.unlock()
+        if submit { queue.submit(self) }
+        return full
+    }
+
+    /// Resumes `continuation` once the writer has taken enough, or the job is over.
+    private func waitForRoom(_ continuation: CheckedContinuation<Void, Never>) {
+        condition.lock()
+        if abandoned || ending != nil || waiting.count - head < threshold {
+            condition.unlock()
+            continuation.resume()
+        } else {
+            roomWaiter = continuation
+            condition.unlock()
+        }
+    }
+
+    /// Whether items may still be sent.
+    private var isOpen: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !abandoned && ending == nil
+    }
+
+    /// The read is over; the first ending given counts.
+    func end(_ ending: Ending) {
+        condition.lock()
+        guard self.ending == nil else {
+            condition.unlock()
+            return
+        }
+        self.ending = ending
+        let submit = !queued
+        queued = true
+        // A fetch waiting for room is done: it may not send again.
+        let waiter = roomWaiter
+        roomWaiter = nil
+        condition.signal()
+        condition.unlock()
+        waiter?.resume()
+        if submit { queue.submit(self) }
+    }
+
+    // MARK: - The writing side
+
+    /// The fetch's account, once ``begin(_:)`` gave it.
+    var fetch: FeedFetch? {
+        condition.lock()
+        defer { condition.unlock() }
+        return fetched
+    }
+
+    /// Waits until the read has an item or has ended; returns the ending if it
+    /// ended without items, else `nil` (the item stays for ``next()``).
+    func endingBeforeItems() -> Ending? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == waiting.count && ending == nil { condition.wait() }
+        return head < waiting.count ? nil : ending
+    }
+
+    /// The next item, or how the read ended; blocks until there is one.
+    func next() -> Event {
+        condition.lock()
+        defer { condition.unlock() }
+        taken = true
+        while head == waiting.count && ending == nil { condition.wait() }
+        guard head < waiting.count else { return .ending(ending!) }
+        let (item, feed) = waiting[head]
+        head += 1
+        if head == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= threshold {
+            waiting.removeFirst(head)
+            head = 0
+        }
+        if let waiter = roomWaiter, waiting.count - head < threshold {
+            roomWaiter = nil
+            waiter.resume()
+        }
+        return .item(item, feed)
+    }
+
+    /// The writer stops reading this job (its output failed): the fetch is told to
+    /// stop, and what waits is dropped.
+    func abandon() {
+        condition.lock()
+        abandoned = true
+        waiting.removeAll()
+        head = 0
+        let waiter = roomWaiter
+        roomWaiter = nil
+        condition.unlock()
+        waiter?.resume()
+    }
+}
+
+/// The jobs ready to be written, in the order they became ready.
+final class FeedJobQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [FeedJob] = []
+    private var closed = false
+
+    func submit(_ job: FeedJob) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// No job will come but those submitted.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next ready job, blocking; `nil` once the queue is closed and empty.
+    func take() -> FeedJob? {
+        condition.lock()
+        defer { condition.unlock() }
+        while jobs.isEmpty && !closed { condition.wait() }
+        return jobs.isEmpty ? nil : jobs.removeFirst()
+    }
+}

@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import Foundation
+import IngestKit
+import NIOCore
+
+/// One run of `ingest feed`: the sources fetched concurrently (URLs, at most
+/// `jobs` at a time, each on a task of its own) and written one at a time, in the
+/// order they are ready, by the command's own thread — the destination's outputs
+/// are synchronous and take one transaction at a time. Files and standard input are
+/// read by the writing thread itself.
+struct FeedRun {
+    /// How URLs are fetched.
+    struct Settings: Sendable {
+        /// Fetches at the same time.
+        var jobs: Int
+        /// Connecting, the response's head, each wait for more of the body.
+        var timeout: TimeAmount
+        /// The longest one source's fetch may take in all.
+        var maxTime: Duration
+        var userAgent: String
+    }
+
+    let sources: [FeedSource]
+    let settings: Settings
+    let destination: any FeedDestination
+    let console: Console
+
+    /// Runs every source to its outcome, reporting each as it is written.
+    func run() -> [SourceOutcome] {
+        let queue = FeedJobQueue()
+        let jobs = sources.enumerated().map { FeedJob(index: $0.offset, source: $0.element, queue: queue) }
+        var remote: [(FeedJob, FeedFetcher.Plan)] = []
+        for job in jobs {
+            switch job.source {
+            case .url(let url):
+                let plan = (destination as? ArchiveDestination)?.plan(for: url) ?? FeedFetcher.Plan(url: url)
+                if plan.url != url { console.info("\(url.absoluteString): moved permanently to \(plan.url.absoluteString)") }
+                remote.append((job, plan))
+            case .file, .standardInput:
+                queue.submit(job)
+            }
+        }
+        if remote.isEmpty {
+            queue.close()
+        } else {
+            let fetching = RemoteFetching(jobs: remote, settings: settings)
+            Task.detached {
+                await fetching.run()
+                queue.close()
+            }
+        }
+        var outcomes = [SourceOutcome?](repeating: nil, count: jobs.count)
+        while let job = queue.take() {
+            if case .file = job.source { console.info("reading \(job.source.displayName)") }
+            let outcome = destination.write(job)
+            outcomes[job.index] = outcome
+            report(job.source, outcome)
+        }
+        return outcomes.map { $0 ?? .failed(FeedFailure("not read", exitCode: 70)) }
+    }
+
+    private func report(_ source: FeedSource, _ outcome: SourceOutcome) {
+        switch outcome {
+        case .archived(let counts): console.info("\(source.displayName): \(counts)")
+        case .written(let items): console.info("\(source.displayName): \(items) item\(items == 1 ? "" : "s")")
+        case .notModified: console.info("\(source.displayName): not modified (HTTP 304), nothing written")
+        case .failed(let failure): console.error("\(source.displayName): \(failure)")
+        }
+    }
+}
+
+/// The fetching side of a run: every URL, `jobs` at a time, each bounded by
+/// `maxTime`; then the HTTP client is shut down.
+private struct RemoteFetching: Sendable {
+    let jobs: [(FeedJob, FeedFetcher.Plan)]
+    let settings: FeedRun.Settings
+
+    func run() async {
+        let client = FeedFetcher.makeClient(timeout: settings.timeout)
+        let fetcher = FeedFetcher(client: client, timeout: settings.timeout, userAgent: settings.userAgent)
+        let maxTime = settings.maxTime
+        await withTaskGroup(of: Void.self) { group in
+            var pending = jobs.makeIterator()
+            for _ in 0..<settings.jobs {
+                guard let (job, plan) = pending.next() else { break }
+                group.addTask { await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime) }
+            }
+            while await group.next() != nil {
+                guard let (job, plan) = pending.next() else { continue }
+                group.addTask { await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime) }
+            }
+        }
+        try? await client.shutdown()
+    }
+
+    /// One fetch, raced against `maxTime`: when that comes first, the job ends as
+    /// timed out (temporary) and the fetch is cancelled.
+    private static func fetch(_ plan: FeedFetcher.Plan, into job: FeedJob, with fetcher: FeedFetcher,
+                              maxTime: Duration) async {
+        await withTaskGroup(of: Void.self) { race in
+            race.addTask { await fetcher.fetch(plan, into: job) }
+            race.addTask {
+                do {
+                    try await Task.sleep(for: maxTime)
+                    job.end(.failed(FeedFailure("not read within \(maxTime.components.seconds) s in all (timed out)",
+                                                exitCode: IngestError.Kind.temporary.exitCode)))
+                } catch {}
+            }
+            await race.next()
+            race.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP/1.1 server on 127.0.0.1, on an ephemeral port, that the feed tests
+/// start and stop: each path answers as a ``Route`` says, and every request is
+/// recorded (path and headers) so tests can check what `ingest feed` sent.
+final class LoopbackHTTPServer: @unchecked Sendable {
+    /// How one path answers.
+    struct Route: Sendable {
+        var status: HTTPResponseStatus = .ok
+        var headers: [(String, String)] = []
+        var body: [UInt8] = []
+        /// Wait this long before the response's head (a slow server).
+        var delay: TimeAmount = .zero
+        /// Send only this many bytes of the body (with the full Content-Length),
+        /// then close the connection: a server that dies mid-body.
+        var cutAfter: Int?
+        /// Send the body in pieces of this size, `pause` apart (a trickle).
+        var piece: Int?
+        var pause: TimeAmount = .zero
+        /// Answer 304 when the request's `If-None-Match` is this.
+        var notModifiedForETag: String?
+        /// Answer 304 when the request's `If-Modified-Since` is this.
+        var notModifiedSince: String?
+
+        init(status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], body: [UInt8] = []) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// A feed with its content type.
+        static func feed(_ text: String, type: String = "application/rss+xml; charset=utf-8",
+                         headers: [(String, String)] = []) -> Route {
+            Route(headers: [("Content-Type", type)] + headers, body: Array(text.utf8))
+        }
+
+        /// A redirect to `location`.
+        static func redirect(_ status: HTTPResponseStatus, to location: String) -> Route {
+            Route(status: status, headers: [("Location", location)])
+        }
+    }
+
+    /// A request as the server received it.
+    struct Request: Sendable {
+        var path: String
+        var headers: [(String, String)]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+        }
+    }
+
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private var channel: Channel!
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var routes: [String: Route] = [:]
+        var requests: [Request] = []
+        var open = 0
+        var mostOpen = 0
+    }
+
+    /// The port the server listens on.
+    private(set) var port = 0
+
+    init() throws {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
+                    channel.pipeline.addHandler(Handler(server: self))
+                }
+            }
+        channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+        port = channel.localAddress!.port!
+    }
+
+    deinit {
+        try? stop()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// Stops listening: the port then refuses connections.
+    func stop() throws {
+        guard let channel, channel.isActive else { return }
+        try channel.close().wait()
+    }
+
+    /// `http://127.0.0.1:PORT/path`.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Sets how `path` answers from now on.
+    func route(_ path: String, _ route: Route) {
+        state.withLockedValue { $0.routes[path] = route }
+    }
+
+    /// Every request so far, in order.
+    var requests: [Request] { state.withLockedValue { $0.requests } }
+
+    /// The requests for `path`.
+    func requests(_ path: String) -> [Request] { requests.filter { $0.path == path } }
+
+    /// The most requests answered at the same time.
+    var mostConcurrent: Int { state.withLockedValue { $0.mostOpen } }
+
+    private func received(_ request: Request) -> Route? {
+        state.withLockedValue { state in
+            state.requests.append(request)
+            state.open += 1
+            state.mostOpen = max(state.mostOpen, state.open)
+            return state.routes[request.path]
+        }
+    }
+
+    private func answered() {
+        state.withLockedValue { $0.open -= 1 }
+    }
+
+    private final class Handler: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+        let server: LoopbackHTTPServer
+        private var head: HTTPRequestHead?
+
+        init(server: LoopbackHTTPServer) { self.server = server }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head): self.head = head
+            case .body: break
+            case .end:
+                guard let head else { return }
+                let request = Request(path: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+                let route = server.received(request) ?? Route(status: .notFound, body: Array("no such route".utf8))
+                let loop = context.eventLoop
+                let bound = NIOLoopBound(context, eventLoop: loop)
+                loop.scheduleTask(in: route.delay) {
+                    self.respond(route, to: request, context: bound.value)
+                }
+            }
+        }
+
+        private func respond(_ route: Route, to request: Request, context: ChannelHandlerContext) {
+            var route = route
+            if let etag = route.notModifiedForETag, request.header("If-None-Match") == etag {
+                route = Route(status: .notModified, headers: [("ETag", etag)])
+            } else if let since = route.notModifiedSince, request.header("If-Modified-Since") == since {
+                route = Route(status: .notModified, headers: [("Last-Modified", since)])
+            }
+            var headers = HTTPHeaders(route.headers)
+            if route.status != .notModified { headers.replaceOrAdd(name: "Content-Length", value: String(route.body.count)) }
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: route.status, headers: headers))),
+                          promise: nil)
+            if let cut = route.cutAfter {
+                let buffer = context.channel.allocator.buffer(bytes: route.body.prefix(cut))
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).whenComplete { _ in
+                    bound.value.close(promise: nil)
+                    self.server.answered()
+                }
+                return
+            }
+            guard let piece = route.piece, route.body.count > piece else {
+                if !route.body.isEmpty {
+                    context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: route.body)))),
+                                  promise: nil)
+                }
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in self.server.answered() }
+                return
+            }
+            sendPieces(route.body[...], piece: piece, pause: route.pause, context: context)
+        }
+
+        private func sendPieces(_ rest: ArraySlice<UInt8>, piece: Int, pause: TimeAmount, context: ChannelHandlerContext) {
+            guard !rest.isEmpty else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in self.server.answered() }
+                return
+            }
+            let buffer = context.channel.allocator.buffer(bytes: rest.prefix(piece))
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: pause) {
+                self.sendPieces(rest.dropFirst(piece), piece: piece, pause: pause, context: bound.value)
+            }
+        }
+    }
+}
