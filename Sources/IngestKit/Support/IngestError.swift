@@ -15,6 +15,10 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         case output
         /// Reading or writing failed part-way (EX_IOERR, 74).
         case io
+        /// A failure that may pass if the command is run again later: a database server
+        /// that refuses connections, rejects the login or restarts mid-import
+        /// (EX_TEMPFAIL, 75, so cron and other schedulers retry). Nothing was written.
+        case temporary
 
         public var exitCode: Int32 {
             switch self {
@@ -23,6 +27,7 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
             case .input: 66
             case .output: 73
             case .io: 74
+            case .temporary: 75
             }
         }
     }
