@@ -63,3 +63,30 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: - IngestPostgres: the PostgreSQL output (issue 17), one block to merge as a whole.
+// PostgresNIO is the client (no hand-written wire protocol); only IngestPostgres imports it.
+package.dependencies += [
+    .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+]
+package.products += [
+    .library(name: "IngestPostgres", targets: ["IngestPostgres"]),
+]
+package.targets += [
+    .target(
+        name: "IngestPostgres",
+        dependencies: [
+            "IngestKit",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]
+    ),
+    .testTarget(
+        name: "IngestPostgresTests",
+        dependencies: [
+            "IngestPostgres",
+            "IngestKit",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]
+    ),
+]
