@@ -191,6 +191,20 @@ public final class PostgresOutput: Output {
         session?.abort()
     }
 
+    /// Sends the rows buffered so far to the server and waits until it has them (they
+    /// stay uncommitted until ``commit()``). The import does not need this: batches go
+    /// out by themselves.
+    public func flush() throws {
+        try flushAll()
+        try requireSession().waitForQueue()
+    }
+
+    /// The server process serving this import (`pg_backend_pid()`), as
+    /// `pg_stat_activity` and `pg_terminate_backend()` know it.
+    public func serverProcessID() throws -> Int32 {
+        try requireSession().backendProcessID()
+    }
+
     /// The tables written, in the order first met, with the rows written to each.
     public var tableSummaries: [(name: String, rows: Int)] { tableOrder.map { ($0.name, $0.rowCount) } }
 

@@ -19,11 +19,18 @@ import PostgresNIO  // and NIO, which it re-exports
 /// PostgresNIO keeps server messages out of its errors' descriptions (they may hold
 /// data); the output shows them to its own user, who owns the data.
 enum PostgresFailure {
+    /// The connection closed under an operation: the server shut down, restarted or
+    /// ended the session (`pg_terminate_backend`), or the network dropped.
+    struct ConnectionClosed: Error {}
+
     /// `error` as an ``IngestError``; `doing` says what was being done
     /// ("cannot insert into people"), `target` where (the connection settings).
     static func ingestError(_ error: any Error, doing: String, target: String) -> IngestError {
         if let error = error as? IngestError { return error }
         if let error = error as? PSQLError { return ingestError(error, doing: doing, target: target) }
+        if error is ConnectionClosed {
+            return IngestError(.temporary, "\(doing): lost the connection to PostgreSQL at \(target) (the server shut down, restarted or ended the session); nothing was committed")
+        }
         if isConnectionFailure(error) {
             return IngestError(.temporary, "\(doing): cannot reach PostgreSQL at \(target): \(describe(error))")
         }
@@ -67,7 +74,7 @@ enum PostgresFailure {
         case "28000", "28P01": .temporary                       // login refused
         case "40001", "40P01": .temporary                       // serialization failure, deadlock
         case "3D000", "3F000": .output                          // no such database, schema
-        case "42501", "42P07": .output                          // no permission, table exists
+        case "42501", "42P07", "2BP01": .output                 // no permission, table exists, other objects depend
         case _ where state.hasPrefix("22") || state.hasPrefix("23"): .data  // bad value, constraint
         default: .io
         }

@@ -135,7 +135,7 @@ final class PostgresSession: @unchecked Sendable {
                 throw IngestError(.io, "\(doing): the connection to PostgreSQL is closed")
             }
             do {
-                return try await body(connection)
+                return try await self.untilClosed(connection, body)
             } catch {
                 throw PostgresFailure.ingestError(error, doing: doing, target: target)
             }
@@ -161,7 +161,7 @@ final class PostgresSession: @unchecked Sendable {
             defer { self.slots.signal() }
             guard self.state.withLock({ self.failure == nil }), let connection = self.currentConnection else { return }
             do {
-                try await body(connection)
+                try await self.untilClosed(connection, body)
             } catch {
                 self.record(PostgresFailure.ingestError(error, doing: "cannot write to PostgreSQL", target: target))
             }
@@ -205,6 +205,32 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     // MARK: plumbing
+
+    /// Runs `body` on `connection`, or fails as soon as the connection closes.
+    ///
+    /// PostgresNIO 1.33.2 drops an operation started on a connection the server has
+    /// just closed (its `COPY` continuation is never resumed), which would hang the
+    /// import when the server restarts or ends the session. `body` runs as a task of its
+    /// own, raced against the connection's close; if the close wins, the failure is
+    /// reported and the stranded task is left to be freed with the session.
+    private func untilClosed<T: Sendable>(_ connection: PostgresConnection,
+                                          _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        if connection.isClosed { throw PostgresFailure.ConnectionClosed() }
+        let race = Race<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            Task(executorPreference: executor) {
+                do {
+                    race.finish(.success(try await body(connection)))
+                } catch {
+                    race.finish(.failure(error))
+                }
+            }
+            connection.closeFuture.whenComplete { _ in
+                race.finish(.failure(PostgresFailure.ConnectionClosed()))
+            }
+        }
+    }
 
     private var currentConnection: PostgresConnection? { state.withLock { connection } }
 
@@ -252,5 +278,30 @@ private final class Outcome<T: Sendable>: @unchecked Sendable {
     func wait() -> Result<T, IngestError> {
         done.wait()
         return result!
+    }
+}
+
+/// The first of several outcomes resumes a continuation; the others are dropped.
+private final class Race<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+    private var early: Result<T, any Error>?
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        let result = lock.withLock { () -> Result<T, any Error>? in
+            if let early { return early }
+            self.continuation = continuation
+            return nil
+        }
+        if let result { continuation.resume(with: result) }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let continuation = lock.withLock { () -> CheckedContinuation<T, any Error>? in
+            defer { self.continuation = nil }
+            if self.continuation == nil, early == nil { early = result }
+            return self.continuation
+        }
+        continuation?.resume(with: result)
     }
 }
