@@ -322,10 +322,15 @@ public final class PostgresOutput: Output {
             }
             let table = PostgresTable(name: designed.name, physicalName: physical, existingColumns: columns, designed: designed)
             if design.upsert {
+                if tableOrder.isEmpty {
+                    // One count across the staging tables: a child row and its parent's row compare by input order.
+                    try session.execute("CREATE TEMPORARY SEQUENCE \(PostgresIdentifier.quoted(Self.stagingSequence))",
+                                        doing: "cannot create the staging tables")
+                }
                 let staging = "ingest_stage_\(tableOrder.count + 1)"
                 try session.execute("CREATE TEMPORARY TABLE \(PostgresIdentifier.quoted(staging)) (LIKE \(PostgresIdentifier.qualified(catalog.schema, physical))) ON COMMIT DROP",
                                     doing: "cannot create a staging table for \(designed.name)")
-                try session.execute("ALTER TABLE \(PostgresIdentifier.quoted(staging)) ADD COLUMN \(PostgresIdentifier.quoted(Self.orderColumn(designed))) bigserial",
+                try session.execute("ALTER TABLE \(PostgresIdentifier.quoted(staging)) ADD COLUMN \(PostgresIdentifier.quoted(Self.orderColumn(designed))) bigint DEFAULT nextval('\(Self.stagingSequence)')",
                                     doing: "cannot create a staging table for \(designed.name)")
                 table.stagingName = staging
             }
@@ -334,6 +339,9 @@ public final class PostgresOutput: Output {
             tableOrder.append(table)
         }
     }
+
+    /// The temporary sequence numbering staged rows in input order, across tables.
+    private static let stagingSequence = "ingest_stage_order"
 
     /// A staging table's column counting rows in input order, named apart from the table's own.
     private static func orderColumn(_ table: TableDesign.Table) -> String {
@@ -433,27 +441,37 @@ public final class PostgresOutput: Output {
 
     /// For an upsert: the rows of a parent written again lose their children (the
     /// children that follow replace them, as in the SQLite output); then the last row
-    /// staged for each key is inserted, or updates the row with that key.
+    /// staged for each key is inserted, or updates the row with that key. A child row
+    /// staged before its parent's row was written again in the same batch is dropped,
+    /// as the SQLite output's row-by-row delete drops it.
     private func mergeStatements(for table: PostgresTable, rowsStaged: Bool, parentStaged: Bool) throws -> [String] {
         let catalog = try requireCatalog()
         guard let designed = table.designed, let staging = table.stagingName else { return [] }
         let target = PostgresIdentifier.qualified(catalog.schema, table.physicalName)
+        let order = PostgresIdentifier.quoted(Self.orderColumn(designed))
         var statements: [String] = []
-        if parentStaged, let foreignKey = designed.foreignKey, let parent = tables[foreignKey.parentTable], let parentStaging = parent.stagingName {
+        var overwritten = ""
+        if parentStaged, let foreignKey = designed.foreignKey, let parent = tables[foreignKey.parentTable],
+           let parentDesign = parent.designed, let parentStaging = parent.stagingName {
+            let childKey = PostgresIdentifier.quoted(foreignKey.column)
+            let parentKey = PostgresIdentifier.quoted(foreignKey.parentColumn)
             statements.append("""
                 DELETE FROM \(target) AS child USING \(PostgresIdentifier.quoted(parentStaging)) AS parent \
-                WHERE child.\(PostgresIdentifier.quoted(foreignKey.column)) = parent.\(PostgresIdentifier.quoted(foreignKey.parentColumn))
+                WHERE child.\(childKey) = parent.\(parentKey)
                 """)
+            overwritten = """
+                 WHERE NOT EXISTS (SELECT 1 FROM \(PostgresIdentifier.quoted(parentStaging)) AS parent \
+                WHERE parent.\(parentKey) = staged.\(childKey) AND parent.\(PostgresIdentifier.quoted(Self.orderColumn(parentDesign))) > staged.\(order))
+                """
         }
         if rowsStaged {
             let columns = TableDesign.Table.list(designed.allColumns.map(\.name))
             let key = TableDesign.Table.list(designed.primaryKey)
-            let order = PostgresIdentifier.quoted(Self.orderColumn(designed))
             let others = designed.allColumns.map(\.name).filter { !designed.primaryKey.contains($0) }.map(PostgresIdentifier.quoted)
             let update = others.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + others.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
             statements.append("""
                 INSERT INTO \(target) (\(columns)) SELECT \(columns) FROM (SELECT *, row_number() OVER (PARTITION BY \(key) ORDER BY \(order) DESC) AS "ingest last" \
-                FROM \(PostgresIdentifier.quoted(staging))) AS staged WHERE "ingest last" = 1 ORDER BY \(order) \
+                FROM \(PostgresIdentifier.quoted(staging)) AS staged\(overwritten)) AS latest WHERE "ingest last" = 1 ORDER BY \(order) \
                 ON CONFLICT (\(key)) \(update)
                 """)
         }

@@ -138,7 +138,7 @@ struct ReplaceGuaranteeTests {
                 }
             }
         }
-        written.wait()
+        try await written.raised()
         let terminated = try await admin.integer("SELECT pg_terminate_backend(\(backend.value))::int")
         #expect(terminated == 1)
         killed.raise()

@@ -73,3 +73,12 @@ func withTemporaryFile<T>(contents: String, permissions: Int = 0o600, _ body: (S
     defer { try? FileManager.default.removeItem(atPath: path) }
     return try body(path)
 }
+
+/// A temporary file, removed by `body`'s end (for async bodies).
+func withTemporaryFile<T>(contents: String, permissions: Int = 0o600, _ body: (String) async throws -> T) async throws -> T {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-pg-\(UUID().uuidString)").path
+    try contents.write(toFile: path, atomically: false, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
+}

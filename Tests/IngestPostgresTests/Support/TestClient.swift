@@ -57,7 +57,8 @@ final class Signal: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits until raised, or `timeout` seconds; returns whether it was raised.
+    /// Waits until raised, or `timeout` seconds; returns whether it was raised. Only for
+    /// plain threads: in async code, ``raised(timeout:)``.
     @discardableResult
     func wait(timeout: TimeInterval = 60) -> Bool {
         condition.lock()
@@ -67,6 +68,16 @@ final class Signal: @unchecked Sendable {
             if !condition.wait(until: deadline) { return raised }
         }
         return true
+    }
+
+    /// Waits until raised, or `timeout` seconds, without holding a thread of the pool
+    /// (which the import's task may be waiting for).
+    func raised(timeout: TimeInterval = 60) async throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !isRaised {
+            guard Date() < deadline else { throw TestServerError("no signal within \(timeout) seconds") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     var isRaised: Bool {
