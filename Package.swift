@@ -81,12 +81,24 @@ package.targets += [
             .product(name: "Logging", package: "swift-log"),
         ]
     ),
+    // Benchmarks/postgres.sh's measures: COPY formats, the importer into PostgreSQL, the bridge.
+    .executableTarget(
+        name: "ingest-postgres-bench",
+        dependencies: [
+            "IngestKit",
+            "IngestPostgres",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
+        path: "Benchmarks/PostgresCopy"
+    ),
     .testTarget(
         name: "IngestPostgresTests",
         dependencies: [
             "IngestPostgres",
             "IngestKit",
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            // The naming parity test reads what the SQLite output wrote.
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]
     ),
 ]

@@ -49,7 +49,8 @@ public final class PostgresOutput: Output {
     public let design: TableDesign?
     /// Bytes of encoded rows at which a batch goes to the server.
     public var batchSize = 1 << 20
-    /// Batches that may wait for the server while the next is encoded.
+    /// Batches that may wait for the server while the next is encoded; 0 sends each
+    /// batch and waits for it before encoding the next.
     public var pipelineDepth = 2
     /// What the caller should show the user, e.g. why a password file was ignored.
     public private(set) var warnings: [String] = []
@@ -497,6 +498,14 @@ public final class PostgresOutput: Output {
         let columns = table.copiedColumns.map { PostgresIdentifier.escaped(table.columns[$0].name) }
         let name = table.name
         let target_ = session.target
+        if columns.isEmpty {
+            // Records without fields: rows of defaults (COPY with no column list would expect every column).
+            let sql = "INSERT INTO \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) SELECT FROM generate_series(1, \(positions.count))"
+            try session.submit { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresSession.logger)
+            }
+            return
+        }
         try session.submit { connection in
             if let staging {
                 try await connection.query(PostgresQuery(unsafeSQL: "TRUNCATE \(PostgresIdentifier.quoted(staging))"), logger: PostgresSession.logger)

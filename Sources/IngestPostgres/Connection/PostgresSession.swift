@@ -16,11 +16,11 @@ import PostgresNIO
 ///   is encoded while the server copies this one. At most ``pipelineDepth`` operations
 ///   wait in the queue; `submit` blocks while it is full, which bounds memory. An
 ///   operation's failure is thrown by the next `submit`, `run` or ``waitForQueue()``.
-final class PostgresSession: @unchecked Sendable {
+package final class PostgresSession: @unchecked Sendable {
     /// Queued operations at most (beyond the one running).
-    let pipelineDepth: Int
+    package let pipelineDepth: Int
     /// Where the connection goes, for messages (no password).
-    let target: String
+    package let target: String
 
     private let executor = ThreadTaskExecutor(name: "ingest-postgres")
     private let jobs: AsyncStream<Job>.Continuation
@@ -33,12 +33,12 @@ final class PostgresSession: @unchecked Sendable {
 
     private typealias Job = @Sendable () async -> Void
 
-    static let logger = Logger(label: "ingest.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    package static let logger = Logger(label: "ingest.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    init(target: String, pipelineDepth: Int = 2) {
+    package init(target: String, pipelineDepth: Int = 2) {
         self.target = target
         self.pipelineDepth = pipelineDepth
-        slots = DispatchSemaphore(value: pipelineDepth)
+        slots = DispatchSemaphore(value: max(pipelineDepth, 1))
         let (stream, continuation) = AsyncStream.makeStream(of: Job.self)
         jobs = continuation
         Task(executorPreference: executor) {
@@ -62,7 +62,7 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Connects to the first of `settings.endpoints` that answers. `warnings`
     /// receives what the caller should show (an ignored password file).
-    func connect(_ settings: PostgresConnectionSettings, warnings: inout [String]) throws {
+    package func connect(_ settings: PostgresConnectionSettings, warnings: inout [String]) throws {
         var attempts: [(PostgresConnection.Configuration, PostgresConnectionSettings.Endpoint)] = []
         for endpoint in settings.endpoints {
             attempts.append((try Self.configuration(settings, endpoint: endpoint, warnings: &warnings), endpoint))
@@ -128,7 +128,7 @@ final class PostgresSession: @unchecked Sendable {
     /// Runs `body` on the connection after everything queued before it, and waits for
     /// its result. Errors come out as ``IngestError``s (see ``PostgresFailure``),
     /// `doing` saying what was being done.
-    func run<T: Sendable>(doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    package func run<T: Sendable>(doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
         let target = self.target
         return try perform {
             guard let connection = self.currentConnection else {
@@ -143,7 +143,7 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// Runs one SQL statement (no parameters, no result rows) and waits for it.
-    func execute(_ sql: String, doing: String) throws {
+    package func execute(_ sql: String, doing: String) throws {
         try run(doing: doing) { connection in
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger)
             return ()
@@ -166,6 +166,7 @@ final class PostgresSession: @unchecked Sendable {
                 self.record(PostgresFailure.ingestError(error, doing: "cannot write to PostgreSQL", target: target))
             }
         }
+        if pipelineDepth == 0 { try waitForQueue() }
     }
 
     /// Waits until everything queued has run, and throws the first failure.
@@ -174,7 +175,7 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// Closes the connection after what is queued; a transaction still open rolls back.
-    func close() {
+    package func close() {
         guard let connection = state.withLock({ () -> PostgresConnection? in
             defer { closed = true; self.connection = nil }
             return closed ? nil : self.connection
@@ -212,7 +213,8 @@ final class PostgresSession: @unchecked Sendable {
     /// just closed (its `COPY` continuation is never resumed), which would hang the
     /// import when the server restarts or ends the session. `body` runs as a task of its
     /// own, raced against the connection's close; if the close wins, the failure is
-    /// reported and the stranded task is left to be freed with the session.
+    /// reported at once. The stranded task stays suspended (with what it holds, a batch
+    /// at most) until the process ends: a cost paid only by an import that failed.
     private func untilClosed<T: Sendable>(_ connection: PostgresConnection,
                                           _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         if connection.isClosed { throw PostgresFailure.ConnectionClosed() }

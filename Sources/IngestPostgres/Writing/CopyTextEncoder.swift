@@ -8,7 +8,7 @@ import PostgresNIO  // ByteBuffer, from NIO
 /// Text is what the server parses into any column type, so one encoder serves the
 /// output's own types and the columns of tables that existed before the import. (The
 /// binary format measured no faster for these rows; see BENCHMARKS.md.)
-struct CopyTextEncoder {
+package struct CopyTextEncoder {
     /// Appends `value`, as a column of type `type` reads it, to `buffer`.
     ///
     /// - Parameter emptyJSON: what an empty text becomes in a `jsonb` column of the
@@ -45,10 +45,10 @@ struct CopyTextEncoder {
     }
 
     /// Text holds U+0000, which no PostgreSQL text value can.
-    struct NULCharacter: Error {}
+    package struct NULCharacter: Error {}
 
     /// `text` with COPY's four escapes; runs without special bytes are copied whole.
-    static func appendEscaped(_ text: String, to buffer: inout ByteBuffer) throws(NULCharacter) {
+    package static func appendEscaped(_ text: String, to buffer: inout ByteBuffer) throws(NULCharacter) {
         var text = text
         let failed = text.withUTF8 { bytes -> Bool in
             var runStart = 0

@@ -45,10 +45,11 @@ public enum PostgresIdentifier {
         return result
     }
 
-    /// Refuses a name PostgreSQL cannot store: one with a NUL character, or empty.
+    /// Refuses a name PostgreSQL cannot store: one with a NUL character (or an empty
+    /// table name; an empty column name becomes `_`, see ``PostgresTable``).
     static func check(_ name: String, what: String, position: SourcePosition? = nil) throws {
-        if name.isEmpty {
-            throw IngestError(.data, "PostgreSQL has no empty \(what) names", position: position)
+        if name.isEmpty, what == "table" {
+            throw IngestError(.data, "PostgreSQL has no empty table names", position: position)
         }
         if name.utf8.contains(0) {
             throw IngestError(.data, "the \(what) name \(quoted(name.replacingAll("\0", with: "\\0"))) contains a NUL character, which PostgreSQL names cannot hold", position: position)

@@ -8,7 +8,8 @@ import PostgresNIO  // ByteBuffer
 /// same in both: a field's name as it is, and a second field whose name differs only
 /// in case gets `_2`, `_3`… (SQLite compares names without case; PostgreSQL, for quoted
 /// names, with). PostgreSQL keeps at most 63 bytes of a name, so a longer name is cut
-/// there (``PostgresIdentifier/fitted(_:reserving:)``).
+/// there (``PostgresIdentifier/fitted(_:reserving:)``), and a field with an empty name
+/// (a JSON key `""`), which PostgreSQL cannot name a column after, is called `_`.
 final class PostgresTable {
     struct Column {
         var name: String
@@ -104,7 +105,7 @@ final class PostgresTable {
                                   position: position)
             }
             try PostgresIdentifier.check(name.qualified, what: "column", position: position)
-            register(Column(name: uniqueName(for: name.qualified), type: .untyped, widens: true), copied: false)
+            register(Column(name: uniqueName(for: name.qualified.isEmpty ? "_" : name.qualified), type: .untyped, widens: true), copied: false)
             index = columns.count - 1
             if !createdHere { addedColumns.append(columns[index].name) }
             change = .add(index)
