@@ -8,7 +8,8 @@
 #   - xmllint --stream --noout people.xml: the XML parse floor;
 #   - psql \copy of people.csv (the same rows) into a table: the load floor;
 #   - people.xml through IngestKit's Importer (Expat, automatic mapping, parsing on a
-#     second thread) into PostgresOutput, --replace: checked to hold N rows;
+#     second thread) into no output (the --dry-run floor), then into PostgresOutput,
+#     --replace: checked to hold N rows;
 #   - 4 such importers appending into one table at once: checked to hold exactly 4 x N;
 #   - text vs binary COPY of N generated rows of the same shape (ingest-postgres-bench
 #     formats), and the plain-thread bridge (ingest-postgres-bench bridge).
@@ -76,6 +77,7 @@ psql -d bench -c 'CREATE TABLE people_csv (id bigint, active int, "firstName" te
 measure psql-copy "$PG_BINDIR/psql" -X -q -h "$SERVER" -U ingest -d bench -c "\\copy people_csv from '$DATA/people.csv' csv header"
 [ "$(count people_csv)" = "$N" ] || { echo "!! psql \\copy loaded $(count people_csv) rows" >&2; exit 1; }
 
+measure ingest-dry-run "$BENCH" import "$URI" "$DATA/people.xml" dry
 measure ingest-replace "$BENCH" import "$URI" "$DATA/people.xml" replace
 [ "$(count people)" = "$N" ] || { echo "!! the import left $(count people) rows" >&2; exit 1; }
 psql -d bench -c "DROP TABLE people"
@@ -91,3 +93,4 @@ echo "== the bridge" >&2
 floor=$(awk "BEGIN { printf \"%.2f\", ${SECS[xmllint-stream]} + ${SECS[psql-copy]} }")
 ratio=$(awk "BEGIN { printf \"%.2f\", ${SECS[ingest-replace]} / $floor }")
 echo "ingest people.xml into PostgreSQL / (xmllint --stream + psql \\copy) = ${SECS[ingest-replace]} / $floor = ${ratio}x; peak RSS ${RSS[ingest-replace]} MB (targets: <= 1.5x, <= 64 MB)"
+echo "ingest people.xml into PostgreSQL / the same import into no output = ${SECS[ingest-replace]} / ${SECS[ingest-dry-run]} = $(awk "BEGIN { printf \"%.2f\", ${SECS[ingest-replace]} / ${SECS[ingest-dry-run]} }")x"

@@ -4,7 +4,8 @@
 //   ingest-postgres-bench import URI FILE MODE [COPIES]
 //                                                people.xml (people/person) through the real
 //                                                Importer into PostgresOutput (MODE: replace
-//                                                or append; COPIES importers at once)
+//                                                or append; COPIES importers at once; dry:
+//                                                into no output, the parse and mapping alone)
 //   ingest-postgres-bench bridge URI N           the plain-thread bridge: round trips, and
 //                                                N generated records at pipeline depths 0, 1, 2
 import Foundation
@@ -163,6 +164,13 @@ final class OutputSink: RecordSink {
     func finish() throws {}
 }
 
+/// The same import into no output: IngestKit's parse and mapping alone (`--dry-run`).
+func dryRun(file: String) throws -> Int {
+    let counter = CountingSink()
+    try Importer(options: .init(recordPath: try RecordPath("people/person"))).runConcurrently(try InputFile(path: file), into: counter)
+    return counter.recordCount
+}
+
 func importFile(uri: String, file: String, mode: WriteMode, batchSize: Int?, depth: Int?) throws -> Int {
     let output = try PostgresOutput(connectionString: uri, mode: mode)
     if let batchSize { output.batchSize = batchSize }
@@ -254,7 +262,8 @@ do {
         let elapsed = seconds {
             DispatchQueue.concurrentPerform(iterations: copies) { _ in
                 do {
-                    total.add(try importFile(uri: arguments[2], file: arguments[3], mode: mode, batchSize: batchSize, depth: depth))
+                    total.add(arguments[4] == "dry" ? try dryRun(file: arguments[3])
+                                                    : try importFile(uri: arguments[2], file: arguments[3], mode: mode, batchSize: batchSize, depth: depth))
                 } catch {
                     total.fail("\(error)")
                 }
