@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "IngestPostgresTests",
             dependencies: [
-                "IngestPostgres", "IngestCore", "PostgresTestServer",
+                "IngestPostgres", "IngestCore", "PostgresTestServer", "IngestTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 // The parity test reads what the SQLite output wrote.

@@ -46,6 +46,7 @@ public final class PostgresOutput: Output {
 
     /// Where to connect.
     public let settings: PostgresConnectionSettings
+    /// What the import does with tables that exist.
     public let mode: Mode
     /// With ``Mode/append``: whether a field that an existing table has no column for
     /// adds one (`ALTER TABLE … ADD COLUMN`); without it such a record fails the import

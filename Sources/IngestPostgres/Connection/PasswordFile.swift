@@ -19,6 +19,7 @@ import Darwin
 ///   or others have any access (permissions must be `u=rw`, 0600, or less), exactly as
 ///   libpq ignores it: a password that other users can read is no secret.
 public struct PasswordFile: Sendable, Equatable {
+    /// Where the file is, for messages.
     public let path: String
     private let lines: [String]
 
@@ -31,6 +32,7 @@ public struct PasswordFile: Sendable, Equatable {
 
     /// What reading the file at `path` gave: the file, or why it is not used.
     public enum Loaded: Sendable, Equatable {
+        /// The file, readable by its owner only, parsed.
         case file(PasswordFile)
         /// No such file: not an error, most users have none.
         case missing

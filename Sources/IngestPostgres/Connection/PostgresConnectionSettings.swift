@@ -31,8 +31,10 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
     public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
         /// A host name or IP address, or a Unix-socket directory (starting with `/`).
         public var host: String
+        /// The TCP port, or the number in a Unix socket's file name.
         public var port: Int
 
+        /// The server at `host` (a name, an address or a socket directory) and `port`.
         public init(host: String, port: Int) {
             self.host = host
             self.port = port
@@ -50,8 +52,11 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
 
     /// The servers to try, in order; the first that accepts the connection is used.
     public var endpoints: [Endpoint]
+    /// The user to log in as.
     public var user: String
+    /// The database to connect to.
     public var database: String
+    /// Whether and how TCP connections use TLS.
     public var sslMode: SSLMode
     /// Seconds to wait for each connection attempt; `nil` waits indefinitely.
     public var connectTimeout: Int?

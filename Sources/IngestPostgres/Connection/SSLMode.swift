@@ -14,11 +14,17 @@
 /// Trusted authorities are the system's; `require` protects against eavesdropping but
 /// not against a server impersonating the real one — use `verify-full` for that.
 public enum SSLMode: String, Sendable, CaseIterable {
+    /// Never encrypt.
     case disable
+    /// Encrypt only if the server insists (taken as ``prefer``).
     case allow
+    /// Encrypt if the server offers it; the default.
     case prefer
+    /// Always encrypt; check no certificate.
     case require
+    /// Always encrypt; the certificate must be signed by a trusted authority.
     case verifyCA = "verify-ca"
+    /// Always encrypt; the certificate must be trusted and issued for the host name.
     case verifyFull = "verify-full"
 
     /// Whether the connection fails when the server offers no TLS.
