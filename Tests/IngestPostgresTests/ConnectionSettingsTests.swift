@@ -222,6 +222,9 @@ import Testing
             #expect(s.password(for: s.endpoints[0], warnings: &warnings) == "fromenv")
             let t = try settings("postgresql://me@h/db", ["PGPASSFILE": path])
             #expect(t.password(for: t.endpoints[0], warnings: &warnings) == "fromfile")
+            // An empty PGPASSWORD is unset to libpq: the file still gives the password.
+            let u = try settings("postgresql://me@h/db", ["PGPASSWORD": "", "PGPASSFILE": path])
+            #expect(u.password(for: u.endpoints[0], warnings: &warnings) == "fromfile")
             #expect(warnings.isEmpty)
         }
     }

@@ -140,11 +140,12 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
         }
     }
 
-    /// The password for `endpoint`: `PGPASSWORD` if set, else the first matching line of
-    /// the password file, else none (trust, peer or certificate authentication).
+    /// The password for `endpoint`: `PGPASSWORD` if set and not empty (libpq takes an
+    /// empty one as unset), else the first matching line of the password file, else
+    /// none (trust, peer or certificate authentication).
     /// `warnings` receives why a password file was ignored.
     public func password(for endpoint: Endpoint, warnings: inout [String]) -> String? {
-        if let environmentPassword { return environmentPassword }
+        if let environmentPassword, !environmentPassword.isEmpty { return environmentPassword }
         guard let passwordFilePath else { return nil }
         switch PasswordFile.load(path: passwordFilePath) {
         case .missing:

@@ -65,14 +65,23 @@ struct ImportCommand: ParsableCommand {
             for input in inputs { console.info("reading \(input.displayName)") }
             let meter = ProgressTracker(enabled: !messages.quiet)
             defer { meter.finish() }
-            let summary = try reader.run(inputs, into: destination) { meter.update($0) }
+            // The output's warnings (a password file ignored) matter most when the run fails.
+            let warnings = { for warning in (destination as? PostgresOutput)?.warnings ?? [] { console.warning(warning) } }
+            let summary: ImportSummary
+            do {
+                summary = try reader.run(inputs, into: destination) { meter.update($0) }
+            } catch {
+                meter.finish()
+                warnings()
+                throw error
+            }
             meter.finish()
             let addedColumns = (destination as? SQLiteOutput)?.columnsAddedToExistingTables
                 ?? (destination as? PostgresOutput)?.columnsAddedToExistingTables ?? []
             for (table, columns) in addedColumns {
                 console.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
             }
-            for warning in (destination as? PostgresOutput)?.warnings ?? [] { console.warning(warning) }
+            warnings()
             if job.output != nil { console.info("wrote \(destination.displayName)") }
             let rejected = (rejects?.count ?? 0) - rejectedBefore
             report.add(job: job, summary: summary, rejected: rejected, seconds: stopwatch.seconds)
