@@ -108,7 +108,7 @@ final class SQLiteSink: RecordSink {
             if let known = tableOfBatch[entry.table] {
                 table = known
             } else {
-                table = try self.table(named: batch.tables[entry.table], firstRecord: record, of: batch)
+                table = try self.table(named: batch.tables[entry.table])
                 tableOfBatch[entry.table] = table
             }
             try insert(record, of: batch, into: table)
@@ -131,10 +131,19 @@ final class SQLiteSink: RecordSink {
         for field in fields {
             let number = Self.numberKind(of: field, in: batch)
             let held = Self.columnType(of: field, number: number)
-            let index = try table.columnIndex(for: field.name, holding: held, at: position, in: db, create: false)
+            let index = try table.columnIndex(for: field.name, holding: held, at: position, in: db)
             try table.accommodate(held, shape: Self.jsonShape(of: field), inColumn: index, db: db)
             columnOfField.append(index)
             numberKinds.append(number)
+        }
+        if !table.isCreated {
+            try table.create(in: db)
+            guard table.isCreated else {
+                // No field yet, so no column: the row waits for the table.
+                table.didInsertRow()
+                rowsInBatch += 1
+                return
+            }
         }
         let statement = try table.insertStatement(in: db)
         try bind(fields, of: batch, to: statement, in: table)
@@ -246,7 +255,10 @@ final class SQLiteSink: RecordSink {
             try db.beginTransaction(.immediate)
             inTransaction = true
         }
-        for table in tableOrder { try table.finish(in: db) }
+        for table in tableOrder {
+            try table.createIfNeeded(in: db)
+            try table.finish(in: db)
+        }
         if inTransaction { try db.commit() }
         inTransaction = false
     }
@@ -258,7 +270,7 @@ final class SQLiteSink: RecordSink {
         for table in tableOrder { table.releaseStatements() }
     }
 
-    private func table(named name: String, firstRecord record: Int, of batch: RecordBatch) throws -> SQLiteTable {
+    private func table(named name: String) throws -> SQLiteTable {
         if let current, current.name == name { return current }
         if let table = tables[name] {
             current = table
@@ -271,12 +283,8 @@ final class SQLiteSink: RecordSink {
             // The record's fields find their columns in `write(_:)`, as every later record's do.
             table = SQLiteTable(name: name, existingColumns: columns, altersExisting: altersExistingTables)
         } else {
+            // Created with its first record that has a field, by `insert`.
             table = SQLiteTable(name: name, existingColumns: nil)
-            for field in batch.fields(of: record) {
-                let held = Self.columnType(of: field, number: Self.numberKind(of: field, in: batch))
-                _ = try table.columnIndex(for: field.name, holding: held, at: batch.entries[record].position, in: db, create: true)
-            }
-            try table.create(in: db)
         }
         table.conflictClause = design?.conflictClauses[name]
         tables[name] = table

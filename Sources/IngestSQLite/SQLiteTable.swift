@@ -39,13 +39,44 @@ final class SQLiteTable {
     init(name: String, existingColumns: [Column]?, altersExisting: Bool = false) {
         self.name = name
         preexisting = existingColumns != nil
+        isCreated = preexisting
         addsColumns = !preexisting || altersExisting
         for column in existingColumns ?? [] { register(column) }
     }
 
-    /// Creates the table in `db` with the columns the first record needs.
+    /// Whether the table exists in the database yet. A table this run creates is
+    /// created with its first record that has a field: SQLite has no table without
+    /// columns, so records without fields before it wait, counted, and are inserted
+    /// first (``createIfNeeded(in:)``).
+    private(set) var isCreated: Bool
+    /// Records without fields met before the table could be created.
+    private var waitingEmptyRows = 0
+
+    /// Creates the table in `db` with the columns the first record needs, or — when
+    /// the record has no fields — notes a row to insert once it can be created.
     func create(in db: Database) throws {
+        guard !columns.isEmpty else {
+            waitingEmptyRows += 1
+            return
+        }
         try db.execute(sql: "CREATE TABLE \(name.quotedSQLIdentifier) (\(columnDefinitions))")
+        isCreated = true
+        try insertWaitingRows(in: db)
+    }
+
+    /// Creates a table whose records all had no fields, with one column, `_`: the
+    /// rows are kept, NULL in it.
+    func createIfNeeded(in db: Database) throws {
+        guard !isCreated else { return }
+        if columns.isEmpty { register(Column(name: uniqueName(for: "_"), type: .untyped)) }
+        try db.execute(sql: "CREATE TABLE \(name.quotedSQLIdentifier) (\(columnDefinitions))")
+        isCreated = true
+        try insertWaitingRows(in: db)
+    }
+
+    private func insertWaitingRows(in db: Database) throws {
+        for _ in 0..<waitingEmptyRows { try db.execute(sql: "INSERT INTO \(name.quotedSQLIdentifier) DEFAULT VALUES") }
+        waitingEmptyRows = 0
     }
 
     private var columnDefinitions: String {
@@ -56,8 +87,7 @@ final class SQLiteTable {
     /// narrowest that holds the field's value) if new. A preexisting table that may
     /// not gain columns (``addsColumns``) refuses a new field with a `.data` error at
     /// `position`, the record's.
-    func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition, in db: Database,
-                     create: Bool) throws -> Int {
+    func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition, in db: Database) throws -> Int {
         if let index = indexByName.value(for: name) { return index }
         let index: Int
         do {
@@ -68,7 +98,7 @@ final class SQLiteTable {
             let column = Column(name: uniqueName(for: name.qualified), type: held ?? .untyped)
             register(column)
             index = columns.count - 1
-            if !create {
+            if isCreated {
                 try db.execute(sql: "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)")
                 insert = nil
                 if preexisting { addedColumns.append(column.name) }
@@ -102,7 +132,7 @@ final class SQLiteTable {
         if let shape, columns[index].jsonShape == nil { columns[index].jsonShape = shape }
         guard let needed, needed > columns[index].type, !preexisting else { return }
         columns[index].type = needed
-        try rebuild(in: db)
+        if isCreated { try rebuild(in: db) }
     }
 
     /// Recreates the table with the current column types, copying its rows. SQLite's
@@ -123,6 +153,7 @@ final class SQLiteTable {
 
     func rename(to newName: String, in db: Database) throws {
         insert = nil
+        guard isCreated else { name = newName; return }
         try db.execute(sql: "ALTER TABLE \(name.quotedSQLIdentifier) RENAME TO \(newName.quotedSQLIdentifier)")
         name = newName
     }

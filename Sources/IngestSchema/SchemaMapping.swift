@@ -59,6 +59,7 @@ public final class SchemaMapping: DocumentMapping {
 /// One step of the entities' records paths above the records: passes the children
 /// that lead to records on, skips the others.
 final class SchemaPathHandler: ElementHandler {
+    var receivesText: Bool { false }
     private let branches: [(steps: ArraySlice<SchemaPaths.Step>, entity: CompiledEntity)]
     private unowned let mapping: SchemaMapping
     private let isDocument: Bool

@@ -47,7 +47,7 @@ public final class HandlerHarness {
     /// Drives `mapping`'s handlers for a document of `format`; its records are kept
     /// in ``collector``.
     public init(mapping recipe: any RecordMapping, format: InputFormat = .xml, limits: ParseLimits = .default) throws {
-        let mapping = try recipe.mapping(for: format, inputName: "<harness>", into: collector)
+        let mapping = try recipe.mapping(for: format, inputName: "<harness>", limits: limits, into: collector)
         stack = HandlerStack(root: try mapping.makeRootHandler(), limits: limits)
         self.mapping = mapping
     }

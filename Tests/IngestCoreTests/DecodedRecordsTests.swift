@@ -131,4 +131,75 @@ struct DecodedRecordsTests {
         #expect(total == count)
         #expect(last == Person(firstName: "F\(count - 1)", lastName: "L\(count - 1)"))
     }
+
+    /// `count` people as XML, one of them (at `bad`) with an id that is not a number.
+    func people(_ count: Int, badAt bad: Int? = nil) -> String {
+        var xml = "<people>\n"
+        for index in 0..<count {
+            xml += "<person><id>\(index == bad ? "x" : String(index))</id><name>n\(index)</name></person>\n"
+        }
+        return xml + "</people>\n"
+    }
+
+    struct Numbered: Decodable { let id: Int; let name: String }
+
+    @Test("A slow consumer: the buffer never holds more than it should")
+    func slowConsumerKeepsTheBufferBounded() async throws {
+        let directory = try TemporaryDirectory()
+        let url = try file(people(20_000), named: "many.xml", in: directory)
+        let sequence = IngestCore.records(Numbered.self, at: "people/person", from: url, buffer: 64)
+        var iterator = sequence.makeAsyncIterator()
+        var count = 0, largest = 0
+        while let _ = try await iterator.next() {
+            count += 1
+            if count % 500 == 0 {
+                // Let the parser run ahead as far as it may.
+                try await Task.sleep(nanoseconds: 2_000_000)
+                largest = max(largest, iterator.session.bufferedItemCount)
+            }
+        }
+        #expect(count == 20_000)
+        #expect(largest > 0, "the parser ran ahead")
+        #expect(largest <= 2 * 64, "at most twice the buffer is kept: \(largest)")
+    }
+
+    @Test("Cancelling the iterating task stops the parse and throws CancellationError")
+    func cancellation() async throws {
+        let directory = try TemporaryDirectory()
+        let url = try file(people(200_000), named: "many.xml", in: directory)
+        let task = Task {
+            var count = 0
+            for try await _ in IngestCore.records(Numbered.self, at: "people/person", from: url, buffer: 16) {
+                count += 1
+                if count == 100 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return count
+        }
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+    }
+
+    @Test("A record that does not decode can be skipped and reported, and the rest go on")
+    func skipping() async throws {
+        let directory = try TemporaryDirectory()
+        let url = try file(people(10, badAt: 4), named: "bad.xml", in: directory)
+        let failures = FailureLog()
+        var ids: [Int] = []
+        for try await person in IngestCore.records(Numbered.self, at: "people/person", from: url,
+                                                    onFailure: .skip { failures.add($0) }) {
+            ids.append(person.id)
+        }
+        #expect(ids == [0, 1, 2, 3, 5, 6, 7, 8, 9])
+        #expect(failures.errors.count == 1)
+        #expect(failures.errors.first?.position?.line == 6)
+        #expect(failures.errors.first?.message.contains("cannot decode Numbered") == true)
+    }
+}
+
+/// Errors reported from the decoding iterator, collected for a test.
+final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [IngestError] = []
+    func add(_ error: IngestError) { lock.lock(); collected.append(error); lock.unlock() }
+    var errors: [IngestError] { lock.lock(); defer { lock.unlock() }; return collected }
 }

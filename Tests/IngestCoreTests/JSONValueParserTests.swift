@@ -25,11 +25,11 @@ import IngestTestSupport
     }
 
     @Test func unescapesSurrogatePairs() throws {
-        #expect(try JSONValue(parsing: #"["\ud83d\ude00","\u00e9","\ud800x"]"#)
-                == .array([.string("😀"), .string("é"), .string("\u{FFFD}x")]))
+        #expect(try JSONValue(parsing: #"["\ud83d\ude00","\u00e9"]"#) == .array([.string("😀"), .string("é")]))
     }
 
-    @Test(arguments: ["", "[", "[1,]x", "{\"a\" 1}", "\"open", "tru", "[1] 2"])
+    /// Nested text is read by the input's own JSON reader: what one refuses, the other does.
+    @Test(arguments: ["", "[", "[1,]x", "{\"a\" 1}", "\"open", "tru", "[1] 2", #"["\ud800x"]"#, "[\"a\u{1}\"]"])
     func rejectsMalformedText(text: String) {
         #expect(throws: IngestError.self) { try JSONValue(parsing: text) }
     }

@@ -50,7 +50,7 @@ import Darwin
         let attributes = tree.root.attributes
         #expect(attributes.map(\.name) == ["id", "x:kind", "xml:lang", "note"])
         #expect(attributes[0].namespaceURI == nil, "an unprefixed attribute is in no namespace")
-        #expect(attributes[1] == XMLTree.Attribute(name: "x:kind", localName: "kind", prefix: "x",
+        #expect(attributes[1] == XMLTree.TreeAttribute(name: "x:kind", localName: "kind", prefix: "x",
                                                    namespaceURI: "urn:x", value: "a&b"))
         #expect(attributes[2].namespaceURI == "http://www.w3.org/XML/1998/namespace")
         #expect(tree.root.attribute("id") == "7")

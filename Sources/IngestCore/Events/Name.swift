@@ -5,7 +5,7 @@
 /// For a namespaced name, ``qualified`` is the name as written (`dc:title`),
 /// ``local`` is the part after the prefix and ``namespaceURI`` is the URI the prefix
 /// was bound to. JSON keys become names with no namespace.
-public final class Name: Hashable, CustomStringConvertible, @unchecked Sendable {
+public final class Name: Hashable, CustomStringConvertible, Sendable {
     /// Dense, 0-based number of this name in its ``NameTable``; handy as an array index.
     public let id: Int
     /// The name as written in the document, prefix included (`dc:title`).
@@ -32,7 +32,9 @@ public final class Name: Hashable, CustomStringConvertible, @unchecked Sendable 
 /// Lookup hashes the bytes (FNV-1a) into an open-addressed table and compares them
 /// with `memcmp` against one byte arena, so a name seen before costs no allocation
 /// and no reference counting.
-public final class NameTable: @unchecked Sendable {
+/// A table is used by one parse on one thread at a time, so it is not `Sendable`;
+/// the ``Name``s it hands out are immutable and are.
+public final class NameTable {
     /// Per slot: index into `names`, or -1 when empty.
     @exclusivity(unchecked) private var slots = [Int32](repeating: -1, count: 64)
     @exclusivity(unchecked) private var hashes: [UInt64] = []
@@ -72,6 +74,14 @@ public final class NameTable: @unchecked Sendable {
         arena.append(contentsOf: bytes)
         if names.count * 2 > slots.count { grow() }
         return name
+    }
+
+    /// Whether `name`, interned here, was interned from exactly `bytes`: a check that
+    /// costs a `memcmp`, for callers that can guess which name comes next.
+    @inline(__always)
+    package func matches(_ name: Name, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let span = spans[name.id]
+        return span.count == bytes.count && names[name.id] === name && equalBytes(span.start, bytes)
     }
 
     /// The interned name for a Swift string (no namespace).

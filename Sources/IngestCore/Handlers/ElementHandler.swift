@@ -38,6 +38,11 @@ public protocol ElementHandler: AnyObject {
     /// the copy.
     var accumulatesText: Bool { get }
 
+    /// Whether the stack should call ``didReceive(text:)`` with each piece of text.
+    /// Default: `true`. A handler that does not implement it may return `false` and
+    /// save a call per piece of text (white space between child elements included).
+    var receivesText: Bool { get }
+
     /// A piece of text directly inside this element, as it arrives (valid during the
     /// call only). Default: nothing — the stack has already accumulated it.
     func didReceive(text: UnsafeBufferPointer<UInt8>) throws
@@ -65,6 +70,7 @@ extension ElementHandler {
     public var accumulatesText: Bool { true }
     /// Does nothing; the stack has accumulated the text already.
     public func didReceive(text: UnsafeBufferPointer<UInt8>) throws {}
+    public var receivesText: Bool { true }
     /// Does nothing.
     public func didFinish(child: any ElementHandler, element: ElementEnd) throws {}
     /// Does nothing.

@@ -27,6 +27,7 @@ public final class HandlerStack: ParseEventReceiver {
         var start: SourcePosition
         var textStart: Int
         var accumulates: Bool
+        var receivesText: Bool
         var hadChildElements: Bool
         var kind: ContentKind
     }
@@ -120,6 +121,10 @@ public final class HandlerStack: ParseEventReceiver {
             skipping += 1
             return
         }
+        for attribute in attributes where attribute.value.count > limits.maxTextBytes {
+            throw IngestError(.data, "attribute \(attribute.name) of <\(name)> is longer than \(limits.maxTextBytes) bytes",
+                              position: position, reason: .textLimit(limits.maxTextBytes))
+        }
         var element = ElementStart(name: name, attributes: attributes, position: position, depth: depth)
         element.kind = kind
         let handler: any ElementHandler
@@ -140,7 +145,8 @@ public final class HandlerStack: ParseEventReceiver {
                 handler = child
             }
             push(Frame(handler: handler, name: name, start: position, textStart: textCount,
-                       accumulates: handler.accumulatesText, hadChildElements: false, kind: kind))
+                       accumulates: handler.accumulatesText, receivesText: handler.receivesText,
+                       hadChildElements: false, kind: kind))
             try handler.didStart(element)
         } catch {
             throw Self.located(error, position)
@@ -161,6 +167,7 @@ public final class HandlerStack: ParseEventReceiver {
             }
             appendText(bytes)
         }
+        guard top.pointee.receivesText else { return }
         do {
             try top.pointee.handler.didReceive(text: bytes)
         } catch {

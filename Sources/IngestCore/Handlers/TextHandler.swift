@@ -6,4 +6,7 @@
 public final class TextHandler: ElementHandler {
     /// A text handler; one instance may be returned for any number of children.
     public init() {}
+
+    /// The stack accumulates the text; nothing else is done with it here.
+    public var receivesText: Bool { false }
 }

@@ -57,7 +57,7 @@ public struct Importer: RecordReader {
     public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)? = nil) throws {
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
-            let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, into: sink)
+            let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, limits: options.limits, into: sink)
             let stack = HandlerStack(root: try mapping.makeRootHandler(), limits: options.limits)
             try parser(for: input, format: format).parse(input, into: stack, progress: progress)
             try mapping.checkMatched()
@@ -104,7 +104,7 @@ public struct Importer: RecordReader {
         case .xml:
             switch options.xmlParser {
             case .expat:
-                return ExpatParser(chunkSize: options.chunkSize)
+                return ExpatParser(chunkSize: options.chunkSize, limits: options.limits)
             case .libxml2:
                 return LibXML2Parser(chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments)
             }

@@ -5,8 +5,17 @@
 /// A mapping is a recipe; each input gets a fresh ``DocumentMapping`` from it.
 public protocol RecordMapping: Sendable {
     /// Starts mapping one input of `format`, named `inputName` in messages, whose
-    /// records go to `sink`.
-    func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) throws -> any DocumentMapping
+    /// records go to `sink`; `limits` bound what one record may hold (nested data is
+    /// bounded by ``ParseLimits/maxTextBytes`` like text).
+    func mapping(for format: InputFormat, inputName: String, limits: ParseLimits,
+                 into sink: any RecordSink) throws -> any DocumentMapping
+}
+
+extension RecordMapping {
+    /// Starts mapping one input with the default limits.
+    public func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) throws -> any DocumentMapping {
+        try mapping(for: format, inputName: inputName, limits: .default, into: sink)
+    }
 }
 
 /// One input being mapped: the handler tree that turns its events into records.
@@ -30,10 +39,11 @@ public struct AutomaticRecordMapping: RecordMapping {
         self.recordPath = recordPath
     }
 
-    public func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) -> any DocumentMapping {
+    public func mapping(for format: InputFormat, inputName: String, limits: ParseLimits,
+                        into sink: any RecordSink) -> any DocumentMapping {
         // JSON paths start below the top-level value, as ijson's do (`people/item`).
         let path = format == .xml ? recordPath : recordPath?.belowDocumentElement
-        return AutomaticMapping(recordPath: path, sink: sink)
+        return AutomaticMapping(recordPath: path, sink: sink, limits: limits)
     }
 }
 

@@ -66,7 +66,7 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
     private func flush() throws {
         guard batch.count > 0 else { return }
         let full = batch
-        batch = RecordBatch(reservingBytes: full.byteCount)
+        batch = RecordBatch(shapedLike: full)
         try send(.records(full))
     }
 

@@ -26,12 +26,46 @@ public final class AutomaticMapping: DocumentMapping {
     @exclusivity(unchecked) private(set) var batch = RecordBatch()
     /// Records per batch: 1 024 keeps a batch's arena in the cache of a core.
     let batchSize: Int
+    /// What is known of each collection, by the names of the elements from the
+    /// document element down to it: every element at that place shares it, so the
+    /// records of `r/p/*` under several `p`s go to the same tables.
+    private var collections: [[String]: CollectionState] = [:]
+    /// Table names in use, as SQL compares them (ASCII case folded), with the
+    /// collection that names them: two collections never write to one table by
+    /// accident, and `a` and `A` never meet in a database that ignores case.
+    private var tableOwners: [[UInt8]: [String]] = [:]
 
-    public init(recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024) {
+    /// Bounds on one record: nested data is bounded by ``ParseLimits/maxTextBytes``.
+    let limits: ParseLimits
+
+    public init(recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024, limits: ParseLimits = .default) {
         self.recordPath = recordPath
         self.sink = sink
+        self.limits = limits
         self.batchSize = max(batchSize, 1)
         locationObserver = sink as? any RecordLocationObserver
+    }
+
+    /// The shared state of the collection at `path`.
+    func collection(at path: [String]) -> CollectionState {
+        if let state = collections[path] { return state }
+        let state = CollectionState(path: path)
+        collections[path] = state
+        return state
+    }
+
+    /// A table name for the records `owner` names (a collection's path and the
+    /// records' element name): `preferred`, or if a table of other records already
+    /// has that name (ignoring ASCII case), `preferred_2`, `preferred_3`…
+    func claimTableName(_ preferred: String, for owner: [String]) -> String {
+        var candidate = preferred
+        var suffix = 2
+        while let holder = tableOwners[SQLIdentifier.folded(candidate)], holder != owner {
+            candidate = "\(preferred)_\(suffix)"
+            suffix += 1
+        }
+        tableOwners[SQLIdentifier.folded(candidate)] = owner
+        return candidate
     }
 
     /// The record being built in ``batch`` is finished: it goes to `table`.
@@ -44,7 +78,7 @@ public final class AutomaticMapping: DocumentMapping {
     func flush() throws {
         guard batch.count > 0 else { return }
         let full = batch
-        batch = RecordBatch(reservingBytes: full.byteCount)
+        batch = RecordBatch(shapedLike: full)
         try sink.write(full)
     }
 
@@ -84,17 +118,26 @@ public final class AutomaticMapping: DocumentMapping {
 /// One step of a record path above the collection: passes the matching child on,
 /// skips the others.
 final class PathStepHandler: ElementHandler {
+    var receivesText: Bool { false }
     let steps: ArraySlice<String>
-    unowned let mapping: AutomaticMapping
+    /// The names of the elements above this one, from the document element.
+    let ancestors: [String]
+    /// This element's own name, once started.
+    private var name = ""
+    /// Held strongly: the mapping holds no handler, so there is no cycle, and a
+    /// strong `let` costs no reference counting per use (an `unowned` one does).
+    let mapping: AutomaticMapping
 
-    init(steps: ArraySlice<String>, mapping: AutomaticMapping) {
+    init(steps: ArraySlice<String>, mapping: AutomaticMapping, ancestors: [String] = []) {
         self.steps = steps
         self.mapping = mapping
+        self.ancestors = ancestors
     }
 
     var accumulatesText: Bool { false }
 
     func didStart(_ element: ElementStart) throws {
+        name = element.name.qualified
         if element.depth == 1, !RecordPath.step(steps.first!, matches: element.name) {
             throw IngestError(.data, "the document element is <\(element.name)>, but the record path \(mapping.recordPath!) starts at <\(steps.first!)>", reason: .recordPathMatchedNothing("\(mapping.recordPath!)", suggestions: []))
         }
@@ -103,8 +146,8 @@ final class PathStepHandler: ElementHandler {
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
         let rest = steps.dropFirst()
         guard RecordPath.step(rest.first!, matches: element.name) else { return nil }
-        if rest.count == 2 { return CollectionHandler(recordStep: rest.last!, mapping: mapping) }
-        return PathStepHandler(steps: rest, mapping: mapping)
+        if rest.count == 2 { return CollectionHandler(recordStep: rest.last!, mapping: mapping, parentSteps: ancestors + [name]) }
+        return PathStepHandler(steps: rest, mapping: mapping, ancestors: ancestors + [name])
     }
 }
 
@@ -119,11 +162,12 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     /// Names of the elements above the collection, from the document element, when
     /// there is no record path: for ``RecordLocationObserver`` only.
     let parentSteps: [String]
-    unowned let mapping: AutomaticMapping
+    /// Held strongly: the mapping holds no handler, so there is no cycle, and a
+    /// strong `let` costs no reference counting per use (an `unowned` one does).
+    let mapping: AutomaticMapping
     @exclusivity(unchecked) private var name: Name?
-    @exclusivity(unchecked) private var isPure = true
-    @exclusivity(unchecked) private var tableNames: [Name: String] = [:]
-    @exclusivity(unchecked) private var kinds: [Name] = []
+    /// What every collection element at this place knows, shared.
+    @exclusivity(unchecked) private var state: CollectionState!
     private lazy var recordHandler = RecordHandler(emitter: self, mapping: mapping)
 
     init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = []) {
@@ -140,23 +184,26 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
             throw IngestError(.data, "the document element is <\(element.name)>, but the record path \(mapping.recordPath!) starts at <\(documentStep)>", reason: .recordPathMatchedNothing("\(mapping.recordPath!)", suggestions: []))
         }
         name = element.name
+        state = mapping.collection(at: parentSteps + [element.name.qualified])
         mapping.foundCollection = true
     }
 
     func didReceive(text: UnsafeBufferPointer<UInt8>) throws {
-        if isPure, !TextBytes(text).isWhitespace { try losePurity() }
+        if state.isPure, !TextBytes(text).isWhitespace { try losePurity() }
     }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
         guard recordStep.map({ RecordPath.step($0, matches: element.name) }) ?? true else {
-            if isPure { try losePurity() }
+            if state.isPure { try losePurity() }
             return nil
         }
-        if tableNames[element.name] == nil {
-            kinds.append(element.name)
-            if kinds.count > 1, isPure { try losePurity() }
-            tableNames[element.name] = isPure ? name!.qualified : element.name.qualified
-            mapping.locationObserver?.mapping(named: tableNames[element.name]!, forRecordsAt: path(to: element.name))
+        if state.tableNames[element.name] == nil {
+            state.kinds.append(element.name)
+            if state.kinds.count > 1, state.isPure { try losePurity() }
+            let preferred = state.isPure ? name!.qualified : element.name.qualified
+            let table = mapping.claimTableName(preferred, for: state.path + [element.name.qualified])
+            state.tableNames[element.name] = table
+            mapping.locationObserver?.mapping(named: table, forRecordsAt: path(to: element.name))
         }
         return recordHandler
     }
@@ -170,43 +217,68 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     }
 
     func emit(kind: Name, position: SourcePosition) throws {
-        try mapping.emit(table: tableNames[kind]!, position: position)
+        try mapping.emit(table: state.tableNames[kind]!, position: position)
     }
 
     /// The collection holds more than one kind of thing: each kind's table is named
     /// after the record element from now on.
     private func losePurity() throws {
-        isPure = false
-        for kind in kinds {
-            guard let table = tableNames[kind], table != kind.qualified else { continue }
-            try mapping.renameTable(table, to: kind.qualified)
-            tableNames[kind] = kind.qualified
+        state.isPure = false
+        for kind in state.kinds {
+            guard let table = state.tableNames[kind], table != kind.qualified else { continue }
+            let renamed = mapping.claimTableName(kind.qualified, for: state.path + [kind.qualified])
+            guard renamed != table else { continue }
+            try mapping.renameTable(table, to: renamed)
+            state.tableNames[kind] = renamed
         }
     }
+}
+
+/// What is known of the collection at one place in the document, shared by every
+/// element at that place: whether it is pure (nothing but records of one kind), the
+/// kinds of records met, and the table of each.
+final class CollectionState {
+    let path: [String]
+    var isPure = true
+    var tableNames: [Name: String] = [:]
+    var kinds: [Name] = []
+
+    init(path: [String]) { self.path = path }
 }
 
 /// Builds one record from a record element, into the mapping's ``RecordBatch``:
 /// attributes, leaf children and nested children become fields.
 final class RecordHandler: ElementHandler {
-    unowned let emitter: any RecordEmitter
-    unowned let mapping: AutomaticMapping
+    var receivesText: Bool { false }
+    /// The collection (or document) that made this handler and holds it: it outlives
+    /// the handler, so it is held without reference counting.
+    unowned(unsafe) let emitter: any RecordEmitter
+    /// Held strongly: the mapping holds no handler, so there is no cycle, and a
+    /// strong `let` costs no reference counting per use (an `unowned` one does).
+    let mapping: AutomaticMapping
     @exclusivity(unchecked) private unowned(unsafe) var kind: Name?
     @exclusivity(unchecked) private var position = SourcePosition.start
     /// Per ``Name/id``: the record the name was last met in, and its field there —
     /// finding a repeated field costs the same however many fields a record has.
-    @exclusivity(unchecked) private var seen: [(name: Name?, record: Int, field: Int)] = []
+    /// (Names are held by their table for the parse.)
+    @exclusivity(unchecked) private var seen: [(name: Unowned<Name>?, record: Int, field: Int)] = []
+    /// The mapping's batch, taken when the record starts: a batch is handed over only
+    /// between records.
+    @exclusivity(unchecked) private unowned(unsafe) var batch: RecordBatch
     @exclusivity(unchecked) private var recordSerial = 0
     /// The values of the fields met more than once in this record, by field.
     @exclusivity(unchecked) private var repeats: [(field: Int, items: [JSONValue])] = []
     @exclusivity(unchecked) private var scratch: [UInt8] = []
-    private let fieldHandler = ElementTreeHandler()
+    private lazy var fieldHandler = JSONFieldHandler(maxBytes: mapping.limits.maxTextBytes)
 
     init(emitter: any RecordEmitter, mapping: AutomaticMapping) {
         self.emitter = emitter
         self.mapping = mapping
+        batch = mapping.batch
     }
 
     func didStart(_ element: ElementStart) throws {
+        batch = mapping.batch
         kind = element.name
         position = element.position
         recordSerial += 1
@@ -230,10 +302,9 @@ final class RecordHandler: ElementHandler {
         if element.kind == .markup, fieldHandler.isLeaf {
             add(element.name, .inferred, .element, UnsafeRawBufferPointer(element.text.bytes))
         } else {
-            let tree = fieldHandler.value(of: element)
-            scratch.removeAll(keepingCapacity: true)
-            tree.write(into: &scratch)
-            scratch.withUnsafeBytes { add(element.name, tree.shape == .array ? .jsonArray : .jsonObject, .element, $0, tree: tree) }
+            fieldHandler.withValue { json in
+                add(element.name, json.first == UInt8(ascii: "[") ? .jsonArray : .jsonObject, .element, json)
+            }
         }
     }
 
@@ -243,7 +314,6 @@ final class RecordHandler: ElementHandler {
         } else if element.kind == .markup, !element.text.isWhitespace {
             add(element.name, .inferred, .ownText, UnsafeRawBufferPointer(element.text.bytes))
         }
-        let batch = mapping.batch
         for (field, items) in repeats {
             scratch.removeAll(keepingCapacity: true)
             JSONValue.array(items).write(into: &scratch)
@@ -263,18 +333,17 @@ final class RecordHandler: ElementHandler {
     }
 
     /// A name met again in the same record makes the field a list; it keeps the
-    /// origin of its first value. `tree` is the value when it is nested data.
+    /// origin of its first value.
     @inline(__always)
     private func add(_ name: Name, _ kind: RecordBatch.Kind, _ origin: Record.Field.Origin,
-                     _ bytes: UnsafeRawBufferPointer, tree: JSONValue? = nil) {
-        let batch = mapping.batch
+                     _ bytes: UnsafeRawBufferPointer) {
         let id = name.id
-        if id < seen.count, seen[id].name === name, seen[id].record == recordSerial {
-            addRepeat(of: seen[id].field, JSONValue(kind, bytes, tree: tree))
+        if id < seen.count, seen[id].name?.object === name, seen[id].record == recordSerial {
+            addRepeat(of: seen[id].field, JSONValue(kind, bytes))
             return
         }
         if id >= seen.count { seen += Array(repeating: (nil, 0, 0), count: id + 1 - seen.count) }
-        seen[id] = (name, recordSerial, batch.pendingFieldCount)
+        seen[id] = (Unowned(name), recordSerial, batch.pendingFieldCount)
         batch.append(name, kind, origin: origin, bytes: bytes)
     }
 
@@ -282,7 +351,7 @@ final class RecordHandler: ElementHandler {
         if let index = repeats.firstIndex(where: { $0.field == field }) {
             repeats[index].items.append(value)
         } else {
-            repeats.append((field, [mapping.batch.pendingJSONValue(field), value]))
+            repeats.append((field, [batch.pendingJSONValue(field), value]))
         }
     }
 }
@@ -323,8 +392,7 @@ extension FieldValue {
 extension JSONValue {
     /// A field's value in a list of repeated values: XML text stays a string, JSON
     /// keeps its types, nested data its tree.
-    init(_ kind: RecordBatch.Kind, _ bytes: UnsafeRawBufferPointer, tree: JSONValue?) {
-        if let tree { self = tree; return }
+    init(_ kind: RecordBatch.Kind, _ bytes: UnsafeRawBufferPointer) {
         let text = { String(decoding: bytes, as: UTF8.self) }
         switch kind {
         case .null: self = .null

@@ -7,7 +7,8 @@
 ///   in a table named after its key (`{"people":[...]}` → `people`). An object with
 ///   no array member, or a scalar, is itself one record.
 final class DocumentHandler: ElementHandler, RecordEmitter {
-    unowned let mapping: AutomaticMapping
+    /// Held strongly: the mapping holds no handler (see ``RecordHandler/mapping``).
+    let mapping: AutomaticMapping
     /// The document element as a collection (XML, JSON array).
     private var collection: CollectionHandler?
     /// The document as one record (JSON object or scalar), until an array turns up.

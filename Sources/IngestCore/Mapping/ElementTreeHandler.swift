@@ -11,6 +11,7 @@
 /// written. JSON input keeps its own shape and types: an array is a list (`[]` when
 /// empty), an object an object, and scalars keep their type (numbers as written).
 public final class ElementTreeHandler: ElementHandler {
+    public var receivesText: Bool { false }
     @exclusivity(unchecked) private var attributes: [(key: String, value: JSONValue)] = []
     @exclusivity(unchecked) private var children: [(name: Name, value: JSONValue)] = []
 

@@ -85,6 +85,14 @@ public final class RecordBatch {
         entries.reserveCapacity(256)
     }
 
+    /// An empty batch with room for as many bytes, fields and records as `other`
+    /// holds: the next batch of a stream, sized like the last, grows no more.
+    public convenience init(shapedLike other: RecordBatch) {
+        self.init(reservingBytes: other.byteCount)
+        fields.reserveCapacity(other.fields.count)
+        entries.reserveCapacity(other.entries.count)
+    }
+
     deinit { arena.deallocate() }
 
     // Every stored property is touched per field, by one thread at a time (the batch
@@ -148,7 +156,7 @@ public final class RecordBatch {
     /// The pending field `index`'s value as an item of a JSON list.
     func pendingJSONValue(_ index: Int) -> JSONValue {
         let field = fields[recordStart + index]
-        return JSONValue(field.kind, bytes(of: field), tree: nil)
+        return JSONValue(field.kind, bytes(of: field))
     }
 
     /// Finishes the record being built, in `table`, starting at `position`.

@@ -13,6 +13,10 @@ import Foundation
 /// }
 /// ```
 ///
+/// A record that does not decode ends the sequence, unless `onFailure` is
+/// ``DecodingFailurePolicy/skip(_:)``: then it is reported and left out, and the
+/// sequence goes on with the next record.
+///
 /// The path is the one `--records` takes: in XML from the document element down
 /// to the records (`rss/channel/item`). In JSON it starts below the top-level value
 /// and an array's items are called `item`, as in ijson: `people/item` for
@@ -20,17 +24,29 @@ import Foundation
 ///
 /// Keys are matched as `TreeDecoder` describes: child elements and JSON members by
 /// name, XML attributes by name too, XML text converted to the numbers and Booleans
-/// the type asks for. A record that does not decode ends the sequence with an
-/// ``IngestError`` naming the file and the line and column where the record starts.
+/// the type asks for. A record that does not decode gives an ``IngestError``
+/// naming the file and the line and column where the record starts.
 ///
-/// Parsing runs on its own thread, ahead of the consumer by at most `buffer` records;
-/// leaving the loop early stops it.
+/// Parsing runs on its own thread, ahead of the consumer by at most `buffer` records,
+/// so memory stays flat however slow the consumer; leaving the loop early, or
+/// cancelling the task that iterates, stops it (the iteration then throws
+/// `CancellationError`).
 public func records<T: Decodable>(_ type: T.Type, at path: String, from url: URL,
-                                  options: Importer.Options = .init(), buffer: Int = 256) -> DecodedRecords<T> {
-    DecodedRecords(path: path, url: url, options: options, buffer: buffer)
+                                  options: Importer.Options = .init(), buffer: Int = 256,
+                                  onFailure: DecodingFailurePolicy = .stop) -> DecodedRecords<T> {
+    DecodedRecords(path: path, url: url, options: options, buffer: buffer, onFailure: onFailure)
 }
 
-/// The records of one input decoded as `T`: see ``records(_:at:from:options:buffer:)``.
+/// What ``records(_:at:from:options:buffer:onFailure:)`` does with a record that
+/// does not decode as the type asked for.
+public enum DecodingFailurePolicy: Sendable {
+    /// Throw the error, which ends the sequence. The default.
+    case stop
+    /// Hand the error to the closure, leave the record out and go on.
+    case skip(@Sendable (IngestError) -> Void)
+}
+
+/// The records of one input decoded as `T`: see ``records(_:at:from:options:buffer:onFailure:)``.
 public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
     /// Each record, decoded.
     public typealias Element = T
@@ -38,25 +54,41 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
     let url: URL
     let options: Importer.Options
     let buffer: Int
+    let onFailure: DecodingFailurePolicy
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(handle: .init(DecodingSession(path: path, url: url, options: options, capacity: buffer)))
+        Iterator(handle: .init(DecodingSession(path: path, url: url, options: options, capacity: buffer)), onFailure: onFailure)
     }
 
     /// Hands out the records in document order as the parsing thread delivers them;
-    /// a record that does not decode throws an ``IngestError`` and ends the sequence.
+    /// a record that does not decode throws an ``IngestError`` and ends the sequence,
+    /// or is skipped (see ``DecodingFailurePolicy``).
     public struct Iterator: AsyncIteratorProtocol {
         let handle: DecodingSession.Handle
+        let onFailure: DecodingFailurePolicy
         var session: DecodingSession { handle.session }
 
         public mutating func next() async throws -> T? {
-            guard let (tree, position) = try await session.next() else { return nil }
-            do {
-                return try TreeDecoder(tree).decode(T.self)
-            } catch let error as DecodingError {
-                session.cancel()
-                throw IngestError(.data, "cannot decode \(T.self): \(error.summary)",
-                                  file: session.displayName, position: position)
+            while true {
+                let session = self.session
+                let item = try await withTaskCancellationHandler {
+                    try await session.next()
+                } onCancel: {
+                    session.cancel()
+                }
+                try Task.checkCancellation()
+                guard let (tree, position) = item else { return nil }
+                do {
+                    return try TreeDecoder(tree).decode(T.self)
+                } catch let error as DecodingError {
+                    let failure = IngestError(.data, "cannot decode \(T.self): \(error.summary)",
+                                              file: session.displayName, position: position)
+                    guard case .skip(let report) = onFailure else {
+                        session.cancel()
+                        throw failure
+                    }
+                    report(failure)
+                }
             }
         }
     }
@@ -111,10 +143,19 @@ final class DecodingSession: @unchecked Sendable {
         if start { startParsing() }
         return try await withCheckedThrowingContinuation { continuation in
             let ready: Result<Item?, any Error>? = locked { state in
+                if state.cancelled { return .success(nil) }
                 if state.head < state.items.count {
                     let item = state.items[state.head]
                     state.head += 1
-                    if state.head == state.items.count { state.items.removeAll(keepingCapacity: true); state.head = 0 }
+                    // Items read are dropped as soon as they are as many as the buffer
+                    // holds, so a slow consumer never lets the array grow.
+                    if state.head == state.items.count {
+                        state.items.removeAll(keepingCapacity: true)
+                        state.head = 0
+                    } else if state.head >= capacity {
+                        state.items.removeFirst(state.head)
+                        state.head = 0
+                    }
                     condition.signal()  // room for the parser
                     return .success(item)
                 }
@@ -129,6 +170,9 @@ final class DecodingSession: @unchecked Sendable {
             if let ready { continuation.resume(with: ready) }
         }
     }
+
+    /// Records parsed and not yet handed out, read or not (for tests of the bound).
+    var bufferedItemCount: Int { locked { $0.items.count } }
 
     /// Stops the parse: the parsing thread ends at its next record.
     func cancel() {
@@ -174,8 +218,11 @@ final class DecodingSession: @unchecked Sendable {
             try Importer(options: options).forEachRecordTree(in: input, at: path) { tree, position in
                 try self.hand(over: (tree, position))
             }
-        } catch is Cancelled {
-            return
+        } catch {
+            // Stopping on request is no failure; the error that stopped the parse then
+            // is the stop itself, whatever wrapped it on the way out.
+            if locked({ $0.cancelled }) { return }
+            throw error
         }
     }
 

@@ -5,6 +5,7 @@
 /// Like the automatic mapping it is a chain of handlers, one per path step, so only
 /// one record's tree is in memory at a time.
 final class RecordTreeLocator: ElementHandler {
+    var receivesText: Bool { false }
     typealias Delivery = (_ tree: JSONValue, _ position: SourcePosition) throws -> Void
 
     private let steps: ArraySlice<String>

@@ -11,9 +11,14 @@ import CExpat
 /// - Expat's protection against entity amplification ("billion laughs") stays on.
 public struct ExpatParser: StreamingParser {
     public var chunkSize: Int
+    /// Bounds the bytes of one token without an event: a name, a tag with its
+    /// attributes, a comment longer than ``ParseLimits/maxTextBytes`` (and a chunk)
+    /// stops the parse, rather than Expat holding it all in memory.
+    public var limits: ParseLimits
 
-    public init(chunkSize: Int = defaultChunkSize) {
+    public init(chunkSize: Int = defaultChunkSize, limits: ParseLimits = .default) {
         self.chunkSize = chunkSize
+        self.limits = limits
     }
 
     public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
@@ -27,6 +32,10 @@ public struct ExpatParser: StreamingParser {
             let count = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: chunkSize))
             consumed += count
             try session.parseBuffer(count: count, isFinal: count == 0).mapError { $0.inFile(input.displayName) }.get()
+            if consumed - session.lastEventOffset > limits.maxTextBytes + chunkSize {
+                throw IngestError(.data, "more than \(limits.maxTextBytes) bytes without a complete tag or text: a name, an attribute value or a comment longer than that",
+                                  file: input.displayName, position: session.position, reason: .textLimit(limits.maxTextBytes))
+            }
             progress?(consumed)
             if count == 0 { return }
         }
@@ -58,6 +67,12 @@ public final class ExpatPushParser: PushParser {
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Names of the open elements, so an end tag needs no lookup.
     @exclusivity(unchecked) private var openNames: [Unowned<Name>] = []
+    /// The names last met, by slot: an element's by its depth and its place among its
+    /// siblings, an attribute's by its element's slot and its own place (see
+    /// ``intern(_:slot:)``).
+    @exclusivity(unchecked) private var recentNames = [Unowned<Name>?](repeating: nil, count: 4096)
+    /// Per depth, how many children the open element at that depth has had so far.
+    @exclusivity(unchecked) private var childCounts = [Int](repeating: 0, count: 64)
 
     /// A parser sending the events of one document to `receiver`.
     public init(receiver: any ParseEventReceiver, displayName: String = "<memory>") {
@@ -111,10 +126,16 @@ public final class ExpatPushParser: PushParser {
     }
 
     var position: SourcePosition {
-        SourcePosition(line: Int(XML_GetCurrentLineNumber(parser)),
-                       column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
-                       byteOffset: Int(XML_GetCurrentByteIndex(parser)))
+        let offset = Int(XML_GetCurrentByteIndex(parser))
+        lastEventOffset = max(lastEventOffset, offset)
+        return SourcePosition(line: Int(XML_GetCurrentLineNumber(parser)),
+                              column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
+                              byteOffset: offset)
     }
+
+    /// The byte offset of the last event delivered: how far the document has been read
+    /// into events (see ``ExpatParser/limits``).
+    private(set) var lastEventOffset = 0
 
     /// Parses `count` bytes already placed in the buffer from `XML_GetBuffer`.
     func parseBuffer(count: Int, isFinal: Bool) -> Result<Void, IngestError> {
@@ -161,23 +182,40 @@ public final class ExpatPushParser: PushParser {
         }
     }
 
-    private func intern(_ cString: UnsafePointer<XML_Char>) -> Name {
-        let bytes = UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self)
-        return names.intern(UnsafeBufferPointer(start: bytes, count: strlen(cString)),
-                            namespaceSeparator: Self.namespaceSeparator)
+    /// The interned name for Expat's `cString`, found first in `slot` of the names
+    /// last met (documents repeat their structure: the same element at the same depth,
+    /// the same attribute in the same place), which costs a `memcmp` instead of a hash
+    /// and a probe.
+    @inline(__always)
+    private func intern(_ cString: UnsafePointer<XML_Char>, slot: Int) -> Name {
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self),
+                                        count: strlen(cString))
+        if let recent = recentNames[slot]?.object, names.matches(recent, bytes) { return recent }
+        let name = names.intern(bytes, namespaceSeparator: Self.namespaceSeparator)
+        recentNames[slot] = Unowned(name)
+        return name
     }
 
     private func startElement(_ name: UnsafePointer<XML_Char>, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>) {
         guard failure == nil else { return }
         attributeScratch.removeAll(keepingCapacity: true)
+        // The element's slot: its depth and its place among its siblings.
+        let depth = openNames.count
+        var place = 0
+        if depth + 1 < childCounts.count {
+            place = childCounts[depth]
+            childCounts[depth] = place + 1
+            childCounts[depth + 1] = 0
+        }
+        let slot = (depth &* 61 &+ place) & 2047
         var index = 0
         while let attributeName = attributes[index], let value = attributes[index + 1] {
             let bytes = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
-            attributeScratch.append(Attribute(name: intern(attributeName),
+            attributeScratch.append(Attribute(name: intern(attributeName, slot: 2048 | ((slot &* 8 &+ index / 2) & 2047)),
                                               value: UnsafeBufferPointer(start: bytes, count: strlen(value))))
             index += 2
         }
-        let element = intern(name)
+        let element = intern(name, slot: slot)
         openNames.append(Unowned(element))
         do {
             try attributeScratch.withUnsafeBufferPointer { attributes in

@@ -45,11 +45,11 @@ extension XMLTree {
         /// `xmlns:p`), which are not attributes in the namespace-aware model. Defaults
         /// a DTD declares are not added (nor does XPath see them); ``TreeEventWalker``
         /// adds those of the internal subset, as Expat does.
-        public var attributes: [Attribute] {
-            var result: [Attribute] = []
+        public var attributes: [TreeAttribute] {
+            var result: [TreeAttribute] = []
             var property = node.pointee.properties
             while let attribute = property {
-                result.append(Attribute(attribute))
+                result.append(TreeAttribute(attribute))
                 property = attribute.pointee.next
             }
             return result
@@ -131,8 +131,10 @@ extension XMLTree {
         }
     }
 
-    /// One attribute of an element.
-    public struct Attribute: Hashable, CustomStringConvertible {
+    /// One attribute of an element in the tree, its parts as `String`s: what
+    /// ``XMLTree/Element/attributes`` lists. (A streaming parser's attributes are
+    /// IngestCore's `Attribute`, borrowed for the duration of an event.)
+    public struct TreeAttribute: Hashable, CustomStringConvertible {
         /// The qualified name as written (`xml:lang`).
         public var name: String
         /// The name without its prefix.
@@ -181,7 +183,7 @@ extension XMLTree {
         /// A reference to an entity, by name (``Element/childNodes`` only).
         case entityReference(name: String)
         /// An attribute (XPath only: `//@id`).
-        case attribute(Attribute)
+        case attribute(TreeAttribute)
         /// A namespace node (XPath only: `//namespace::*`).
         case namespace(prefix: String?, uri: String)
         /// The document itself, the parent of the document element (XPath only: `/`).
@@ -202,7 +204,7 @@ extension XMLTree {
             case XML_ENTITY_REF_NODE:
                 self = .entityReference(name: String(cString: node.pointee.name))
             case XML_ATTRIBUTE_NODE:
-                self = .attribute(Attribute(UnsafeMutableRawPointer(node).assumingMemoryBound(to: xmlAttr.self)))
+                self = .attribute(TreeAttribute(UnsafeMutableRawPointer(node).assumingMemoryBound(to: xmlAttr.self)))
             case XML_DOCUMENT_NODE:
                 self = .document
             default:
