@@ -108,9 +108,13 @@ final class PostgresSink: RecordSink {
     // MARK: the end
 
     /// Sends every row still buffered and completes the tables: empty nested elements
-    /// become `[]` or `{}`. Waits until the server has done it all.
+    /// become `[]` or `{}`, a table of records without fields gets the column `_`.
+    /// Waits until the server has done it all.
     func finish() throws {
         try flushAll()
+        for table in tableOrder where table.createdHere && table.columns.isEmpty {
+            try addColumn(table.addPlaceholderColumn(), to: table)
+        }
         try fillEmptyNestedElements()
         try session.waitForQueue()
     }

@@ -119,6 +119,14 @@ final class PostgresTable {
         return (index, change)
     }
 
+    /// Registers the column `_` for a table whose records all had no fields, as the
+    /// SQLite output gives one (SQLite has no table without columns): both outputs give
+    /// the same tables. Returns its index, for the caller to add it to the table.
+    func addPlaceholderColumn() -> Int {
+        register(Column(name: uniqueName(for: "_"), type: .untyped, widens: true), copied: false)
+        return columns.count - 1
+    }
+
     /// Adds the column to the COPY column list (after the rows buffered for the old list
     /// have gone out).
     func startCopying(_ index: Int) {
