@@ -26,6 +26,13 @@ public enum PlistFormat: String, Sendable, CaseIterable {
 ///   ``Format/jsonLines``: one object per line. Numbers stay numbers, nested data
 ///   stays JSON, binary data is base64.
 ///
+/// Runs on the same file never interleave: ``open()`` takes the output's lock
+/// (`.NAME.ingest.lock` beside it) until ``commit()`` or ``discard()``, waiting for
+/// another run's up to ``lockTimeout`` seconds (then `.temporary`, exit 75); a new
+/// file is put in place with `link(2)`, never over one that appeared meanwhile; and
+/// ``open()`` removes the temporary files of killed runs beside the target
+/// (``removedTemporaryFiles``).
+///
 /// A path of `-` builds the file in the temporary directory and copies it to
 /// standard output on commit.
 ///
@@ -56,6 +63,11 @@ public final class FileOutput: Output {
     public let format: Format
     /// Whether an existing file is replaced; without it, ``open()`` refuses one.
     public let replace: Bool
+    /// How long ``open()`` waits for another run's lock on the file, in seconds.
+    /// Default: 60.
+    public var lockTimeout: Double = 60
+    /// The temporary files of killed runs that ``open()`` removed from beside the target.
+    public private(set) var removedTemporaryFiles: [String] = []
     private var file: OutputFile?
 
     /// An output writing `format` to `path` (`-` for standard output); nothing is
@@ -72,7 +84,9 @@ public final class FileOutput: Output {
     /// Checks the target (an existing file without ``replace`` is an `.output` error,
     /// exit status 73) and creates the temporary file beside it.
     public func open() throws {
-        file = try OutputFile(path: path, replace: replace)
+        let file = try OutputFile(path: path, replace: replace, lockTimeout: lockTimeout)
+        removedTemporaryFiles = file.removedTemporaryFiles
+        self.file = file
     }
 
     /// Runs `body` with a sink that writes the format's records into the temporary

@@ -59,6 +59,13 @@ public final class PostgresOutput: Output {
     /// Batches that may wait for the server while the next is encoded; 0 sends each
     /// batch and waits for it before encoding the next.
     public var pipelineDepth = 2
+    /// How long, in seconds, the import waits for another import that holds its
+    /// tables — a replacement's advisory lock on a name, a table being altered or
+    /// dropped — before it fails with `.temporary` (exit 75) and an
+    /// ``/IngestCore/IngestError/Reason/outputBusy(waitedSeconds:)`` reason, as the
+    /// file outputs wait for their lock. It is the session's `lock_timeout`. Default:
+    /// 60; 0 does not wait.
+    public var lockTimeout: Double = 60
     /// What the caller should show the user, e.g. why a password file was ignored;
     /// known after ``open()``.
     public private(set) var warnings: [String] = []
@@ -107,10 +114,13 @@ public final class PostgresOutput: Output {
     public func open() throws {
         guard phase == .new else { throw IngestError(.usage, "a PostgreSQL output opens once") }
         phase = .open
-        let session = PostgresSession(target: settings.description, pipelineDepth: pipelineDepth)
+        let session = PostgresSession(target: settings.description, pipelineDepth: pipelineDepth, lockTimeout: lockTimeout)
         self.session = session
         try session.connect(settings, warnings: &warnings)
         try session.execute("BEGIN", doing: "cannot start a transaction")
+        // 0 turns PostgreSQL's timeout off: "do not wait" is the shortest wait instead.
+        let milliseconds = max(1, Int((min(max(lockTimeout, 0), 86_400) * 1000).rounded()))
+        try session.execute("SET LOCAL lock_timeout = \(milliseconds)", doing: "cannot set lock_timeout")
         let catalog = PostgresCatalog(session: session, schema: try PostgresCatalog.currentSchema(session))
         let sink = PostgresSink(session: session, catalog: catalog, mode: mode, altersExistingTables: altersExistingTables,
                                 design: design, batchSize: batchSize)

@@ -18,6 +18,18 @@ import Darwin
 ///   one transaction, which SQLite's journal makes all-or-nothing and durable.
 ///   Tables already in the file keep their columns unless `altersExistingTables`.
 ///
+/// Runs on the same file never interleave: ``open()`` takes the output's lock
+/// (`.NAME.ingest.lock` beside it, see `OutputLock`) and holds it until ``commit()``
+/// or ``discard()``; a second run waits for it up to ``lockTimeout`` seconds, then
+/// fails with `.temporary` (exit 75). Holding it, ``open()`` decides whether the file
+/// exists, so two appends to a database that does not exist yet cannot both create
+/// it: the second appends to what the first created. A new file is put in place
+/// with `link(2)`, which never overwrites one another program created meanwhile.
+/// A connection from elsewhere that holds the database's write lock is waited for
+/// as long (SQLite's busy timeout), then the run fails with `.temporary` too.
+/// ``open()`` also removes the temporary files of killed runs beside the target
+/// (``removedTemporaryFiles``).
+///
 /// `-` as the path builds the database in the temporary directory and copies it to
 /// standard output on commit.
 ///
@@ -45,8 +57,14 @@ public final class SQLiteOutput: Output {
     /// The columns added to tables that existed before the import (only with
     /// ``altersExistingTables``), by table; known after ``write(_:)``.
     public private(set) var columnsAddedToExistingTables: [(table: String, columns: [String])] = []
+    /// How long ``open()`` waits for another run's lock on the file, and a write for
+    /// another connection's transaction, in seconds. Default: 60.
+    public var lockTimeout: Double = 60
+    /// The temporary files of killed runs that ``open()`` removed from beside the target.
+    public private(set) var removedTemporaryFiles: [String] = []
     private var file: AtomicFile?
     private var queue: DatabaseQueue?
+    private var lock: OutputLock?
 
     /// - Parameters:
     ///   - altersExistingTables: with ``Mode/append``, let a field that a table
@@ -64,6 +82,19 @@ public final class SQLiteOutput: Output {
     public var displayName: String { path == "-" ? "<stdout>" : path }
 
     public func open() throws {
+        if path != "-" {
+            lock = try OutputLock(on: path, timeout: lockTimeout)
+            removedTemporaryFiles = AtomicFile.removeStale(beside: path)
+        }
+        do {
+            try openHoldingLock()
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    private func openHoldingLock() throws {
         let exists = path != "-" && FileStatus.exists(path)
         if exists, mode == .create {
             throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: true))
@@ -74,10 +105,12 @@ public final class SQLiteOutput: Output {
         }
         var configuration = Configuration()
         configuration.label = "ingest"
+        configuration.busyMode = .timeout(lockTimeout)
         do {
             queue = try DatabaseQueue(path: file?.temporaryPath ?? path, configuration: configuration)
+        } catch let error as DatabaseError where Self.isBusy(error) {
+            throw busy(error)
         } catch {
-            file?.discard()
             throw IngestError(.output, "cannot open as a SQLite database: \(error)", file: path)
         }
     }
@@ -104,6 +137,8 @@ public final class SQLiteOutput: Output {
                 }
                 columnsAddedToExistingTables = sink.columnsAddedToExistingTables
             }
+        } catch let error as DatabaseError where Self.isBusy(error) {
+            throw busy(error)
         } catch let error as DatabaseError {
             throw IngestError(.io, "SQLite: \(error.message ?? "\(error)")", file: path)
         }
@@ -116,7 +151,10 @@ public final class SQLiteOutput: Output {
             throw IngestError(.io, "SQLite: \(error.message ?? "\(error)")", file: path)
         }
         queue = nil
-        try file?.commit()
+        // A file created by this run must not overwrite one that appeared meanwhile.
+        try file?.commit(replacing: mode == .replace || path == "-")
+        lock?.release()
+        lock = nil
         if path == "-", let file {
             defer { FileStatus.remove(file.target) }
             try FileStatus.copyToStandardOutput(file.target)
@@ -127,5 +165,17 @@ public final class SQLiteOutput: Output {
         try? queue?.close()
         queue = nil
         file?.discard()
+        lock?.release()
+        lock = nil
+    }
+
+    /// Whether SQLite gave up waiting for another connection's lock.
+    private static func isBusy(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+    }
+
+    private func busy(_ error: DatabaseError) -> IngestError {
+        IngestError(.temporary, "another connection is writing the database; waited \(OutputLock.seconds(lockTimeout)) s (SQLite: \(error.message ?? "database is locked"))",
+                    file: path, reason: .outputBusy(waitedSeconds: lockTimeout))
     }
 }

@@ -24,7 +24,8 @@ final class SQLiteSink: RecordSink {
     private let db: Database
     private let batchSize: Int?
     private let altersExistingTables: Bool
-    private var tables: [String: SQLiteTable] = [:]
+    /// Tables by name, compared by bytes (see ``ExactString``).
+    private var tables: [ExactString: SQLiteTable] = [:]
     private var tableOrder: [SQLiteTable] = []
     // Touched for every row on one thread: exclusivity is checked statically only.
     @exclusivity(unchecked) private var current: SQLiteTable?
@@ -245,9 +246,26 @@ final class SQLiteSink: RecordSink {
     }
 
     func renameTable(_ old: String, to new: String) throws {
-        guard let table = tables.removeValue(forKey: old) else { return }
+        guard let table = tables.removeValue(forKey: ExactString(old)) else { return }
+        if !table.preexisting, try tableExists(new) {
+            // An earlier run already named these records' table `new` (this run
+            // called it `old` until a second kind of record appeared): the rows
+            // written so far join it, as later ones will.
+            if current === table { current = nil }
+            tableOrder.removeAll { $0 === table }
+            try self.table(named: new).absorb(table, in: db)
+            return
+        }
         try table.rename(to: new, in: db)
-        tables[new] = table
+        tables[ExactString(new)] = table
+    }
+
+    /// Whether the database has a table `name`. Asked of SQLite itself, which
+    /// compares names by bytes (ASCII case folded): GRDB's `tableExists` caches by
+    /// `String`, where canonically equivalent spellings are one name.
+    private func tableExists(_ name: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND lower(name) = lower(?))",
+                          arguments: [name]) ?? false
     }
 
     func finish() throws {
@@ -271,13 +289,13 @@ final class SQLiteSink: RecordSink {
     }
 
     private func table(named name: String) throws -> SQLiteTable {
-        if let current, current.name == name { return current }
-        if let table = tables[name] {
+        if let current, current.name.hasSameBytes(as: name) { return current }
+        if let table = tables[ExactString(name)] {
             current = table
             return table
         }
         let table: SQLiteTable
-        if try db.tableExists(name) {
+        if try tableExists(name) {
             let columns = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [name])
                 .map { SQLiteTable.Column(name: $0["name"], type: ColumnType(declared: $0["type"]), jsonShape: nil) }
             // The record's fields find their columns in `write(_:)`, as every later record's do.
@@ -287,7 +305,7 @@ final class SQLiteSink: RecordSink {
             table = SQLiteTable(name: name, existingColumns: nil)
         }
         table.conflictClause = design?.conflictClauses[name]
-        tables[name] = table
+        tables[ExactString(name)] = table
         tableOrder.append(table)
         current = table
         return table

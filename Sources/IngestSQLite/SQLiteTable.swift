@@ -95,6 +95,11 @@ final class SQLiteTable {
                 throw IngestError(.data, "the existing table \(self.name) has no column for field \(name.qualified)",
                                   position: position, reason: .missingColumn(table: self.name, field: name.qualified))
             }
+            let limit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1))
+            guard columns.count < limit else {
+                throw IngestError(.data, "table \(self.name) would need more than \(limit) columns (SQLite's limit) for field \(name.qualified): choose a deeper record path, or write JSON",
+                                  position: position)
+            }
             let column = Column(name: uniqueName(for: name.qualified), type: held ?? .untyped)
             register(column)
             index = columns.count - 1
@@ -144,6 +149,28 @@ final class SQLiteTable {
         try db.execute(sql: "INSERT INTO \(scratch.quotedSQLIdentifier) SELECT * FROM \(name.quotedSQLIdentifier)")
         try db.execute(sql: "DROP TABLE \(name.quotedSQLIdentifier)")
         try db.execute(sql: "ALTER TABLE \(scratch.quotedSQLIdentifier) RENAME TO \(name.quotedSQLIdentifier)")
+    }
+
+    /// Moves the rows of `other`, a table this run created, into this one (adding the
+    /// columns it lacks where it may gain columns), and drops `other`.
+    func absorb(_ other: SQLiteTable, in db: Database) throws {
+        insert = nil
+        for column in other.columns where !takenNames.contains(SQLIdentifier.folded(column.name)) {
+            guard addsColumns else {
+                throw IngestError(.data, "the existing table \(name) has no column for field \(column.name)",
+                                  reason: .missingColumn(table: name, field: column.name))
+            }
+            register(Column(name: column.name, type: column.type, jsonShape: column.jsonShape))
+            try db.execute(sql: "ALTER TABLE \(name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)")
+            if preexisting { addedColumns.append(column.name) }
+        }
+        if other.isCreated {
+            let names = other.columns.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
+            try db.execute(sql: "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) SELECT \(names) FROM \(other.name.quotedSQLIdentifier)")
+            try db.execute(sql: "DROP TABLE \(other.name.quotedSQLIdentifier)")
+        }
+        for _ in 0..<other.waitingEmptyRows { try db.execute(sql: "INSERT INTO \(name.quotedSQLIdentifier) DEFAULT VALUES") }
+        rowCount += other.rowCount
     }
 
     /// Drops the prepared statements: they must be gone before the connection closes.

@@ -24,8 +24,10 @@ public struct RecordRejection: Sendable, Equatable {
 /// ```
 ///
 /// With ``maxErrors``, the run fails once that many records have been rejected.
-/// The rejects file is written beside its target and renamed into place by
-/// ``finish()`` — also when the run fails, so the reasons are there to read.
+/// The rejects file follows the rules of an output: an existing file is refused
+/// unless `replace`, and it is written beside its target and put in place by
+/// ``finish()`` atomically (a program may call it when the run fails too, so the
+/// reasons are there to read) or given up by ``discard()``.
 ///
 /// Used by one parsing thread at a time; read ``count`` once the run is over.
 public final class RecordRejects: @unchecked Sendable {
@@ -45,6 +47,7 @@ public final class RecordRejects: @unchecked Sendable {
     /// The input being read, for the rejects file's `file` member.
     public var inputName = ""
     private let file: AtomicFile?
+    private let replace: Bool
     private var writer: FileHandle?
 
     /// Rejects that are only counted (``Mode/skip``), or that fail the run (``Mode/fail``).
@@ -52,6 +55,7 @@ public final class RecordRejects: @unchecked Sendable {
         self.mode = mode
         self.maxErrors = maxErrors
         file = nil
+        replace = false
     }
 
     /// Rejects written to the NDJSON file at `path`, built beside it and renamed into
@@ -59,6 +63,7 @@ public final class RecordRejects: @unchecked Sendable {
     public init(mode: Mode, maxErrors: Int? = nil, path: String, replace: Bool) throws {
         self.mode = mode
         self.maxErrors = maxErrors
+        self.replace = replace
         if FileStatus.exists(path), !replace {
             throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: false))
         }
@@ -100,11 +105,19 @@ public final class RecordRejects: @unchecked Sendable {
         }
     }
 
-    /// Puts the rejects file in place.
+    /// Puts the rejects file in place, atomically (an existing one is replaced only
+    /// when the rejects were created with `replace`).
     public func finish() throws {
         guard let file, let writer else { return }
         try? writer.close()
         self.writer = nil
-        try file.commit()
+        try file.commit(replacing: replace)
+    }
+
+    /// Gives the rejects file up: an existing file at the path stays as it was.
+    public func discard() {
+        try? writer?.close()
+        writer = nil
+        file?.discard()
     }
 }

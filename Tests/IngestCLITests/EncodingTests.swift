@@ -24,6 +24,10 @@ struct EncodingTests {
         Case(encoding: "Big5", text: "中文資料與測試"),
         Case(encoding: "windows-1252", text: "Café “quoted” – €5"),
         Case(encoding: "ISO-8859-1", text: "Ærø, façade, naïve"),
+        // glibc composes these two (issue 15, items 16 and 19); values compare as
+        // Swift strings do, by canonical equivalence.
+        Case(encoding: "windows-1255", text: "שָׁלוֹם עולם, ₪5"),
+        Case(encoding: "windows-1258", text: "Tiếng Việt có dấu, ₫"),
     ]
 
     /// The document: the text in an element and in an attribute, declared in `encoding`.
@@ -78,6 +82,45 @@ struct EncodingTests {
         let db = try box.run(["doc.xml", "--parser", parser, "--out", "doc.db", "-q"])
         #expect(db.status == 0, "\(db)")
         #expect(try box.rows("doc.db", "SELECT note, name FROM people") == [[testCase.text, testCase.text]])
+    }
+
+    @Test("Expat reads windows-1255 and windows-1258 byte by byte: each byte its own character",
+          arguments: [("windows-1255", "שָׁלוֹם"), ("windows-1258", "Việt")])
+    func composingEncodingsWithExpat(_ encoding: String, _ text: String) throws {
+        let box = try Sandbox()
+        let bytes = try Self.encode(Self.document(text, declaring: encoding), to: encoding)
+        try box.write("doc.xml", bytes)
+
+        let result = try box.run(["doc.xml", "--parser", "expat", "--to", "ndjson", "--out", "-", "-q"])
+
+        #expect(result.status == 0, "\(result)")
+        let value = try #require(try Self.records(result).first?["name"] as? String)
+        // What each byte of the text stands for alone, by the command-line iconv.
+        let textBytes = try Self.encode(text, to: encoding)
+        var expected = String.UnicodeScalarView()
+        for byte in textBytes {
+            let one = try Self.decode(Data([byte]), from: encoding)
+            expected.append(contentsOf: one.unicodeScalars)
+        }
+        #expect(Array(value.unicodeScalars) == Array(expected), "\(value.unicodeScalars.map { String($0.value, radix: 16) })")
+        #expect(value == text, "canonically equivalent to the text")
+    }
+
+    /// `data` converted from `encoding` by the system's iconv.
+    static func decode(_ data: Data, from encoding: String) throws -> String {
+        let iconv = Process()
+        iconv.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
+        iconv.arguments = ["-f", encoding, "-t", "UTF-8"]
+        let input = Pipe(), output = Pipe()
+        iconv.standardInput = input
+        iconv.standardOutput = output
+        try iconv.run()
+        input.fileHandleForWriting.write(data)
+        try input.fileHandleForWriting.close()
+        let result = output.fileHandleForReading.readDataToEndOfFile()
+        iconv.waitUntilExit()
+        try #require(iconv.terminationStatus == 0, "iconv cannot read \(encoding)")
+        return String(decoding: result, as: UTF8.self)
     }
 
     @Test("UTF-16 with a byte order mark, either byte order", arguments: ["UTF-16LE", "UTF-16BE"], parsers)

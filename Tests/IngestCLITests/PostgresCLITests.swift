@@ -292,6 +292,46 @@ struct PostgresCLITests {
 
     // MARK: failures
 
+    @Test("a table another session holds past --lock-timeout: exit 75 that says so, nothing written")
+    func lockTimeout() throws {
+        let (server, database, uri) = try Self.database("cli_locked")
+        let box = try Sandbox()
+        try box.copyFolks()
+        try #require(try box.run(["folks.xml", "--to", "postgres", "--db", uri, "-q"]).status == 0)
+
+        // Another session takes the table and keeps it.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: try #require(PostgresPrograms.directory) + "/psql")
+        holder.arguments = ["-X", "-q", "-h", server.socketDirectory, "-U", TestPostgresServer.superuser, "-d", database,
+                            "-c", "BEGIN; LOCK TABLE people IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT"]
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        defer {
+            _ = try? server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()",
+                                 database: database)
+            holder.waitUntilExit()
+        }
+        let held = "SELECT count(*) FROM pg_locks WHERE relation = 'people'::regclass AND mode = 'AccessExclusiveLock' AND granted"
+        let deadline = Date().addingTimeInterval(30)
+        while try server.value(held, database: database) == "0", Date() < deadline { usleep(20_000) }
+        try #require(try server.value(held, database: database) == "1")
+
+        let started = Date()
+        let result = try box.run(["folks.xml", "--to", "postgres", "--db", uri, "--append", "--lock-timeout", "0.5"])
+
+        #expect(result.status == 75, "\(result)")
+        #expect(Date().timeIntervalSince(started) < 20, "it gave up after about half a second")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderr.contains("another import is writing the same tables"), "\(result)")
+        #expect(result.stderr.contains("waited 0.5 s"), "\(result)")
+        #expect(result.stderr.contains("--lock-timeout SECONDS waits longer"), "\(result)")
+        _ = try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()",
+                            database: database)
+        holder.waitUntilExit()
+        #expect(try server.value("SELECT count(*) FROM people", database: database) == "3", "nothing was appended")
+    }
+
     @Test("connection refused: exit 75 and one line that says so", arguments: ["socket", "tcp"])
     func refused(kind: String) throws {
         let box = try Sandbox()

@@ -375,9 +375,10 @@ enum SharedData {
         return python && FileManager.default.fileExists(atPath: generator.path)
     }
 
-    /// Generates `records` people in every shape into `data/` in the sandbox.
-    static func generate(records: Int, in box: Sandbox) throws -> String {
-        let directory = box.path("data")
+    /// Generates `records` people in every shape into `directory` (default `data/`)
+    /// in the sandbox; returns its path.
+    static func generate(records: Int, in box: Sandbox, directory name: String = "data") throws -> String {
+        let directory = box.path(name)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", generator.path, String(records), directory]

@@ -106,6 +106,16 @@ struct DecodedRecordsTests {
         }
     }
 
+    @Test func aPathWhoseParentHoldsNoRecordIsAnErrorThatSuggestsWhereTheRecordsAre() async throws {
+        for (name, path, suggestion) in [("folks.xml", "people/persn", "people/person"), ("folks.json", "people/persn", "people/item")] {
+            let error = await #expect(throws: IngestError.self) {
+                _ = try await collect(Person.self, at: path, from: Self.samples.appendingPathComponent(name))
+            }
+            #expect(error?.kind == .data)
+            #expect(error?.reason == .recordPathMatchedNothing(path, suggestions: [suggestion]), "\(name)")
+        }
+    }
+
     @Test func leavingTheLoopEarlyStopsTheParseAndManyRecordsStream() async throws {
         let directory = try TemporaryDirectory()
         let count = 20_000

@@ -9,8 +9,8 @@ func mapJSON(_ json: String, name: String = "doc", lines: Bool = false, records:
              chunkSize: Int = defaultChunkSize) throws -> CollectingSink {
     let sink = CollectingSink()
     let path = try records.map { try RecordPath($0).belowDocumentElement }
-    let mapping = AutomaticMapping(recordPath: path, sink: sink)
-    let stack = HandlerStack(root: try mapping.makeRootHandler())
+    let mapping = AutomaticMapping(recordPath: path, sink: sink, format: lines ? .jsonLines : .json)
+    let stack = try HandlerStack(mapping: mapping)
     try JSONParser(documentName: name, lines: lines, chunkSize: chunkSize).parse(bytes: Array(json.utf8), into: stack)
     try mapping.checkMatched()
     return sink

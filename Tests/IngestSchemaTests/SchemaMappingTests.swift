@@ -12,7 +12,7 @@ func mapWithSchema(_ json: String, _ text: String, format: InputFormat = .xml, o
     let schema = try CompiledSchema(JSONDecoder().decode(MappingSchema.self, from: Data(json.utf8)), file: "test.json", output: output)
     let sink = CollectingSink()
     let mapping = SchemaMapping(schema: schema, format: format, sink: sink, rejects: try rejects ?? RecordRejects())
-    let stack = HandlerStack(root: try mapping.makeRootHandler())
+    let stack = try HandlerStack(mapping: mapping)
     if format == .xml {
         try ExpatParser(chunkSize: chunkSize).parse(bytes: Array(text.utf8), into: stack)
     } else {

@@ -13,7 +13,7 @@ public typealias CollectingSink = RecordCollector
 public func mapXML(_ xml: String, records: String? = nil, chunkSize: Int = defaultChunkSize) throws -> CollectingSink {
     let sink = CollectingSink()
     let mapping = AutomaticMapping(recordPath: try records.map(RecordPath.init), sink: sink)
-    let stack = HandlerStack(root: try mapping.makeRootHandler())
+    let stack = try HandlerStack(mapping: mapping)
     try ExpatParser(chunkSize: chunkSize).parse(bytes: Array(xml.utf8), into: stack)
     try mapping.checkMatched()
     return sink

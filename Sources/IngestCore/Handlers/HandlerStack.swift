@@ -48,6 +48,9 @@ public final class HandlerStack: ParseEventReceiver {
     private var skipping = 0
     private var sawDocumentElement = false
 
+    /// Told of every element, skipped ones too, until it ``RecordPathSurvey/isFinished``.
+    public var survey: RecordPathSurvey?
+
     /// A stack whose `root` handler takes the document element; a document with more
     /// than one is an error. Hand the stack to a parser as its receiver. One stack
     /// reads one document.
@@ -56,6 +59,13 @@ public final class HandlerStack: ParseEventReceiver {
         self.limits = limits
         frames = .allocate(capacity: frameCapacity)
         text = .allocate(capacity: textCapacity)
+    }
+
+    /// The stack for one input's `mapping`: its root handler, and its
+    /// ``DocumentMapping/survey`` told of every element.
+    public convenience init(mapping: any DocumentMapping, limits: ParseLimits = .default) throws {
+        self.init(root: try mapping.makeRootHandler(), limits: limits)
+        survey = mapping.survey
     }
 
     deinit {
@@ -84,6 +94,7 @@ public final class HandlerStack: ParseEventReceiver {
     /// its parent hears it finish, without copying the text into the stack.
     public func scalar(_ name: Name, kind: ContentKind, text bytes: UnsafeBufferPointer<UInt8>,
                        at position: SourcePosition) throws {
+        if let survey, frameCount > 0 { try note(scalar: name, in: survey, at: position) }
         if skipping > 0 { return }
         let depth = frameCount + 1
         guard frameCount > 0, depth <= limits.maxDepth, bytes.count <= limits.maxTextBytes else {
@@ -117,6 +128,7 @@ public final class HandlerStack: ParseEventReceiver {
             throw IngestError(.data, "elements nested deeper than \(limits.maxDepth) levels", position: position,
                               reason: .depthLimit(limits.maxDepth))
         }
+        if let survey { try note(name, depth: depth, in: survey, at: position) }
         if skipping > 0 {
             skipping += 1
             return
@@ -179,6 +191,7 @@ public final class HandlerStack: ParseEventReceiver {
     /// its parent ``ElementHandler/didFinish(child:element:)``, and puts the parent
     /// back in charge.
     public func endElement(_ name: Name, at position: SourcePosition) throws {
+        survey?.didEnd(depth: frameCount + skipping)
         if skipping > 0 {
             skipping -= 1
             return
@@ -200,6 +213,23 @@ public final class HandlerStack: ParseEventReceiver {
             throw Self.located(error, position)
         }
         textCount = frame.pointee.textStart
+    }
+
+    /// Tells `survey` of an element at `depth`, or lets go of it once it is finished.
+    private func note(_ name: Name, depth: Int, in survey: RecordPathSurvey, at position: SourcePosition) throws {
+        guard !survey.isFinished else { return self.survey = nil }
+        do {
+            try survey.didStart(name, depth: depth)
+        } catch {
+            throw Self.located(error, position)
+        }
+    }
+
+    /// Tells `survey` of a JSON scalar: an element that starts and ends at once.
+    private func note(scalar name: Name, in survey: RecordPathSurvey, at position: SourcePosition) throws {
+        let depth = frameCount + skipping + 1
+        try note(name, depth: depth, in: survey, at: position)
+        survey.didEnd(depth: depth)
     }
 
     private func push(_ frame: Frame) {

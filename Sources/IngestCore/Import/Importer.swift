@@ -58,7 +58,7 @@ public struct Importer: RecordReader {
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
             let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, limits: options.limits, into: sink)
-            let stack = HandlerStack(root: try mapping.makeRootHandler(), limits: options.limits)
+            let stack = try HandlerStack(mapping: mapping, limits: options.limits)
             try parser(for: input, format: format).parse(input, into: stack, progress: progress)
             try mapping.checkMatched()
         }
@@ -72,9 +72,11 @@ public struct Importer: RecordReader {
                                   _ deliver: @escaping (JSONValue, SourcePosition) throws -> Void) throws {
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
-            let recordPath = try RecordPath(format == .xml ? path : "*/" + path)
-            let locator = RecordTreeLocator(path: recordPath, deliver: deliver)
+            // Messages name the path as written: JSON's is below the top-level value.
+            let recordPath = format == .xml ? try RecordPath(path) : try RecordPath(path).belowDocumentElement
+            let locator = RecordTreeLocator(path: recordPath, format: format, deliver: deliver)
             let stack = HandlerStack(root: locator, limits: options.limits)
+            stack.survey = locator.survey
             try parser(for: input, format: format).parse(input, into: stack, progress: nil)
             try locator.checkMatched()
         }

@@ -26,6 +26,16 @@ public protocol DocumentMapping: AnyObject {
     /// Call after the parse: throws (`.data`) when the document held none of the
     /// records the mapping looks for.
     func checkMatched() throws
+
+    /// What notes where the document's records are, for ``checkMatched()`` to
+    /// suggest paths when none matched; a ``HandlerStack`` made with
+    /// ``HandlerStack/init(mapping:limits:)`` tells it every element. Default: `nil`.
+    var survey: RecordPathSurvey? { get }
+}
+
+extension DocumentMapping {
+    /// No survey: a record path that matched nothing is reported without suggestions.
+    public var survey: RecordPathSurvey? { nil }
 }
 
 /// The automatic mapping as a ``RecordMapping``: records at `recordPath`, or the
@@ -43,7 +53,7 @@ public struct AutomaticRecordMapping: RecordMapping {
                         into sink: any RecordSink) -> any DocumentMapping {
         // JSON paths start below the top-level value, as ijson's do (`people/item`).
         let path = format == .xml ? recordPath : recordPath?.belowDocumentElement
-        return AutomaticMapping(recordPath: path, sink: sink, limits: limits)
+        return AutomaticMapping(recordPath: path, sink: sink, format: format, limits: limits)
     }
 }
 

@@ -97,7 +97,8 @@ extension RecordReader {
         let produced = CountingSink(forwardingTo: pipe)
         let job = UncheckedBox((self, input, produced, progress))
         let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
+        // A stack of a known size, whatever the process's limit (see LargeStackThread).
+        LargeStackThread.detach {
             let (reader, input, produced, progress) = job.value
             do {
                 try reader.read(input, into: produced) { bytes in progress?(bytes, produced.recordCount) }

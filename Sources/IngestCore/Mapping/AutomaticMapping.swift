@@ -29,7 +29,7 @@ public final class AutomaticMapping: DocumentMapping {
     /// What is known of each collection, by the names of the elements from the
     /// document element down to it: every element at that place shares it, so the
     /// records of `r/p/*` under several `p`s go to the same tables.
-    private var collections: [[String]: CollectionState] = [:]
+    private var collections: [[ExactString]: CollectionState] = [:]
     /// Table names in use, as SQL compares them (ASCII case folded), with the
     /// collection that names them: two collections never write to one table by
     /// accident, and `a` and `A` never meet in a database that ignores case.
@@ -37,20 +37,50 @@ public final class AutomaticMapping: DocumentMapping {
 
     /// Bounds on one record: nested data is bounded by ``ParseLimits/maxTextBytes``.
     let limits: ParseLimits
+    /// Whether a record was found.
+    private(set) var foundRecord = false
+    /// The document element, when it is not the one the record path starts at.
+    var documentMismatch: Name?
+    /// The format of the document, for the suggestions' paths.
+    let format: InputFormat
+    /// Where the document's records are, noted until the first record is found.
+    public let survey: RecordPathSurvey?
 
-    public init(recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024, limits: ParseLimits = .default) {
+    /// - Parameters:
+    ///   - format: the input's format; with a record path, JSON paths in
+    ///     messages are written below the top-level value (`people/item`).
+    ///   - limits: bounds on one record: nested data is bounded by ``ParseLimits/maxTextBytes``.
+    public init(recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024, format: InputFormat = .xml,
+                limits: ParseLimits = .default) {
         self.recordPath = recordPath
         self.sink = sink
         self.limits = limits
         self.batchSize = max(batchSize, 1)
+        self.format = format
         locationObserver = sink as? any RecordLocationObserver
+        survey = recordPath == nil ? nil : RecordPathSurvey()
+    }
+
+    /// The first record was found: the record path matched.
+    func didFindRecord() {
+        foundRecord = true
+        survey?.finish()
+    }
+
+    /// The document element is not the record path's first step: nothing can match.
+    /// Fails at once without a survey; with one, after a bounded look at the
+    /// document for the suggestions.
+    func documentElementMismatch(_ name: Name) throws {
+        documentMismatch = name
+        guard let survey else { throw unmatched() }
+        survey.stop(after: RecordPathSurvey.elementsNotedAfterMismatch) { [unowned self] in self.unmatched() }
     }
 
     /// The shared state of the collection at `path`.
     func collection(at path: [String]) -> CollectionState {
-        if let state = collections[path] { return state }
+        if let state = collections[path.exact] { return state }
         let state = CollectionState(path: path)
-        collections[path] = state
+        collections[path.exact] = state
         return state
     }
 
@@ -105,13 +135,27 @@ public final class AutomaticMapping: DocumentMapping {
         return PathStepHandler(steps: path.steps[...], mapping: self)
     }
 
-    /// Call after the parse: hands over the records still held, then fails when the
-    /// record path never matched the document.
+    /// Call after the parse: hands over the records still held, then fails (`.data`)
+    /// when the record path matched no record, naming the paths to records the
+    /// document does hold.
     public func checkMatched() throws {
         try flush()
-        if let recordPath, !foundCollection {
-            throw IngestError(.data, "no element matches the record path \(recordPath)", reason: .recordPathMatchedNothing("\(recordPath)", suggestions: []))
+        if recordPath != nil, !foundRecord { throw unmatched() }
+    }
+
+    /// The error of a record path that matched no record.
+    private func unmatched() -> IngestError {
+        let path = "\(recordPath!)"
+        let suggestions = survey?.suggestions(for: [path], format: format) ?? []
+        let steps = recordPath!.steps
+        let message = if let documentMismatch {
+            "the document element is <\(documentMismatch)>, but the record path \(path) starts at <\(steps[0])>"
+        } else if foundCollection {
+            "no record matches the record path \(path): <\(steps[steps.count - 2])> holds no <\(steps[steps.count - 1])>"
+        } else {
+            "no element matches the record path \(path)"
         }
+        return IngestError(.data, message, reason: .recordPathMatchedNothing(path, suggestions: suggestions))
     }
 }
 
@@ -139,11 +183,12 @@ final class PathStepHandler: ElementHandler {
     func didStart(_ element: ElementStart) throws {
         name = element.name.qualified
         if element.depth == 1, !RecordPath.step(steps.first!, matches: element.name) {
-            throw IngestError(.data, "the document element is <\(element.name)>, but the record path \(mapping.recordPath!) starts at <\(steps.first!)>", reason: .recordPathMatchedNothing("\(mapping.recordPath!)", suggestions: []))
+            try mapping.documentElementMismatch(element.name)
         }
     }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        if mapping.documentMismatch != nil { return nil }
         let rest = steps.dropFirst()
         guard RecordPath.step(rest.first!, matches: element.name) else { return nil }
         if rest.count == 2 { return CollectionHandler(recordStep: rest.last!, mapping: mapping, parentSteps: ancestors + [name]) }
@@ -181,7 +226,7 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
 
     func didStart(_ element: ElementStart) throws {
         if let documentStep, element.depth == 1, !RecordPath.step(documentStep, matches: element.name) {
-            throw IngestError(.data, "the document element is <\(element.name)>, but the record path \(mapping.recordPath!) starts at <\(documentStep)>", reason: .recordPathMatchedNothing("\(mapping.recordPath!)", suggestions: []))
+            try mapping.documentElementMismatch(element.name)
         }
         name = element.name
         state = mapping.collection(at: parentSteps + [element.name.qualified])
@@ -198,6 +243,8 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
             return nil
         }
         if state.tableNames[element.name] == nil {
+            if documentStep != nil, mapping.documentMismatch != nil { return nil }
+            if !mapping.foundRecord { mapping.didFindRecord() }
             state.kinds.append(element.name)
             if state.kinds.count > 1, state.isPure { try losePurity() }
             let preferred = state.isPure ? name!.qualified : element.name.qualified

@@ -10,7 +10,11 @@ extension JSONValue {
     /// Parses `text` (RFC 8259); throws an ``IngestError`` of kind `.data` if it is not JSON.
     public init(parsing text: String) throws {
         let builder = JSONTreeBuilder()
-        let parser = JSONPushParser(receiver: builder, documentName: "", limits: ParseLimits(maxDepth: ParseLimits.maxSupportedDepth, maxTextBytes: Int.max >> 1),
+        var limits = ParseLimits(maxTextBytes: Int.max >> 1)
+        // As deep as the nested text ingest writes can be: an XML element with
+        // attributes and repeated children adds up to four levels per level of input.
+        limits.maxDepth = JSONTextParser.maxDepth
+        let parser = JSONPushParser(receiver: builder, documentName: "", limits: limits,
                                     bufferSize: 64, displayName: "nested JSON")
         var text = text
         try text.withUTF8 { try parser.feed(UnsafeRawBufferPointer($0)) }

@@ -46,6 +46,14 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// Appends the compact JSON text as UTF-8: bytes, because appending small pieces
     /// to a `String` costs several times more, and this runs for every nested value.
     public func write(into out: inout [UInt8]) {
+        write(into: &out, depth: 0)
+    }
+
+    /// Recursive for the first ``recursionDepth`` levels (the common case, and the
+    /// fastest), then without recursion (``writeWithoutRecursion(into:)``), so any
+    /// depth writes on any thread.
+    func write(into out: inout [UInt8], depth: Int) {
+        if depth == Self.recursionDepth { return writeWithoutRecursion(into: &out) }
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
@@ -55,7 +63,7 @@ public indirect enum JSONValue: Equatable, Sendable {
             out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                item.write(into: &out)
+                item.write(into: &out, depth: depth + 1)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
@@ -64,7 +72,7 @@ public indirect enum JSONValue: Equatable, Sendable {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                member.value.write(into: &out)
+                member.value.write(into: &out, depth: depth + 1)
             }
             out.append(UInt8(ascii: "}"))
         }

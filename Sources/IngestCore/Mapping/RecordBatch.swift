@@ -162,10 +162,11 @@ public final class RecordBatch {
     /// Finishes the record being built, in `table`, starting at `position`.
     public func endRecord(table: String, position: SourcePosition) {
         let tableIndex: Int
-        if lastTable >= 0, tables[lastTable] == table {
+        // Table names compare by bytes: canonically equivalent spellings are two tables.
+        if lastTable >= 0, tables[lastTable].hasSameBytes(as: table) {
             tableIndex = lastTable
         } else {
-            tableIndex = tables.firstIndex(of: table) ?? { tables.append(table); return tables.count - 1 }()
+            tableIndex = tables.firstIndex(where: { $0.hasSameBytes(as: table) }) ?? { tables.append(table); return tables.count - 1 }()
             lastTable = tableIndex
         }
         entries.append(Entry(table: tableIndex, firstField: recordStart, fieldCount: fields.count - recordStart,
@@ -196,7 +197,7 @@ public final class RecordBatch {
 
     /// Renames table `old` to `new` in this batch.
     public func renameTable(_ old: String, to new: String) {
-        for index in tables.indices where tables[index] == old { tables[index] = new }
+        for index in tables.indices where tables[index].hasSameBytes(as: old) { tables[index] = new }
     }
 
     private func reserve(_ count: Int) -> Int {

@@ -27,10 +27,11 @@ import Foundation
 /// the type asks for. A record that does not decode gives an ``IngestError``
 /// naming the file and the line and column where the record starts.
 ///
-/// Parsing runs on its own thread, ahead of the consumer by at most `buffer` records,
-/// so memory stays flat however slow the consumer; leaving the loop early, or
-/// cancelling the task that iterates, stops it (the iteration then throws
-/// `CancellationError`).
+/// Parsing and decoding run on a thread of their own (with a stack that holds the
+/// deepest nesting accepted, see ``ParseLimits/maxSupportedDepth``), ahead of the
+/// consumer by at most `buffer` records, so memory stays flat however slow the
+/// consumer; leaving the loop early, or cancelling the task that iterates, stops it
+/// (the iteration then throws `CancellationError`).
 public func records<T: Decodable>(_ type: T.Type, at path: String, from url: URL,
                                   options: Importer.Options = .init(), buffer: Int = 256,
                                   onFailure: DecodingFailurePolicy = .stop) -> DecodedRecords<T> {
@@ -57,7 +58,9 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
     let onFailure: DecodingFailurePolicy
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(handle: .init(DecodingSession(path: path, url: url, options: options, capacity: buffer)), onFailure: onFailure)
+        Iterator(handle: .init(DecodingSession(path: path, url: url, options: options, capacity: buffer,
+                                               decode: { try TreeDecoder($0).decode(T.self) })),
+                 onFailure: onFailure)
     }
 
     /// Hands out the records in document order as the parsing thread delivers them;
@@ -77,9 +80,9 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
                     session.cancel()
                 }
                 try Task.checkCancellation()
-                guard let (tree, position) = item else { return nil }
+                guard let (decoded, position) = item else { return nil }
                 do {
-                    return try TreeDecoder(tree).decode(T.self)
+                    return try decoded.value.get() as! T   // decoded as T on the parsing thread
                 } catch let error as DecodingError {
                     let failure = IngestError(.data, "cannot decode \(T.self): \(error.summary)",
                                               file: session.displayName, position: position)
@@ -94,11 +97,13 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
     }
 }
 
-/// One parse feeding record trees to one consumer: a parsing thread, and a bounded
-/// hand-over between it and the consumer's `await`s. Ends the parse when the
-/// consumer goes away.
+/// One parse feeding decoded records to one consumer: a parsing thread that also
+/// decodes each record tree (so a deep one is decoded on its large stack, and its
+/// tree released there), and a bounded hand-over between it and the consumer's
+/// `await`s. Ends the parse when the consumer goes away.
 final class DecodingSession: @unchecked Sendable {
-    typealias Item = (JSONValue, SourcePosition)
+    /// A decoded record (or why it did not decode), which only the one consumer reads.
+    typealias Item = (UncheckedBox<Result<Any, any Error>>, SourcePosition)
 
     private struct State {
         var items: [Item] = []
@@ -116,12 +121,15 @@ final class DecodingSession: @unchecked Sendable {
     private let path: String
     private let url: URL
     private let options: Importer.Options
+    /// Decodes a record tree as the consumer's type.
+    private let decode: (JSONValue) throws -> Any
     let displayName: String
 
-    init(path: String, url: URL, options: Importer.Options, capacity: Int) {
+    init(path: String, url: URL, options: Importer.Options, capacity: Int, decode: @escaping (JSONValue) throws -> Any) {
         self.path = path
         self.url = url
         self.options = options
+        self.decode = decode
         displayName = url.path
         self.capacity = max(1, capacity)
     }
@@ -195,7 +203,7 @@ final class DecodingSession: @unchecked Sendable {
 
     private func startParsing() {
         let session = UncheckedBox(self)
-        Thread.detachNewThread {
+        LargeStackThread.detach {
             let session = session.value
             let result = Result { try session.parse() }
             let waiting = session.locked { state in
@@ -216,7 +224,7 @@ final class DecodingSession: @unchecked Sendable {
         let input = try InputFile(path: url.path)
         do {
             try Importer(options: options).forEachRecordTree(in: input, at: path) { tree, position in
-                try self.hand(over: (tree, position))
+                try self.hand(over: (UncheckedBox(Result { try self.decode(tree) }), position))
             }
         } catch {
             // Stopping on request is no failure; the error that stopped the parse then

@@ -11,15 +11,24 @@ final class RecordTreeLocator: ElementHandler {
     private let steps: ArraySlice<String>
     private let path: RecordPath
     private let deliver: Delivery
-    /// Shared by every step: whether the records' parent was met at all.
+    /// Shared by every step: whether a record was met, and where records are.
     private let found: FoundFlag
 
-    final class FoundFlag { var value = false }
-
-    /// The handler for the document element.
-    convenience init(path: RecordPath, deliver: @escaping Delivery) {
-        self.init(steps: path.steps[...], path: path, found: FoundFlag(), deliver: deliver)
+    final class FoundFlag {
+        var value = false
+        let survey = RecordPathSurvey()
+        let format: InputFormat
+        init(format: InputFormat) { self.format = format }
     }
+
+    /// The handler for the document element; `format` writes the suggestions of a
+    /// path that matched nothing (JSON paths start below the top-level value).
+    convenience init(path: RecordPath, format: InputFormat = .xml, deliver: @escaping Delivery) {
+        self.init(steps: path.steps[...], path: path, found: FoundFlag(format: format), deliver: deliver)
+    }
+
+    /// Notes where the document's records are until the first one is delivered.
+    var survey: RecordPathSurvey { found.survey }
 
     private init(steps: ArraySlice<String>, path: RecordPath, found: FoundFlag, deliver: @escaping Delivery) {
         self.steps = steps
@@ -30,16 +39,28 @@ final class RecordTreeLocator: ElementHandler {
 
     var accumulatesText: Bool { false }
 
-    /// Whether the records' parent was found; call after the parse.
+    /// Whether a record was found; call after the parse.
     func checkMatched() throws {
-        guard found.value else { throw IngestError(.data, "no element matches the record path \(path)") }
+        guard found.value else { throw unmatched("no record matches the record path \(path)") }
+    }
+
+    private func unmatched(_ message: String) -> IngestError {
+        let suggestions = found.survey.suggestions(for: ["\(path)"], format: found.format)
+        return IngestError(.data, message, reason: .recordPathMatchedNothing("\(path)", suggestions: suggestions))
     }
 
     func didStart(_ element: ElementStart) throws {
         if element.depth == 1, !RecordPath.step(steps.first!, matches: element.name) {
-            throw IngestError(.data, "the document element is <\(element.name)>, but the record path \(path) starts at <\(steps.first!)>")
+            throw unmatched("the document element is <\(element.name)>, but the record path \(path) starts at <\(steps.first!)>")
         }
-        if steps.count == 2 { found.value = true }
+    }
+
+    private func delivered(_ tree: JSONValue, _ position: SourcePosition) throws {
+        if !found.value {
+            found.value = true
+            found.survey.finish()
+        }
+        try deliver(tree, position)
     }
 
     private var recordStep: String? { steps.count == 2 ? steps.last : nil }
@@ -54,13 +75,13 @@ final class RecordTreeLocator: ElementHandler {
     func take(scalar element: ElementEnd) throws -> Bool {
         // A JSON record that is a plain value (`[1, 2]` at `*/item`).
         if let recordStep, RecordPath.step(recordStep, matches: element.name) {
-            try deliver(JSONValue(scalar: element.kind, element.text), element.startPosition)
+            try delivered(JSONValue(scalar: element.kind, element.text), element.startPosition)
         }
         return true
     }
 
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         guard let tree = child as? ElementTreeHandler else { return }
-        try deliver(tree.value(of: element), element.startPosition)
+        try delivered(tree.value(of: element), element.startPosition)
     }
 }

@@ -11,21 +11,22 @@
 /// - a missing key or JSON `null` is `nil` for an optional.
 struct TreeDecoder: Decoder {
     let value: JSONValue
-    let codingPath: [any CodingKey]
+    let path: TreeCodingPath?
+    var codingPath: [any CodingKey] { TreeCodingPath.keys(path) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ value: JSONValue, codingPath: [any CodingKey] = []) {
+    init(_ value: JSONValue, path: TreeCodingPath? = nil) {
         self.value = value
-        self.codingPath = codingPath
+        self.path = path
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch value {
         case .object(let members):
-            return KeyedDecodingContainer(KeyedTreeContainer(members: members, codingPath: codingPath))
+            return KeyedDecodingContainer(KeyedTreeContainer(members: members, path: path))
         case .string(let text) where text.allSatisfy(\.isWhitespace):
             // An empty XML element is an object with no members.
-            return KeyedDecodingContainer(KeyedTreeContainer(members: [], codingPath: codingPath))
+            return KeyedDecodingContainer(KeyedTreeContainer(members: [], path: path))
         default:
             throw mismatch(type, "expected an object (an element with children or attributes)")
         }
@@ -33,16 +34,16 @@ struct TreeDecoder: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         switch value {
-        case .array(let items): UnkeyedTreeContainer(items: items, codingPath: codingPath)
-        case .null: UnkeyedTreeContainer(items: [], codingPath: codingPath)
+        case .array(let items): UnkeyedTreeContainer(items: items, path: path)
+        case .null: UnkeyedTreeContainer(items: [], path: path)
         case .object(let members) where members.count == 1 && !members[0].key.hasPrefix("@"):
             // An XML wrapper: <tags><tag>a</tag><tag>b</tag></tags> lists its children.
             if case .array(let items) = members[0].value {
-                UnkeyedTreeContainer(items: items, codingPath: codingPath)
+                UnkeyedTreeContainer(items: items, path: path)
             } else {
-                UnkeyedTreeContainer(items: [members[0].value], codingPath: codingPath)
+                UnkeyedTreeContainer(items: [members[0].value], path: path)
             }
-        default: UnkeyedTreeContainer(items: [value], codingPath: codingPath)
+        default: UnkeyedTreeContainer(items: [value], path: path)
         }
     }
 
@@ -119,7 +120,8 @@ extension TreeDecoder: SingleValueDecodingContainer {
 /// The members of an object, by key (or `@key` for an XML attribute).
 private struct KeyedTreeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [(key: String, value: JSONValue)]
-    let codingPath: [any CodingKey]
+    let path: TreeCodingPath?
+    var codingPath: [any CodingKey] { TreeCodingPath.keys(path) }
 
     var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key.hasPrefix("@") ? String($0.key.dropFirst()) : $0.key) } }
 
@@ -135,7 +137,7 @@ private struct KeyedTreeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         guard let value = lookup(key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no \"\(key.stringValue)\" child, attribute or key"))
         }
-        return TreeDecoder(value, codingPath: codingPath + [key])
+        return TreeDecoder(value, path: TreeCodingPath(parent: path, key: key))
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { (lookup(key) ?? .null) == .null }
@@ -163,19 +165,20 @@ private struct KeyedTreeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         try decoder(for: key).unkeyedContainer()
     }
 
-    func superDecoder() throws -> any Decoder { TreeDecoder(.object(members), codingPath: codingPath) }
+    func superDecoder() throws -> any Decoder { TreeDecoder(.object(members), path: path) }
     func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(for: key) }
 }
 
 /// The items of a list, in order.
 private struct UnkeyedTreeContainer: UnkeyedDecodingContainer {
     let items: [JSONValue]
-    let codingPath: [any CodingKey]
+    let path: TreeCodingPath?
+    var codingPath: [any CodingKey] { TreeCodingPath.keys(path) }
     private(set) var currentIndex = 0
 
-    init(items: [JSONValue], codingPath: [any CodingKey]) {
+    init(items: [JSONValue], path: TreeCodingPath?) {
         self.items = items
-        self.codingPath = codingPath
+        self.path = path
     }
 
     var count: Int? { items.count }
@@ -193,7 +196,7 @@ private struct UnkeyedTreeContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the list has only \(items.count) items"))
         }
         defer { currentIndex += 1 }
-        return TreeDecoder(items[currentIndex], codingPath: codingPath + [Index(intValue: currentIndex)])
+        return TreeDecoder(items[currentIndex], path: TreeCodingPath(parent: path, key: Index(intValue: currentIndex)))
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -210,6 +213,31 @@ private struct UnkeyedTreeContainer: UnkeyedDecodingContainer {
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
     mutating func superDecoder() throws -> any Decoder { try next() }
+}
+
+/// The keys from a record down to a decoder, shared with the decoders above it: each
+/// level adds one node, and the array `Decoder.codingPath` gives is built only when
+/// asked for (an error, a type that reads it). Copying the whole path at every
+/// level, as arrays would, made a record nested 10 000 deep cost gigabytes.
+final class TreeCodingPath {
+    let parent: TreeCodingPath?
+    let key: any CodingKey
+
+    init(parent: TreeCodingPath?, key: any CodingKey) {
+        self.parent = parent
+        self.key = key
+    }
+
+    /// The keys from the top down to `path`.
+    static func keys(_ path: TreeCodingPath?) -> [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node = path
+        while let current = node {
+            keys.append(current.key)
+            node = current.parent
+        }
+        return keys.reversed()
+    }
 }
 
 extension JSONValue {

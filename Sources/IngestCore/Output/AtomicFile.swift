@@ -23,9 +23,7 @@ package final class AtomicFile {
 
     package init(target: String) throws {
         self.target = target
-        let slash = target.lastIndex(of: "/")
-        let directory = slash.map { String(target[...$0]) } ?? ""
-        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        let (directory, base) = Self.split(target)
         temporaryPath = "\(directory).\(base).ingest-\(getpid())-\(TemporaryFiles.nextSerial()).tmp"
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -54,10 +52,21 @@ package final class AtomicFile {
     }
 
     /// Flushes the temporary file to disk and renames it over the target.
-    package func commit() throws {
+    ///
+    /// With `replacing` false the target must not exist: the file is put in place with
+    /// `link(2)`, which fails if anything is at the target by then, so a file another
+    /// program created meanwhile is never overwritten (`.output`, and this file is
+    /// discarded). Where the file system has no hard links it falls back to a rename.
+    package func commit(replacing: Bool = true) throws {
         guard !done else { return }
         try Self.sync(path: temporaryPath, what: target)
-        guard rename(temporaryPath, target) == 0 else {
+        if !replacing, link(temporaryPath, target) == 0 {
+            unlink(temporaryPath)
+        } else if !replacing, errno == EEXIST {
+            discard()
+            throw IngestError(.output, "already exists: it appeared while this run was writing it", file: target,
+                              reason: .outputExists(appendable: false))
+        } else if rename(temporaryPath, target) != 0 {
             let reason = String(cString: strerror(errno))
             discard()
             throw IngestError(.output, "cannot move the finished file into place: \(reason)", file: target)
@@ -85,6 +94,39 @@ package final class AtomicFile {
         defer { _ = POSIX.close(descriptor) }
         try bytes.withUnsafeBytes { try POSIX.writeAll(descriptor, $0, to: path) }
         try file.commit()
+    }
+
+    /// Removes the temporary files that runs killed before they could clean up (SIGKILL,
+    /// a power cut) left beside `target`: files named exactly as this type names them
+    /// for `target` (`.<name>.ingest-<pid>-<n>.tmp`) whose process is gone
+    /// (`kill(pid, 0)` fails with `ESRCH`). A file of a running process is kept,
+    /// whatever it is doing. Returns the paths removed.
+    ///
+    /// Call it while holding the output's ``OutputLock``: no other run of this output
+    /// can be creating such a file then.
+    package static func removeStale(beside target: String) -> [String] {
+        let (directory, base) = split(target)
+        let prefix = ".\(base).ingest-", suffix = ".tmp"
+        guard let listing = opendir(directory.isEmpty ? "." : directory) else { return [] }
+        defer { closedir(listing) }
+        var removed: [String] = []
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { continue }
+            let middle = name.dropFirst(prefix.count).dropLast(suffix.count).split(separator: "-", omittingEmptySubsequences: false)
+            guard middle.count == 2, middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                  let pid = pid_t(middle[0]), pid > 0, pid != getpid() else { continue }
+            guard kill(pid, 0) == -1, errno == ESRCH else { continue }
+            let path = directory + name
+            if unlink(path) == 0 { removed.append(path) }
+        }
+        return removed.sorted()
+    }
+
+    /// `dir/name` → (`dir/`, `name`); `name` → (``, `name`).
+    package static func split(_ target: String) -> (directory: String, base: String) {
+        guard let slash = target.lastIndex(of: "/") else { return ("", target) }
+        return (String(target[...slash]), String(target[target.index(after: slash)...]))
     }
 
     /// Removes the temporary file; the target stays as it was.

@@ -42,10 +42,17 @@ public protocol Output: AnyObject {
     /// ones are parsed. Default: `true`; an output that does little per record says
     /// `false`, and the import runs on one thread.
     var prefersWriterThread: Bool { get }
+
+    /// The temporary files that earlier runs, killed before they could clean up, had
+    /// left beside the target and that ``open()`` removed (only files of processes
+    /// that are gone): for a program to report. Default: none.
+    var removedTemporaryFiles: [String] { get }
 }
 
 extension Output {
     public var prefersWriterThread: Bool { true }
+    /// None: an output that builds no temporary files beside its target cleans none.
+    public var removedTemporaryFiles: [String] { [] }
 
     /// The four steps in one call: opens the output, writes it with `body`, commits
     /// it — or, if anything throws, discards it and rethrows.

@@ -41,8 +41,8 @@ public final class CountingSink: RecordSink {
     public func write(_ record: Record) throws {
         try downstream?.write(record)
         recordCount += 1
-        if lastTable < 0 || tables[lastTable].name != record.table {
-            lastTable = tables.firstIndex { $0.name == record.table } ?? {
+        if lastTable < 0 || !tables[lastTable].name.hasSameBytes(as: record.table) {
+            lastTable = tables.firstIndex { $0.name.hasSameBytes(as: record.table) } ?? {
                 tables.append((record.table, 0))
                 return tables.count - 1
             }()
@@ -55,8 +55,8 @@ public final class CountingSink: RecordSink {
         recordCount += batch.count
         for entry in batch.entries {
             let table = batch.tables[entry.table]
-            if lastTable < 0 || tables[lastTable].name != table {
-                lastTable = tables.firstIndex { $0.name == table } ?? {
+            if lastTable < 0 || !tables[lastTable].name.hasSameBytes(as: table) {
+                lastTable = tables.firstIndex { $0.name.hasSameBytes(as: table) } ?? {
                     tables.append((table, 0))
                     return tables.count - 1
                 }()
@@ -67,6 +67,6 @@ public final class CountingSink: RecordSink {
 
     public func renameTable(_ old: String, to new: String) throws {
         try downstream?.renameTable(old, to: new)
-        for index in tables.indices where tables[index].name == old { tables[index].name = new }
+        for index in tables.indices where tables[index].name.hasSameBytes(as: old) { tables[index].name = new }
     }
 }

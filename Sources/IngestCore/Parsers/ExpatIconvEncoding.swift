@@ -66,11 +66,13 @@ final class ExpatIconvEncoding {
             switch convert([UInt8(byte)]) {
             case .scalar(let value):
                 // Expat's rules: a single byte maps into the BMP, and the ASCII
-                // characters XML syntax uses keep their ASCII bytes.
+                // characters XML syntax uses keep their ASCII bytes (and no other
+                // byte stands for them).
                 guard value <= 0xFFFF else { return false }
-                if byte < 0x80, value != Int32(byte), !Self.mayMove(UInt8(byte)) { return false }
+                if value != Int32(byte), Self.isSyntax(UInt8(byte)) || (value < 0x80 && Self.isSyntax(UInt8(value))) { return false }
                 map[byte] = value
             case .malformed:
+                if Self.isSyntax(UInt8(byte)) { return false }
                 map[byte] = -1
             case .incomplete:
                 guard let length = sequenceLength(startingWith: UInt8(byte)) else { return false }
@@ -111,6 +113,11 @@ final class ExpatIconvEncoding {
         bytes.withUnsafeBufferPointer { convert($0) }
     }
 
+    /// Converts `bytes` as a whole, alone: from the initial state, and flushing what
+    /// the converter holds back at the end. glibc's windows-1255, windows-1258 and
+    /// TCVN converters hold a base letter back to compose it with a mark that may
+    /// follow, so without the flush a lone letter converts to nothing; here it is
+    /// its own character, as the encoding's table (and Expat, byte by byte) has it.
     private func convert(_ bytes: UnsafeBufferPointer<UInt8>) -> Conversion {
         var output: (UInt32, UInt32) = (0, 0)
         iconv(converter, nil, nil, nil, nil)  // back to the initial state
@@ -120,8 +127,10 @@ final class ExpatIconvEncoding {
             var inLeft = bytes.count
             var outPointer = outputBytes.baseAddress?.assumingMemoryBound(to: CChar.self)
             var outLeft = outputBytes.count
-            let status = iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
-            return (status, errno, inLeft, outputBytes.count - outLeft)
+            var status = iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
+            let error = errno
+            if status != -1 { status = iconv(converter, nil, nil, &outPointer, &outLeft) }
+            return (status, error, inLeft, outputBytes.count - outLeft)
         }
         if status == -1 {
             return error == EINVAL ? .incomplete : .malformed
@@ -156,10 +165,17 @@ final class ExpatIconvEncoding {
         }
     }
 
-    /// `$@\^`{}~`: the ASCII characters Expat lets an encoding put elsewhere (Shift_JIS
-    /// reads 0x5C as ¥, for one).
-    private static func mayMove(_ byte: UInt8) -> Bool {
-        "$@\\^`{}~".utf8.contains(byte)
+    /// Whether `byte` is an ASCII character XML's syntax needs, which an encoding must
+    /// keep at its ASCII byte: tab, line feed, carriage return, and the printable
+    /// characters but `$@\^`{}~`, which Expat lets an encoding put elsewhere (Shift_JIS
+    /// reads 0x5C as ¥, for one). Control characters and DEL, which no XML document
+    /// holds, may be moved too (TCVN5712-1 puts Vietnamese capitals there).
+    static func isSyntax(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x09, 0x0A, 0x0D: true
+        case 0x20...0x7E: !"$@\\^`{}~".utf8.contains(byte)
+        default: false
+        }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }

@@ -30,6 +30,7 @@ public struct ExpatParser: StreamingParser {
                 throw IngestError(.io, "out of memory for a \(chunkSize)-byte parse buffer", file: input.displayName)
             }
             let count = try input.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: chunkSize))
+            session.sniff(UnsafeRawBufferPointer(start: buffer, count: count))
             consumed += count
             try session.parseBuffer(count: count, isFinal: count == 0).mapError { $0.inFile(input.displayName) }.get()
             if consumed - session.lastEventOffset > limits.maxTextBytes + chunkSize {
@@ -64,6 +65,11 @@ public final class ExpatPushParser: PushParser {
     var failure: IngestError?
     /// The declared encoding neither Expat nor iconv could read, for the error message.
     var unreadableEncoding: (name: String, reason: ExpatIconvEncoding.Refusal)?
+    /// What the document declares, for refusing entities declared only where ingest
+    /// does not read (see ``ExpatUndeclaredEntities``).
+    var entities = ExpatUndeclaredEntities()
+    /// The input's first two bytes, once they are known.
+    private var firstBytes: [UInt8] = []
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Names of the open elements, so an end tag needs no lookup.
     @exclusivity(unchecked) private var openNames: [Unowned<Name>] = []
@@ -110,6 +116,7 @@ public final class ExpatPushParser: PushParser {
             session.fail(IngestError(.data, "external entity \"\(what)\" refused: ingest never loads external entities", position: session.position))
             return Int32(XML_STATUS_ERROR.rawValue)
         }
+        watchForUndeclaredEntities()
     }
 
     deinit { XML_ParserFree(parser) }
@@ -143,7 +150,8 @@ public final class ExpatPushParser: PushParser {
     }
 
     func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
-        check(XML_Parse(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0))
+        sniff(bytes)
+        return check(XML_Parse(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0))
     }
 
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
@@ -152,6 +160,13 @@ public final class ExpatPushParser: PushParser {
 
     public func finish() throws {
         try parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true).mapError { $0.inFile(displayName) }.get()
+    }
+
+    /// Notes how the input's first bytes are encoded (UTF-16 or not), once two are known.
+    func sniff(_ bytes: UnsafeRawBufferPointer) {
+        guard firstBytes.count < 2, !bytes.isEmpty else { return }
+        firstBytes.append(contentsOf: bytes.prefix(2 - firstBytes.count))
+        if firstBytes.count == 2 { firstBytes.withUnsafeBytes { entities.sniff($0) } }
     }
 
     private func check(_ status: XML_Status) -> Result<Void, IngestError> {
@@ -217,6 +232,7 @@ public final class ExpatPushParser: PushParser {
         }
         let element = intern(name, slot: slot)
         openNames.append(Unowned(element))
+        guard checkStartTagReferences() else { return }
         do {
             try attributeScratch.withUnsafeBufferPointer { attributes in
                 if let stack {

@@ -22,7 +22,9 @@ public final class LibXML2PushParser: PushParser {
     let names = NameTable()
     /// The first error: a handler's, a refused external entity, or the first of
     /// libxml2's errors that makes the document malformed.
-    private(set) var failure: IngestError?
+    var failure: IngestError?
+    /// Where the parser stood when the current push began (see ``withInputErrorsCaptured(_:)``).
+    var pushStart: PushStart?
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Bytes of an Expat-style `URI␁local␁prefix` name being built.
     @exclusivity(unchecked) private var nameScratch: [UInt8] = []
@@ -41,6 +43,10 @@ public final class LibXML2PushParser: PushParser {
     private var cdataEndedWithCR = false
     /// Names of the open elements, so an end tag needs no lookup.
     @exclusivity(unchecked) private var openNames: [Name] = []
+    /// What entity references have expanded to, against the bytes pushed so far
+    /// (not counted with `huge`, which lifts libxml2's amplification check too).
+    private var expansion = EntityExpansionBudget()
+    private var pushedBytes = 0
 
     /// What Expat's namespace triplets use between URI, local name and prefix.
     static let namespaceSeparator = NameTable.namespaceSeparator
@@ -81,12 +87,25 @@ public final class LibXML2PushParser: PushParser {
     }
 
     /// Pushes `bytes` into the parser; `isFinal` ends the document.
+    /// Pushes `bytes` into the parser; `isFinal` ends the document. Any error stops
+    /// the parse: a malformed document, and also what libxml2 raises without a
+    /// context (a byte the declared encoding does not define) or only signals by
+    /// halting, which leave the document counted as well-formed.
     func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
-        let chunk = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
-        let status = xmlParseChunk(context, chunk, Int32(bytes.count), isFinal ? 1 : 0)
         if let failure { return .failure(failure) }
-        if status != 0 && context.pointee.wellFormed == 0 {
-            return .failure(IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition))
+        pushedBytes += bytes.count
+        let chunk = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let status = withInputErrorsCaptured { xmlParseChunk(context, chunk, Int32(bytes.count), isFinal ? 1 : 0) }
+        if let failure {
+            xmlStopParser(context)
+            return .failure(failure)
+        }
+        // A non-zero status also comes with warnings and validity errors, which leave
+        // the document well-formed and the parser running; a halted parser
+        // (`disableSAX`) or a malformed document is an error whatever was reported.
+        if status != 0 && (context.pointee.wellFormed == 0 || context.pointee.disableSAX != 0) {
+            failure = IngestError(.data, "not well-formed (libxml2 error \(status))", position: currentPosition)
+            return .failure(failure!)
         }
         return .success(())
     }
@@ -122,11 +141,11 @@ public final class LibXML2PushParser: PushParser {
             LibXML2PushParser.with(context) { $0.endElement(context) }
         }
         handler.characters = { context, text, length in
-            LibXML2PushParser.with(context) { $0.characters(text!, Int(length)) }
+            LibXML2PushParser.with(context) { $0.characters(context, text!, Int(length)) }
         }
         handler.ignorableWhitespace = handler.characters
         handler.cdataBlock = { context, text, length in
-            LibXML2PushParser.with(context) { $0.cdata(text!, Int(length)) }
+            LibXML2PushParser.with(context) { $0.cdata(context, text!, Int(length)) }
         }
         handler.reference = { context, name in
             LibXML2PushParser.with(context) { $0.reference(name!) }
@@ -225,6 +244,14 @@ public final class LibXML2PushParser: PushParser {
         xmlStopParser(context)
     }
 
+    /// Counts `count` bytes an entity reference expanded to (see
+    /// ``EntityExpansionBudget``); false, and the parse stopped, once over the bound.
+    private func spendExpansion(_ count: Int) -> Bool {
+        guard !huge, !expansion.spend(count, inputBytes: pushedBytes) else { return true }
+        fail(IngestError(.data, EntityExpansionBudget.message, position: currentPosition, reason: .libxml2Limit))
+        return false
+    }
+
     private func run(_ position: @autoclosure () -> SourcePosition, _ body: () throws -> Void) {
         do {
             try body()
@@ -240,6 +267,8 @@ public final class LibXML2PushParser: PushParser {
                               _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
                               _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         guard failure == nil else { return }
+        // Markup from an entity's text counts as expanded text too.
+        if UnsafeMutableRawPointer(context) != parser, !spendExpansion(strlen(localName) + 2) { return }
         attributeScratch.removeAll(keepingCapacity: true)
         expandedValues.removeAll(keepingCapacity: true)
         expandedRanges.removeAll(keepingCapacity: true)
@@ -294,6 +323,7 @@ public final class LibXML2PushParser: PushParser {
             fail(IngestError(.data, message, position: currentPosition, reason: limited ? .libxml2Limit : nil))
             return false
         }
+        guard spendExpansion(valueScratch.count) else { return false }
         if let special = context.pointee.attsSpecial,
            Int(bitPattern: xmlHashQLookup2(special, element.1, element.0, attribute.1, attribute.0)) > Int(XML_ATTRIBUTE_CDATA.rawValue) {
             LibXML2AttributeValue.normaliseTokens(&valueScratch)
@@ -308,8 +338,9 @@ public final class LibXML2PushParser: PushParser {
         run(position) { try receiver.endElement(element, at: position) }
     }
 
-    private func characters(_ text: UnsafePointer<xmlChar>, _ length: Int) {
+    private func characters(_ parser: UnsafeMutableRawPointer?, _ text: UnsafePointer<xmlChar>, _ length: Int) {
         guard failure == nil else { return }
+        if UnsafeMutableRawPointer(context) != parser, !spendExpansion(length) { return }
         cdataEndedWithCR = false
         run(currentPosition) { try receiver.text(UnsafeBufferPointer(start: text, count: length), at: currentPosition) }
     }
@@ -317,8 +348,9 @@ public final class LibXML2PushParser: PushParser {
     /// A piece of a CDATA section. libxml2's push parser hands CDATA over as it
     /// stands in the input, CR LF and lone CR included, where XML (and Expat) turn
     /// every line end into LF; this does that, also across pieces.
-    private func cdata(_ text: UnsafePointer<xmlChar>, _ length: Int) {
+    private func cdata(_ parser: UnsafeMutableRawPointer?, _ text: UnsafePointer<xmlChar>, _ length: Int) {
         guard failure == nil else { return }
+        if UnsafeMutableRawPointer(context) != parser, !spendExpansion(length) { return }
         let bytes = UnsafeBufferPointer(start: text, count: length)
         let skipFirst = cdataEndedWithCR && bytes.first == UInt8(ascii: "\n")
         guard skipFirst || memchr(text, 0x0D, length) != nil else {
@@ -361,7 +393,11 @@ public final class LibXML2PushParser: PushParser {
     /// well-formed and are ignored; fatal errors, and the namespace errors Expat
     /// also treats as malformed, stop the parse.
     private func report(_ error: xmlError) {
-        guard failure == nil, Self.isFailure(error) else { return }
+        guard failure == nil else { return }
+        if let refusal = UndeclaredEntity.message(for: error, document: context) {
+            return fail(IngestError(.data, refusal, position: position(of: error)))
+        }
+        guard Self.isFailure(error) else { return }
         var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
         while message.last?.isNewline == true { message.removeLast() }
         message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -369,12 +405,18 @@ public final class LibXML2PushParser: PushParser {
             // libxml2's push parser says this when the input stops inside an element.
             message = "the input ends inside <\(open.qualified)> (libxml2: \(message))"
         }
+        fail(IngestError(.data, message, position: position(of: error)))
+    }
+
+    /// Where `error` happened: libxml2's line and column in the document itself,
+    /// where the parser stands inside an entity's text.
+    private func position(of error: xmlError) -> SourcePosition {
         var position = currentPosition
         if error.ctxt == UnsafeMutableRawPointer(context), error.line > 0 {
             position.line = Int(error.line)
             position.column = max(1, Int(error.int2))
         }
-        fail(IngestError(.data, message, position: position))
+        return position
     }
 
     private static func isFailure(_ error: xmlError) -> Bool {

@@ -11,6 +11,24 @@ package enum FileStatus {
         return stat(path, &info) == 0
     }
 
+    /// Whether `first` and `second` name the same file however they are spelt
+    /// (`x`, `./x`, `dir/../x`, a symbolic link to it, a hard link): the same device
+    /// and inode. A name that does not exist yet is identified by its directory's
+    /// device and inode and its last component, so `out.db` and `./out.db` are the
+    /// same file before either is created.
+    package static func sameFile(_ first: String, _ second: String) -> Bool {
+        guard let one = identity(first), let other = identity(second) else { return first == second }
+        return one == other
+    }
+
+    private static func identity(_ path: String) -> [String]? {
+        var info = stat()
+        if stat(path, &info) == 0 { return ["\(info.st_dev)", "\(info.st_ino)"] }
+        let (directory, base) = AtomicFile.split(path)
+        guard !base.isEmpty, base != ".", base != "..", stat(directory.isEmpty ? "." : directory, &info) == 0 else { return nil }
+        return ["\(info.st_dev)", "\(info.st_ino)", base]
+    }
+
     package static var temporaryDirectory: String {
         getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     }

@@ -58,6 +58,9 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         /// A record path that matched nothing; `suggestions` are paths to records
         /// the document does hold.
         case recordPathMatchedNothing(String, suggestions: [String])
+        /// A mapping schema whose records paths (given) matched no record;
+        /// `suggestions` are paths to records the document does hold.
+        case schemaRecordsMatchedNothing([String], suggestions: [String])
         /// An XPath expression that selected nothing.
         case expressionMatchedNothing(String)
         /// An XPath expression using namespace prefixes that are not bound.
@@ -65,6 +68,9 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         /// An output that exists and may not be replaced; whether it is a database
         /// that could be appended to.
         case outputExists(appendable: Bool)
+        /// Another run is writing the output (it holds its lock, or the database's
+        /// write lock) and did not finish within the seconds waited.
+        case outputBusy(waitedSeconds: Double)
         /// A field that an existing table has no column for, which altering the
         /// table would add.
         case missingColumn(table: String, field: String)

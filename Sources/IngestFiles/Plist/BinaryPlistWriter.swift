@@ -45,7 +45,8 @@ final class BinaryPlistWriter: PlistEventWriter {
     /// The reference of the last value completed outside any container.
     private(set) var lastRef: Ref = 0
 
-    private var keys: [String: Ref] = [:]
+    /// Keys already written, by their bytes (see ``ExactString``).
+    private var keys: [ExactString: Ref] = [:]
     private static let maxKeys = 65_536
     private var values: [CacheKey: Ref] = [:]
     static let maxCachedValues = 32_768
@@ -54,7 +55,7 @@ final class BinaryPlistWriter: PlistEventWriter {
     private var falseRef: Ref?
 
     private enum CacheKey: Hashable {
-        case string(String)
+        case string(ExactString)
         case integer(Int64)
         case real(UInt64)
         case date(Int64)
@@ -94,11 +95,11 @@ final class BinaryPlistWriter: PlistEventWriter {
     }
 
     func key(_ key: String) throws {
-        if let ref = keys[key] {
+        if let ref = keys[ExactString(key)] {
             complete(ref)
         } else if keys.count < Self.maxKeys {
             let ref = try writeString(key)
-            keys[key] = ref
+            keys[ExactString(key)] = ref
             complete(ref)
         } else {
             try scalar(.string(key))
@@ -118,7 +119,7 @@ final class BinaryPlistWriter: PlistEventWriter {
             }
         case .string(let text):
             ref = text.utf8.count <= Self.maxCachedStringBytes
-                ? try cached(.string(text)) { try writeString(text) }
+                ? try cached(.string(ExactString(text))) { try writeString(text) }
                 : try writeString(text)
         case .integer(let number):
             ref = try cached(.integer(number)) { try writeInteger(number) }

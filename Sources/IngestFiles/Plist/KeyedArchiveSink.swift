@@ -50,7 +50,7 @@ final class KeyedArchiveSink: FileRecordSink {
     /// The next UID to give out; 0 is `$null`, 1 the root.
     private var nextUID: UInt64 = 2
     private var queue: [Pending] = []
-    private var strings: [String: UInt64] = [:]
+    private var strings: [ExactString: UInt64] = [:]
     static let maxCachedStrings = 32_768
     static let maxCachedStringBytes = 64
 
@@ -140,7 +140,7 @@ final class KeyedArchiveSink: FileRecordSink {
     }
 
     func renameTable(_ old: String, to new: String) throws {
-        for index in classes.indices where classes[index].table == old { classes[index].table = new }
+        for index in classes.indices where classes[index].table.hasSameBytes(as: old) { classes[index].table = new }
     }
 
     // MARK: UIDs and entries
@@ -156,17 +156,17 @@ final class KeyedArchiveSink: FileRecordSink {
     }
 
     private func stringUID(_ text: String) -> UInt64 {
-        if let uid = strings[text] { return uid }
+        if let uid = strings[ExactString(text)] { return uid }
         let uid = enqueue(.string(text))
         if text.utf8.count <= Self.maxCachedStringBytes {
             if strings.count >= Self.maxCachedStrings { strings.removeAll(keepingCapacity: true) }
-            strings[text] = uid
+            strings[ExactString(text)] = uid
         }
         return uid
     }
 
     private func classUID(for table: String) -> UInt64 {
-        if let found = classes.first(where: { $0.table == table }) { return found.uid }
+        if let found = classes.first(where: { $0.table.hasSameBytes(as: table) }) { return found.uid }
         let index = classes.count
         classes.append((table, 0, 0))
         classes[index].uid = enqueue(.recordClass(index: index))

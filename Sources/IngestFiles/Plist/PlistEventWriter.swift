@@ -16,24 +16,36 @@ protocol PlistEventWriter: AnyObject {
 }
 
 extension PlistEventWriter {
-    /// Writes nested JSON as arrays and dictionaries; `null` is left out (of arrays
-    /// too: a plist has no null).
-    func write(_ value: JSONValue, dates: Bool) throws {
-        switch value {
-        case .array(let items):
-            try beginArray()
-            for item in items { try write(item, dates: dates) }
-            try endArray()
-        case .object(let members):
-            try beginDictionary()
-            for member in members {
-                if case .null = member.value { continue }
-                try key(member.key)
-                try write(member.value, dates: dates)
+    /// Writes nested JSON text as arrays and dictionaries; `null` is left out (of
+    /// arrays too: a plist has no null). The text is read as a stream of events, so
+    /// a value nested however deep costs no stack and builds no tree.
+    func write(json text: String, dates: Bool) throws {
+        var text = text
+        try text.withUTF8 { bytes in
+            var parser = JSONTextParser(bytes: bytes)
+            // A member's key waits for its value: a null drops both.
+            var pendingKey: String?
+            while let event = try parser.next() {
+                switch event {
+                case .key(let key):
+                    pendingKey = key
+                    continue
+                case .value(let value):
+                    if case .scalar(let scalar) = PlistContent(value, dates: dates) {
+                        if let pendingKey { try key(pendingKey) }
+                        try self.scalar(scalar)
+                    }
+                case .beginArray:
+                    if let pendingKey { try key(pendingKey) }
+                    try beginArray()
+                case .beginObject:
+                    if let pendingKey { try key(pendingKey) }
+                    try beginDictionary()
+                case .endArray: try endArray()
+                case .endObject: try endDictionary()
+                }
+                pendingKey = nil
             }
-            try endDictionary()
-        default:
-            if case .scalar(let scalar) = PlistContent(value, dates: dates) { try self.scalar(scalar) }
         }
     }
 }

@@ -51,7 +51,8 @@ public enum PlistScalar: Equatable, Sendable {
 /// What one field or nested value becomes in a property list.
 enum PlistContent {
     case scalar(PlistScalar)
-    case nested(JSONValue)
+    /// An array or object, as JSON text (see ``PlistEventWriter/write(json:dates:)``).
+    case nested(String)
     /// Nothing: `null`, which plists cannot hold.
     case absent
 
@@ -62,7 +63,7 @@ enum PlistContent {
         case .number(let number):
             self = .scalar(number.kind == .integer ? .integer(number.int64Value) : .real(number.doubleValue))
         case .text(let text): self = .scalar(.text(text, dates: dates))
-        case .json(let text, _): self = .nested(try JSONValue(parsing: text))
+        case .json(let text, _): self = .nested(text)
         case .data(let bytes): self = .scalar(.data(bytes))
         }
     }
@@ -73,7 +74,7 @@ enum PlistContent {
         case .bool(let flag): self = .scalar(.bool(flag))
         case .number(let text): self = .scalar(.number(text))
         case .string(let text): self = .scalar(.text(text, dates: dates))
-        case .array, .object: self = .nested(value)
+        case .array, .object: self = .nested(value.serialized)
         }
     }
 }

@@ -45,9 +45,9 @@ final class PlistSink: FileRecordSink {
             case .scalar(let scalar):
                 try writer.key(field.name.qualified)
                 try writer.scalar(scalar)
-            case .nested(let value):
+            case .nested(let text):
                 try writer.key(field.name.qualified)
-                try writer.write(value, dates: true)
+                try writer.write(json: text, dates: true)
             }
         }
         try writer.endDictionary()

@@ -108,13 +108,12 @@ final class XMLPlistWriter: PlistEventWriter {
 
     private static let tabs = [UInt8](repeating: 9, count: 64)
 
+    /// One tab a level, up to 64: white space means nothing in a property list, and
+    /// a tab a level for a value nested thousands deep would make the file grow with
+    /// the square of the depth (50 MB at 10 000 levels).
     private func indent() throws {
-        var left = depth
-        while left > 0 {
-            let run = min(left, Self.tabs.count)
-            try Self.tabs.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[..<run])) }
-            left -= run
-        }
+        let count = min(depth, Self.tabs.count)
+        try Self.tabs.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
     private func line(_ text: StaticString) throws {

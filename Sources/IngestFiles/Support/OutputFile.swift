@@ -12,20 +12,32 @@ import Darwin
 /// target byte for byte as it was. ``makeSpool()`` gives temporary files in the same
 /// directory, removed when they go away. A path of `-` builds the file in the
 /// temporary directory and copies it to standard output on commit.
+///
+/// From creation to ``commit()`` or ``discard()`` it holds the output's
+/// ``OutputLock``, so two runs on one output never interleave.
 final class OutputFile {
     /// The path as the user gave it (`-` for standard output).
     let path: String
+    let replace: Bool
+    /// Temporary files of killed runs removed from beside the target.
+    let removedTemporaryFiles: [String]
     private let file: AtomicFile
+    private var lock: OutputLock?
     private var writerStorage: BufferedFileWriter?
 
-    /// Prepares `path`. An existing file is refused (`.output`) unless `replace`.
-    init(path: String, replace: Bool) throws {
+    /// Prepares `path`, waiting up to `lockTimeout` seconds for another run's lock on
+    /// it (then `.temporary`). An existing file is refused (`.output`) unless `replace`.
+    init(path: String, replace: Bool, lockTimeout: Double) throws {
         self.path = path
+        self.replace = replace
+        let lock = path == "-" ? nil : try OutputLock(on: path, timeout: lockTimeout)
+        removedTemporaryFiles = path == "-" ? [] : AtomicFile.removeStale(beside: path)
         if path != "-", FileStatus.exists(path), !replace {
             throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: false))
         }
         let target = path == "-" ? FileStatus.temporaryDirectory + "/ingest-\(getpid())-stdout.out" : path
         file = try AtomicFile(target: target)
+        self.lock = lock
     }
 
     /// The file being built, renamed into place by ``commit()``.
@@ -51,7 +63,9 @@ final class OutputFile {
     func commit() throws {
         try writerStorage?.flush()
         writerStorage = nil
-        try file.commit()
+        try file.commit(replacing: replace || path == "-")
+        lock?.release()
+        lock = nil
         if path == "-" {
             defer { FileStatus.remove(file.target) }
             try FileStatus.copyToStandardOutput(file.target)
@@ -62,5 +76,7 @@ final class OutputFile {
     func discard() {
         writerStorage = nil
         file.discard()
+        lock?.release()
+        lock = nil
     }
 }

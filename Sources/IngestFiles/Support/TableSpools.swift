@@ -22,8 +22,9 @@ final class TableSpools {
 
     /// The index of `table`'s spool, created on first use; the caller counts the record.
     func index(of table: String) throws -> Int {
-        if lastIndex >= 0, tables[lastIndex].name == table { return lastIndex }
-        if let found = tables.firstIndex(where: { $0.name == table }) {
+        // Names compare by their bytes: canonically equivalent spellings are two tables.
+        if lastIndex >= 0, tables[lastIndex].name.hasSameBytes(as: table) { return lastIndex }
+        if let found = tables.firstIndex(where: { $0.name.hasSameBytes(as: table) }) {
             lastIndex = found
             return found
         }
@@ -38,6 +39,6 @@ final class TableSpools {
 
     /// The mapping renamed a table: later records and the assembled output use `new`.
     func rename(_ old: String, to new: String) {
-        for index in tables.indices where tables[index].name == old { tables[index].name = new }
+        for index in tables.indices where tables[index].name.hasSameBytes(as: old) { tables[index].name = new }
     }
 }

@@ -11,7 +11,7 @@ import PostgresNIO  // and NIO, which it re-exports
 ///
 /// | failure | kind (exit) |
 /// | --- | --- |
-/// | connection refused, no socket, timeout, connection lost, server shut down or restarting, too many connections, login refused (bad or missing password), deadlock or serialization failure | `.temporary` (75): run again later |
+/// | connection refused, no socket, timeout, connection lost, server shut down or restarting, too many connections, login refused (bad or missing password), deadlock or serialization failure, a lock another import held past `lock_timeout` | `.temporary` (75): run again later |
 /// | a value the column cannot take, a duplicate key, a missing parent row | `.data` (65), at the record's position when known |
 /// | a table that exists in create mode, no permission, an unknown database, TLS the server does not offer | `.output` (73) |
 /// | anything else the server reports | `.io` (74) |
@@ -24,10 +24,11 @@ enum PostgresFailure {
     struct ConnectionClosed: Error {}
 
     /// `error` as an ``IngestError``; `doing` says what was being done
-    /// ("cannot insert into people"), `target` where (the connection settings).
-    static func ingestError(_ error: any Error, doing: String, target: String) -> IngestError {
+    /// ("cannot insert into people"), `target` where (the connection settings),
+    /// `lockTimeout` how long a lock was waited for (the session's `lock_timeout`).
+    static func ingestError(_ error: any Error, doing: String, target: String, lockTimeout: Double? = nil) -> IngestError {
         if let error = error as? IngestError { return error }
-        if let error = error as? PSQLError { return ingestError(error, doing: doing, target: target) }
+        if let error = error as? PSQLError { return ingestError(error, doing: doing, target: target, lockTimeout: lockTimeout) }
         if error is ConnectionClosed {
             return IngestError(.temporary, "\(doing): lost the connection to PostgreSQL at \(target) (the server shut down, restarted or ended the session); nothing was committed",
                                reason: .serverUnavailable(.connectionLost))
@@ -39,9 +40,15 @@ enum PostgresFailure {
         return IngestError(.io, "\(doing): \(describe(error))")
     }
 
-    private static func ingestError(_ error: PSQLError, doing: String, target: String) -> IngestError {
+    private static func ingestError(_ error: PSQLError, doing: String, target: String, lockTimeout: Double?) -> IngestError {
         if error.code == .server, let info = error.serverInfo {
             let state = info[.sqlState] ?? ""
+            if state == "55P03" {
+                // lock_timeout: another import holds the table (or its advisory lock) still.
+                let waited = lockTimeout ?? 0
+                return IngestError(.temporary, "\(doing): another import is writing the same tables at \(target); waited \(OutputLock.seconds(waited)) s for it",
+                                   reason: .outputBusy(waitedSeconds: waited))
+            }
             var message = info[.message] ?? "the server reported an error"
             if let detail = info[.detail] { message += " (\(detail))" }
             if let hint = info[.hint] { message += "; \(hint)" }
@@ -78,6 +85,7 @@ enum PostgresFailure {
         case "53300": .temporary                                // too many connections
         case "28000", "28P01": .temporary                       // login refused
         case "40001", "40P01": .temporary                       // serialization failure, deadlock
+        case "55P03": .temporary                                // lock_timeout
         case "3D000", "3F000": .output                          // no such database, schema
         case "42501", "42P07", "2BP01": .output                 // no permission, table exists, other objects depend
         case _ where state.hasPrefix("22") || state.hasPrefix("23"): .data  // bad value, constraint

@@ -21,6 +21,9 @@ package final class PostgresSession: @unchecked Sendable {
     package let pipelineDepth: Int
     /// Where the connection goes, for messages (no password).
     package let target: String
+    /// The seconds the session waits for a lock (the server's `lock_timeout`, set by
+    /// its user), for messages when the wait runs out.
+    package let lockTimeout: Double?
 
     private let executor = ThreadTaskExecutor(name: "ingest-postgres")
     private let jobs: AsyncStream<Job>.Continuation
@@ -35,8 +38,9 @@ package final class PostgresSession: @unchecked Sendable {
 
     package static let logger = Logger(label: "ingest.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    package init(target: String, pipelineDepth: Int = 2) {
+    package init(target: String, pipelineDepth: Int = 2, lockTimeout: Double? = nil) {
         self.target = target
+        self.lockTimeout = lockTimeout
         self.pipelineDepth = pipelineDepth
         slots = DispatchSemaphore(value: max(pipelineDepth, 1))
         let (stream, continuation) = AsyncStream.makeStream(of: Job.self)
@@ -129,7 +133,7 @@ package final class PostgresSession: @unchecked Sendable {
     /// its result. Errors come out as ``IngestError``s (see ``PostgresFailure``),
     /// `doing` saying what was being done.
     package func run<T: Sendable>(doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
-        let target = self.target
+        let target = self.target, lockTimeout = self.lockTimeout
         return try perform {
             guard let connection = self.currentConnection else {
                 throw IngestError(.io, "\(doing): the connection to PostgreSQL is closed")
@@ -137,7 +141,7 @@ package final class PostgresSession: @unchecked Sendable {
             do {
                 return try await self.untilClosed(connection, body)
             } catch {
-                throw PostgresFailure.ingestError(error, doing: doing, target: target)
+                throw PostgresFailure.ingestError(error, doing: doing, target: target, lockTimeout: lockTimeout)
             }
         }
     }
@@ -156,14 +160,14 @@ package final class PostgresSession: @unchecked Sendable {
     func submit(_ body: @escaping @Sendable (PostgresConnection) async throws -> Void) throws {
         try throwFailure()
         slots.wait()
-        let target = self.target
+        let target = self.target, lockTimeout = self.lockTimeout
         jobs.yield {
             defer { self.slots.signal() }
             guard self.state.withLock({ self.failure == nil }), let connection = self.currentConnection else { return }
             do {
                 try await self.untilClosed(connection, body)
             } catch {
-                self.record(PostgresFailure.ingestError(error, doing: "cannot write to PostgreSQL", target: target))
+                self.record(PostgresFailure.ingestError(error, doing: "cannot write to PostgreSQL", target: target, lockTimeout: lockTimeout))
             }
         }
         if pipelineDepth == 0 { try waitForQueue() }

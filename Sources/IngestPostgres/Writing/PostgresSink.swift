@@ -447,7 +447,7 @@ final class PostgresSink: RecordSink {
         let target = staging.map(PostgresIdentifier.escaped) ?? PostgresIdentifier.escaped(catalog.schema) + "\".\"" + PostgresIdentifier.escaped(table.physicalName)
         let columns = table.copiedColumns.map { PostgresIdentifier.escaped(table.columns[$0].name) }
         let name = table.name
-        let where_ = session.target
+        let where_ = session.target, lockTimeout = session.lockTimeout
         if columns.isEmpty {
             // Records without fields: rows of defaults (COPY with no column list would expect every column).
             let sql = "INSERT INTO \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) SELECT FROM generate_series(1, \(positions.count))"
@@ -465,7 +465,7 @@ final class PostgresSink: RecordSink {
                     try await writer.write(data)
                 }
             } catch {
-                var failure = PostgresFailure.ingestError(error, doing: "cannot insert into \(name)", target: where_)
+                var failure = PostgresFailure.ingestError(error, doing: "cannot insert into \(name)", target: where_, lockTimeout: lockTimeout)
                 if failure.position == nil, let line = Self.copyLine(of: error), line >= 1, line <= positions.count {
                     failure.position = positions[line - 1]
                 }

@@ -76,6 +76,8 @@ final class LibXML2Diagnostics {
         let e = error.pointee
         var message = e.message.map { String(cString: $0) } ?? "libxml2 error \(e.code)"
         while message.last?.isNewline == true || message.last == " " { message.removeLast() }
+        // An entity only unread declarations may declare: the same words as the streaming parsers.
+        if let refusal = UndeclaredEntity.message(for: e) { message = refusal }
         // libxml2 makes a refused network load a warning; ingest makes it an error.
         let refusedNetwork = e.code == Int32(XML_IO_NETWORK_ATTEMPT.rawValue)
         let level = refusedNetwork ? max(Int(e.level.rawValue), Int(XML_ERR_ERROR.rawValue)) : Int(e.level.rawValue)

@@ -15,8 +15,9 @@ import CLibXML2
 ///
 /// Internal entities are expanded in place. A reference to an external entity (which
 /// the tree never loads) stops the walk with the same `.data` error the streaming
-/// parsers give. Expansion is bounded as Expat bounds it: past 8 MiB, expanded text
-/// may not exceed 100 times the document's size.
+/// parsers give. Expansion — in text and in attribute values alike — is bounded as
+/// Expat bounds it (``EntityExpansionBudget``): past 8 MiB, expanded text may not
+/// exceed 100 times the document's size.
 ///
 /// Positions carry the element's line and no column (libxml2's tree keeps none).
 ///
@@ -33,15 +34,13 @@ public final class TreeEventWalker {
     @exclusivity(unchecked) private var valueArena: [UInt8] = []
     @exclusivity(unchecked) private var valueSpans: [(name: Name, start: Int, count: Int)] = []
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
-    /// Bytes of text sent from inside entity expansions so far.
-    private var expandedBytes = 0
+    /// Text sent from inside entity expansions so far, and the expanded sizes of
+    /// the entities attribute values refer to.
+    private var expansion = EntityExpansionBudget()
+    private var entitySizes: (tree: XMLTree, sizes: EntityExpansionSizes)?
     /// Attribute defaults of the internal subset, by element name as written, in
     /// declaration order, and the tree they point into (held, so they stay valid).
     private var defaults: (tree: XMLTree, byElement: [String: [xmlAttributePtr]])?
-
-    /// Expat's thresholds for entity amplification.
-    static let amplificationActivation = 8 << 20
-    static let maximumAmplification = 100
 
     /// A walker sending to `receiver`, interning names in `names`.
     public init(receiver: any ParseEventReceiver, names: NameTable = NameTable()) {
@@ -106,11 +105,8 @@ public final class TreeEventWalker {
     }
 
     private func countExpansion(_ count: Int, tree: XMLTree, at position: SourcePosition) throws {
-        expandedBytes += count
-        if expandedBytes > Self.amplificationActivation,
-           expandedBytes > Self.maximumAmplification * max(tree.byteCount, 1) {
-            throw IngestError(.data, "entity expansion exceeds \(Self.maximumAmplification) times the document's size (refused as a possible \"billion laughs\" attack)",
-                              position: position)
+        guard expansion.spend(count, inputBytes: tree.byteCount) else {
+            throw IngestError(.data, EntityExpansionBudget.message, position: position)
         }
     }
 
@@ -124,7 +120,7 @@ public final class TreeEventWalker {
         var property = node.pointee.properties
         while let attribute = property {
             let start = valueArena.count
-            appendValue(of: attribute)
+            try appendValue(of: attribute, tree: tree, at: position)
             valueSpans.append((name(namespace: attribute.pointee.ns, local: attribute.pointee.name),
                                start, valueArena.count - start))
             property = attribute.pointee.next
@@ -188,13 +184,22 @@ public final class TreeEventWalker {
     }
 
     /// Appends the value of `attribute` to the arena: straight from its text node when
-    /// it has just one, else through libxml2, which expands entity references.
-    private func appendValue(of attribute: xmlAttrPtr) {
+    /// it has just one, else through libxml2, which expands entity references — once
+    /// what they expand to is counted against the expansion bound.
+    private func appendValue(of attribute: xmlAttrPtr, tree: XMLTree, at position: SourcePosition) throws {
         if let only = attribute.pointee.children, only.pointee.next == nil, only.pointee.type == XML_TEXT_NODE {
             if let content = only.pointee.content {
                 valueArena.append(contentsOf: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
             }
             return
+        }
+        if entitySizes?.tree !== tree { entitySizes = (tree, EntityExpansionSizes(document: tree.document)) }
+        var child = attribute.pointee.children
+        while let reference = child {
+            if reference.pointee.type == XML_ENTITY_REF_NODE, let name = reference.pointee.name {
+                try countExpansion(entitySizes!.sizes.size(of: name), tree: tree, at: position)
+            }
+            child = reference.pointee.next
         }
         let node = UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: xmlNode.self)
         guard let content = xmlNodeGetContent(node) else { return }

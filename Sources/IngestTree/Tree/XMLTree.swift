@@ -22,7 +22,9 @@ import CLibXML2
 /// unexpanded reference node, and ``Element/text`` and the record walk refuse it.
 /// Internal entities are kept as references to their parsed content, as libxml2 does
 /// without `XML_PARSE_NOENT` (which would substitute external entities too), and
-/// libxml2's protection against entity amplification stays on. libxml2's own limits
+/// libxml2's protection against entity amplification stays on; on top of it, a tree
+/// whose references would expand past ingest's bound (``EntityExpansionBudget``) is
+/// refused before anything expands them. libxml2's own limits
 /// apply, since `XML_PARSE_HUGE` is not set: nesting up to 256 levels, a text node up
 /// to 10 MB.
 ///
@@ -88,6 +90,7 @@ public final class XMLTree {
         }
         let document = try Self.check(parsed, diagnostics, displayName: displayName)
         self.init(document: document, displayName: displayName, byteCount: bytes.count)
+        try checkEntityExpansion()
     }
 
     /// The full reading initializer: `oversize` builds the error for an input over
@@ -115,6 +118,7 @@ public final class XMLTree {
         }
         let document = try Self.check(parsed, diagnostics, displayName: input.displayName)
         self.init(document: document, displayName: input.displayName, byteCount: source.consumed)
+        try checkEntityExpansion()
     }
 
     /// The document element.

@@ -12,11 +12,14 @@ import CLibXML2
 /// try schema.check(InputFile(path: "bad.xml"))   // throws, listing the problems
 /// ```
 ///
-/// **Streaming.** Validation reads the input once through libxml2's `xmlTextReader`,
-/// which keeps only the current element's ancestors: memory stays flat for XML
-/// Schema. RELAX NG streams too, except where a pattern needs a whole element at once
-/// (libxml2 then builds that element's subtree). libxml2's own limits apply: nesting
-/// up to 256 levels, a text node up to 10 MB.
+/// **Streaming.** Validation reads the input once. An XML Schema validates while
+/// libxml2's push parser reads (the validator plugged into its SAX callbacks, see
+/// `XMLSchemaStream`): memory stays flat, and entity expansion is bounded as in
+/// every other mode (`EntityExpansionBudget`). RELAX NG reads through libxml2's
+/// `xmlTextReader`, which keeps only the current element's ancestors, except where a
+/// pattern needs a whole element at once (libxml2 then builds that element's
+/// subtree); libxml2's own limits apply there: nesting up to 256 levels, a text node
+/// up to 10 MB.
 ///
 /// **Safety.** As for every ingest parser: no network, no external DTD, no external
 /// entity — a reference to one is a problem, never loaded. Internal entities are
@@ -100,6 +103,11 @@ public final class ValidationSchema {
         let diagnostics = LibXML2Diagnostics(keep: limit)
         let source = LibXML2InputSource(input)
         var valid = true
+        if kind == .xmlSchema, let xmlSchema {
+            valid = try diagnostics.capturing {
+                try XMLSchemaStream(schema: xmlSchema, diagnostics: diagnostics, displayName: input.displayName).validate(input)
+            }
+        } else {
         diagnostics.capturing {
             guard let reader = xmlReaderForIO(LibXML2InputSource.read, nil, source.context, input.displayName, nil,
                                               XMLTree.parseOptions) else {
@@ -116,7 +124,15 @@ public final class ValidationSchema {
                 return
             }
             var sawElement = false
+            var expansion = EntityExpansionBudget()
+            var sizes: EntityExpansionSizes?
             while xmlTextReaderRead(reader) == 1 {
+                // What the entity references read so far expand to: past the bound
+                // every mode applies, validating further would only expand more.
+                if let over = Self.spendExpansion(reader, &expansion, &sizes, inputBytes: source.consumed) {
+                    diagnostics.add(over)
+                    return
+                }
                 switch xmlTextReaderNodeType(reader) {
                 case Int32(XML_READER_TYPE_ELEMENT.rawValue) where !sawElement:
                     sawElement = true
@@ -136,6 +152,7 @@ public final class ValidationSchema {
             }
             valid = xmlTextReaderIsValid(reader) == 1
         }
+        }
         if let failure = source.failure { throw failure }
         var problems = diagnostics.errors.map {
             ValidationProblem(file: input.displayName, line: $0.line, column: $0.column, message: $0.message)
@@ -153,6 +170,39 @@ public final class ValidationSchema {
     public func check(_ input: InputFile, listing limit: Int = 20) throws {
         let report = try validate(input, keepingAtMost: limit)
         if !report.isValid { throw report.error }
+    }
+
+    /// Counts the entity references of the reader's node — an entity reference, or an
+    /// element's attribute values — against `budget`; the problem to report once
+    /// over it (see ``EntityExpansionBudget``).
+    private static func spendExpansion(_ reader: xmlTextReaderPtr, _ budget: inout EntityExpansionBudget,
+                                       _ sizes: inout EntityExpansionSizes?, inputBytes: Int) -> LibXML2Diagnostics.Report? {
+        let type = xmlTextReaderNodeType(reader)
+        guard type == Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue) || type == Int32(XML_READER_TYPE_ELEMENT.rawValue),
+              let node = xmlTextReaderCurrentNode(reader), let document = node.pointee.doc else { return nil }
+        var references: [xmlNodePtr] = []
+        if node.pointee.type == XML_ENTITY_REF_NODE {
+            references.append(node)
+        } else {
+            var attribute = node.pointee.properties
+            while let property = attribute {
+                var child = property.pointee.children
+                while let part = child {
+                    if part.pointee.type == XML_ENTITY_REF_NODE { references.append(part) }
+                    child = part.pointee.next
+                }
+                attribute = property.pointee.next
+            }
+        }
+        for reference in references {
+            guard let name = reference.pointee.name else { continue }
+            if sizes == nil { sizes = EntityExpansionSizes(document: document) }
+            if !budget.spend(sizes!.size(of: name), inputBytes: inputBytes) {
+                return .init(level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0, message: EntityExpansionBudget.message,
+                             line: Int(xmlGetLineNo(node)), column: 0, offset: 0)
+            }
+        }
+        return nil
     }
 
     /// A problem for an entity reference at the reader when the entity is external.

@@ -33,26 +33,33 @@ extension ImportCommand {
     /// Where `job` writes: nowhere for a dry run, else the output `--to` names.
     func makeOutput(for job: Job, schema: CompiledSchema?) throws -> any Output {
         guard let path = job.output else { return DiscardingOutput() }
+        let format: FileOutput.Format
         switch output.to {
         case .db:
             let mode: SQLiteOutput.Mode = output.replace ? .replace : output.append || mapping.upsert ? .append : .create
-            return SQLiteOutput(path: path, mode: mode, altersExistingTables: output.alter,
-                                design: try schema?.tableDesign(upsert: mapping.upsert))
+            let database = SQLiteOutput(path: path, mode: mode, altersExistingTables: output.alter,
+                                        design: try schema?.tableDesign(upsert: mapping.upsert))
+            database.lockTimeout = output.lockTimeout
+            return database
         case .postgres:
             let mode: PostgresOutput.Mode = output.replace ? .replace : output.append || mapping.upsert ? .append : .create
-            return PostgresOutput(settings: try postgresSettings(), mode: mode, altersExistingTables: output.alter,
-                                  design: try schema?.tableDesign(upsert: mapping.upsert))
+            let database = PostgresOutput(settings: try postgresSettings(), mode: mode, altersExistingTables: output.alter,
+                                          design: try schema?.tableDesign(upsert: mapping.upsert))
+            database.lockTimeout = output.lockTimeout
+            return database
         case .plist:
-            return FileOutput(path: path, format: .propertyList(output.plistFormat ?? .xml), replace: output.replace)
+            format = .propertyList(output.plistFormat ?? .xml)
         case .archive:
-            return FileOutput(path: path, format: .keyedArchive(output.plistFormat ?? .binary, className: output.className,
-                                                                 classNames: schema?.archiveClasses ?? [:]),
-                              replace: output.replace)
+            format = .keyedArchive(output.plistFormat ?? .binary, className: output.className,
+                                   classNames: schema?.archiveClasses ?? [:])
         case .json:
-            return FileOutput(path: path, format: .json, replace: output.replace)
+            format = .json
         case .ndjson:
-            return FileOutput(path: path, format: .jsonLines, replace: output.replace)
+            format = .jsonLines
         }
+        let file = FileOutput(path: path, format: format, replace: output.replace)
+        file.lockTimeout = output.lockTimeout
+        return file
     }
 
     /// The rejects of `--on-error skip`, written to `--rejects` when given; `nil`
@@ -173,7 +180,6 @@ extension ImportCommand {
         }
         if let out = output.out {
             if out.isEmpty { throw ValidationError("--out needs a path, or - for standard output.") }
-            if out != "-", input.inputs.contains(out) { throw ValidationError("--out \(out) is also an input: the output never overwrites an input.") }
             if out == "-", isatty(STDOUT_FILENO) == 1, writesBinary {
                 throw ValidationError("--out - would write binary data to a terminal: redirect standard output (> file, | command) or name a file.")
             }
@@ -182,6 +188,9 @@ extension ImportCommand {
         }
         if messages.report == "-", output.out == "-" {
             throw ValidationError("--report - and --out - both write standard output: send one of them to a file.")
+        }
+        if !(output.lockTimeout >= 0 && output.lockTimeout <= 86_400) {
+            throw ValidationError("--lock-timeout takes seconds from 0 (do not wait) to 86400.")
         }
     }
 
@@ -232,11 +241,36 @@ extension ImportCommand {
             throw ValidationError("--rejects and --max-errors apply to records set aside: add --on-error skip.")
         }
         if let maxErrors = mapping.maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
-        if let rejects = mapping.rejects {
-            if rejects == "-" || rejects.isEmpty { throw ValidationError("--rejects needs a file name; standard output may hold the output.") }
-            if input.inputs.contains(rejects) { throw ValidationError("--rejects \(rejects) is also an input: pick another file.") }
-            if rejects == output.out { throw ValidationError("--rejects and --out name the same file: pick another for the rejects.") }
-            if rejects == messages.report { throw ValidationError("--rejects and --report name the same file: pick another.") }
+        if let rejects = mapping.rejects, rejects == "-" || rejects.isEmpty {
+            throw ValidationError("--rejects needs a file name; standard output may hold the output.")
+        }
+    }
+
+    /// No file plays two parts: an output is never an input, and the rejects and
+    /// report files are neither an input nor an output nor each other — however each
+    /// is spelt (`x`, `./x`, a symbolic or hard link: the same device and inode).
+    func validateDistinctFiles() throws {
+        let inputs = input.inputs.filter { $0 != "-" }
+        let outputs = Set(jobs().compactMap(\.output).filter { $0 != "-" }).sorted()
+        for out in outputs {
+            guard let same = inputs.first(where: { FileStatus.sameFile($0, out) }) else { continue }
+            throw ValidationError(output.out == nil
+                ? "The output \(out) would be the input \(same): name another with --out."
+                : "--out \(out) is also an input\(same == out ? "" : " (\(same))"): the output never overwrites an input.")
+        }
+        var named: [(option: String, path: String)] = []
+        if let rejects = mapping.rejects { named.append(("--rejects", rejects)) }
+        if let report = messages.report, report != "-" { named.append(("--report", report)) }
+        for (option, path) in named {
+            if let same = inputs.first(where: { FileStatus.sameFile($0, path) }) {
+                throw ValidationError("\(option) \(path) is also an input\(same == path ? "" : " (\(same))"): pick another file.")
+            }
+            if let same = outputs.first(where: { FileStatus.sameFile($0, path) }) {
+                throw ValidationError("\(option) \(path) is also the output\(same == path ? "" : " (\(same))"): pick another file.")
+            }
+        }
+        if named.count == 2, FileStatus.sameFile(named[0].path, named[1].path) {
+            throw ValidationError("--rejects and --report name the same file: pick another for one of them.")
         }
     }
 

@@ -23,8 +23,10 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         try validateOutput()
         try validateMapping()
+        try validateRecordPathFitsInputs()
         try validateTreeMode()
         try validateParsing()
+        try validateDistinctFiles()
     }
 
     func run() throws {
@@ -32,7 +34,9 @@ struct ImportCommand: ParsableCommand {
         var report = RunReport(arguments: Array(CommandLine.arguments.dropFirst()))
         SignalCleanup.install()
         do {
-            try runImport(console: console, report: &report)
+            // On a thread with a stack of a known size, whatever `ulimit -s` says: a
+            // record nested up to --max-depth's cap is released and written there.
+            try LargeStackThread.run { try runImport(console: console, report: &report) }
             try report.finish(status: 0, error: nil, to: messages.report)
         } catch {
             let failure = CommandFailure(error)
@@ -47,8 +51,21 @@ struct ImportCommand: ParsableCommand {
         let validated = try validateInputs(console: console)
         let schema = try mapping.schema.map { try CompiledSchema.load(path: $0, output: schemaOutput) }
         let rejects = try makeRejects()
-        // The rejects file says why records were set aside, also when the run fails.
-        defer { try? rejects?.finish() }
+        do {
+            try runJobs(schema: schema, rejects: rejects, validated: validated, console: console, report: &report)
+            try rejects?.finish()
+        } catch {
+            // The rejects file says why records were set aside, also when the run fails;
+            // a failed run that set nothing aside leaves an existing one as it was.
+            if let rejects {
+                if rejects.count > 0 { try? rejects.finish() } else { rejects.discard() }
+            }
+            throw error
+        }
+    }
+
+    private func runJobs(schema: CompiledSchema?, rejects: RecordRejects?, validated: [String: InputFile],
+                         console: Console, report: inout RunReport) throws {
         let reader = try makeReader(schema: schema, rejects: rejects)
         for job in jobs() {
             let stopwatch = Stopwatch()
@@ -72,10 +89,12 @@ struct ImportCommand: ParsableCommand {
                 summary = try reader.run(inputs, into: destination) { meter.update($0) }
             } catch {
                 meter.finish()
+                reportRemovedFiles(of: destination, console: console)
                 warnings()
                 throw error
             }
             meter.finish()
+            reportRemovedFiles(of: destination, console: console)
             let addedColumns = (destination as? SQLiteOutput)?.columnsAddedToExistingTables
                 ?? (destination as? PostgresOutput)?.columnsAddedToExistingTables ?? []
             for (table, columns) in addedColumns {
@@ -87,7 +106,13 @@ struct ImportCommand: ParsableCommand {
             report.add(job: job, summary: summary, rejected: rejected, seconds: stopwatch.seconds)
             console.summary(summaryLine(job, summary, rejected: rejected, seconds: stopwatch.seconds))
         }
-        try rejects?.finish()
+    }
+
+    /// With `--verbose`, the temporary files of killed runs the output removed.
+    private func reportRemovedFiles(of destination: any Output, console: Console) {
+        for path in destination.removedTemporaryFiles {
+            console.info("removed \(path), left by a run that no longer exists")
+        }
     }
 
     /// One output and the inputs that go into it.

@@ -10,8 +10,10 @@ enum ImportHelp {
 
     Nothing is lost: the output is built beside the target and renamed into place
     only when every input was read. An existing output is refused unless --replace
-    or --append; --append writes in one transaction. Compressed inputs (gzip,
-    bzip2, xz, zstd) are read as they are, recognised by their first bytes.
+    or --append; --append writes in one transaction. Runs on the same output take
+    turns (a lock beside it): a second one waits up to --lock-timeout seconds,
+    then exits 75. Compressed inputs (gzip, bzip2, xz, zstd) are read as they
+    are, recognised by their first bytes.
 
     On a terminal a progress line and a summary are printed on standard error; off
     one (cron) nothing is, unless --verbose. --report FILE writes a JSON account.

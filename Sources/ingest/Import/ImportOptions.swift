@@ -87,6 +87,9 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("class"), help: ArgumentHelp("Class name of the archived objects with --to archive. Default: from the table name (people -> Person).", valueName: "name"))
     var className: String?
 
+    @Option(help: ArgumentHelp("Wait this long for another run writing the same output (cron overlap), then exit 75. Default: 60.", valueName: "seconds"))
+    var lockTimeout: Double = 60
+
     @Flag(help: "Parse and map, write nothing; the exit status tells valid from malformed.")
     var dryRun = false
 

@@ -11,7 +11,8 @@ enum Diagnostics {
 
     static func hint(for reason: IngestError.Reason) -> String? {
         switch reason {
-        case .depthLimit: " (raise the limit with --max-depth)"
+        case .depthLimit(let limit):
+            limit < ParseLimits.maxSupportedDepth ? " (raise the limit with --max-depth)" : " (the deepest nesting ingest reads)"
         case .textLimit: " (raise the limit with --max-text-bytes)"
         case .libxml2Limit: " (--huge lifts libxml2's limits, for trusted inputs)"
         case .treeTooLarge: " (--max-tree-bytes); stream it with --records PATH instead, or raise --max-tree-bytes"
@@ -21,11 +22,16 @@ enum Diagnostics {
         case .recordPathMatchedNothing(_, let suggestions):
             suggestions.isEmpty ? " (--records)"
                 : " (--records); records are at \(suggestions.prefix(5).joined(separator: ", "))"
+        case .schemaRecordsMatchedNothing(_, let suggestions):
+            suggestions.isEmpty ? " (\"records\" in the schema)"
+                : "; records are at \(suggestions.prefix(5).joined(separator: ", ")) (\"records\" in the schema)"
         case .expressionMatchedNothing: " (--xpath)"
         case .unboundPrefixes(let prefixes):
             ": bind \(prefixes.count == 1 ? "it" : "them") with " + (prefixes.isEmpty ? "--ns PREFIX=URI" : prefixes.map { "--ns \($0)=URI" }.joined(separator: " "))
         case .outputExists(let appendable):
             appendable ? "; use --replace to rebuild it or --append to add to it" : "; use --replace to rebuild it"
+        case .outputBusy:
+            " (--lock-timeout SECONDS waits longer; or run it again later)"
         case .missingColumn: "; --alter would add it"
         case .recordRejected: "; --on-error skip --rejects FILE sets such records aside"
         case .tooManyRejects(let limit): " (--max-errors \(limit))"

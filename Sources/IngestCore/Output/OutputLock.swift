@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The lock one run holds on an output from ``Output/open()`` to ``Output/commit()``
+/// (or ``Output/discard()``), so that two runs on the same output — a cron job that
+/// overlaps the previous night's — never interleave: the second waits for the first
+/// to finish, then sees the output the first one left.
+///
+/// It is `flock(2)` on `.<name>.ingest.lock` beside the output. The kernel releases a
+/// `flock` when its process ends, however it ends, so the lock of a run killed with
+/// SIGKILL is free again at once: the file it leaves behind is reused by the next run
+/// (and removed by it), and no process id has to be checked. A run removes the file
+/// while it still holds the lock; a waiter that locked a file removed meanwhile
+/// notices (the name leads to another file, or none) and starts over.
+///
+/// The lock binds ingest runs (and programs using these outputs) to each other; a
+/// program that opens the file directly is not held back by it.
+package final class OutputLock {
+    /// The lock file: `.<name>.ingest.lock` in the output's directory.
+    package let path: String
+    private var descriptor: Int32 = -1
+
+    /// The lock file's name for `target`.
+    package static func path(for target: String) -> String {
+        let (directory, base) = AtomicFile.split(target)
+        return "\(directory).\(base).ingest.lock"
+    }
+
+    /// Takes the lock on `target`, waiting up to `timeout` seconds for a run that
+    /// holds it. Throws `.temporary` (exit 75) when the wait is over and the other run
+    /// still holds it; `.output` when the lock file cannot be created or locked.
+    package init(on target: String, timeout: Double) throws {
+        path = Self.path(for: target)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int64(max(0, timeout) * 1000))
+        var pause: Int64 = 5  // milliseconds between tries, doubling to 200
+        while true {
+            if descriptor < 0 {
+                descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+                guard descriptor >= 0 else {
+                    throw IngestError(.output, "cannot create the lock file \(path) beside it: \(POSIX.lastError)", file: target)
+                }
+            }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                if holdsNamedFile { break }
+                // The run before us removed the file we locked: lock the one the name leads to now.
+                _ = POSIX.close(descriptor)
+                descriptor = -1
+                continue
+            }
+            let failure = errno
+            guard failure == EWOULDBLOCK || failure == EINTR else {
+                let reason = POSIX.lastError
+                _ = POSIX.close(descriptor)
+                descriptor = -1
+                throw IngestError(.output, "cannot lock \(path): \(reason)", file: target)
+            }
+            guard clock.now < deadline else {
+                _ = POSIX.close(descriptor)
+                descriptor = -1
+                throw IngestError(.temporary, "another run is writing it (it holds \(path)); waited \(Self.seconds(timeout)) s",
+                                  file: target, reason: .outputBusy(waitedSeconds: timeout))
+            }
+            usleep(useconds_t(pause * 1000))
+            pause = min(pause * 2, 200)
+        }
+        TemporaryFiles.register(path)
+    }
+
+    deinit { release() }
+
+    /// Removes the lock file and releases the lock. Safe to call more than once.
+    package func release() {
+        guard descriptor >= 0 else { return }
+        unlink(path)
+        TemporaryFiles.unregister(path)
+        _ = POSIX.close(descriptor)
+        descriptor = -1
+    }
+
+    /// Whether the file locked is the one `path` names now.
+    private var holdsNamedFile: Bool {
+        var held = stat(), named = stat()
+        guard fstat(descriptor, &held) == 0, stat(path, &named) == 0 else { return false }
+        return held.st_dev == named.st_dev && held.st_ino == named.st_ino
+    }
+
+    /// `1.5`, `60`: seconds as a message gives them.
+    package static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

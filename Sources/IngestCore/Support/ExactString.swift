@@ -1,0 +1,36 @@
+/// A string that is equal to another only when their UTF-8 bytes are.
+///
+/// Swift's `String` compares and hashes by canonical equivalence, so "Ác" written
+/// precomposed (`C3 81`) and decomposed (`41 CC 81`) are one dictionary key — and a
+/// table of unique strings built on `[String: …]` writes the first spelling for both.
+/// Data from the input keeps its bytes: every uniquing table on the data path keys by
+/// this instead.
+package struct ExactString: Hashable {
+    package let string: String
+
+    package init(_ string: String) {
+        self.string = string
+    }
+
+    package static func == (lhs: ExactString, rhs: ExactString) -> Bool {
+        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        var string = string
+        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+extension Array where Element == String {
+    /// The strings as ``ExactString``s: keys equal only when every string's bytes are.
+    package var exact: [ExactString] { map(ExactString.init) }
+}
+
+extension String {
+    /// Whether the two strings have the same UTF-8 bytes; `==` is true for
+    /// canonically equivalent spellings too (see ``ExactString``).
+    @inlinable package func hasSameBytes(as other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+@testable import IngestCore
+import IngestTestSupport
+
+/// Both streaming parsers refuse a reference to an entity that only an unread
+/// external DTD or parameter entity might declare — in content and in attribute
+/// values, whatever the chunking and the encoding (issue 15, item 14).
+@Suite struct UndeclaredEntityParserTests {
+    /// A parser and the size of the pieces it is fed.
+    struct Parser: CustomStringConvertible, Sendable {
+        var libxml2: Bool
+        var chunkSize: Int
+        var description: String { "\(libxml2 ? "libxml2" : "expat"), chunks of \(chunkSize)" }
+        var parser: any StreamingParser {
+            libxml2 ? LibXML2Parser(chunkSize: chunkSize) : ExpatParser(chunkSize: chunkSize)
+        }
+    }
+
+    static let parsers = [false, true].flatMap { libxml2 in [1, defaultChunkSize].map { Parser(libxml2: libxml2, chunkSize: $0) } }
+
+    func failure(_ bytes: [UInt8], _ parser: any StreamingParser) -> IngestError? {
+        #expect(throws: IngestError.self) { try parser.parse(bytes: bytes, into: EventLog()) }
+    }
+
+    func events(_ bytes: [UInt8], _ parser: any StreamingParser) throws -> [String] {
+        let log = EventLog()
+        try parser.parse(bytes: bytes, into: log)
+        return log.events
+    }
+
+    @Test("In content and in an attribute, with an external DTD", arguments: parsers)
+    func externalDTD(_ which: Parser) throws {
+        let parser = which.parser
+        for body in ["<r><a>x&ext;y</a></r>", #"<r><a k="x&ext;y"/></r>"#, #"<r><a k="&amp;&#38;" j='&ext;'/></r>"#] {
+            let error = try #require(failure(Array(#"<!DOCTYPE r SYSTEM "x.dtd">"#.utf8) + Array(body.utf8), parser), "\(body)")
+            #expect(error.kind == .data)
+            #expect(error.message.hasPrefix(#"entity 'ext' is not declared in the document (the external DTD "x.dtd" may declare it"#),
+                    "\(body): \(error)")
+            #expect(error.position?.line == 1)
+        }
+    }
+
+    @Test("Declared entities, predefined ones and character references still expand", arguments: parsers)
+    func declaredOnesExpand(_ which: Parser) throws {
+        let parser = which.parser
+        let xml = #"<!DOCTYPE r SYSTEM "x.dtd" [<!ENTITY e "E">]><r><a k="&e;&amp;&#65;">&e;&lt;</a></r>"#
+        #expect(try events(Array(xml.utf8), parser) == ["<r>", "<a k=E&A>", "E<", "</a>", "</r>"])
+    }
+
+    @Test("After a parameter entity reference", arguments: parsers)
+    func parameterEntity(_ which: Parser) throws {
+        let parser = which.parser
+        let xml = #"<!DOCTYPE r [<!ENTITY % p SYSTEM "p.ent"> %p;]><r><a k="&ext;"/></r>"#
+        let error = try #require(failure(Array(xml.utf8), parser))
+        #expect(error.message.contains("entity 'ext' is not declared in the document (a parameter entity may declare it"), "\(error)")
+    }
+
+    @Test("A UTF-16 document's attribute", arguments: parsers)
+    func utf16Attribute(_ which: Parser) throws {
+        let parser = which.parser
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><!DOCTYPE r SYSTEM \"x.dtd\"><r><a k=\"Ω&ext;\"/></r>"
+        let bytes: [UInt8] = [0xFF, 0xFE] + xml.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let error = try #require(failure(bytes, parser))
+        #expect(error.message.contains("entity 'ext' is not declared"), "\(error)")
+    }
+
+    @Test("Without any unread declarations an undeclared entity is malformed, as always", arguments: parsers)
+    func plainUndeclared(_ which: Parser) throws {
+        let parser = which.parser
+        let error = try #require(failure(Array("<r>&nope;</r>".utf8), parser))
+        #expect(error.kind == .data)
+    }
+}
