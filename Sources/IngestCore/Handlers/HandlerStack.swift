@@ -49,7 +49,7 @@ public final class HandlerStack: ParseEventReceiver {
     private var sawDocumentElement = false
 
     /// Told of every element, skipped ones too, until it ``RecordPathSurvey/isFinished``.
-    public var survey: RecordPathSurvey?
+    @exclusivity(unchecked) public var survey: RecordPathSurvey?
 
     /// A stack whose `root` handler takes the document element; a document with more
     /// than one is an error. Hand the stack to a parser as its receiver. One stack

@@ -10,16 +10,27 @@ extension JSONValue {
     /// Parses `text` (RFC 8259); throws an ``IngestError`` of kind `.data` if it is not JSON.
     public init(parsing text: String) throws {
         let builder = JSONTreeBuilder()
+        try JSONPushParser.parseNested(text, into: builder)
+        self = builder.value ?? .null
+    }
+}
+
+extension JSONPushParser {
+    /// The deepest nested JSON text is read to: as deep as the text ingest writes can be
+    /// (an XML element with attributes and repeated children adds up to four levels
+    /// per level of input, and input nests up to ``ParseLimits/maxSupportedDepth``).
+    package static let nestedMaxDepth = 4 * ParseLimits.maxSupportedDepth
+
+    /// Reads one JSON value held in a string — a record's nested data — into
+    /// `receiver`, by the same rules as JSON input. Nesting costs no stack.
+    package static func parseNested(_ text: String, into receiver: any ParseEventReceiver) throws {
         var limits = ParseLimits(maxTextBytes: Int.max >> 1)
-        // As deep as the nested text ingest writes can be: an XML element with
-        // attributes and repeated children adds up to four levels per level of input.
-        limits.maxDepth = JSONTextParser.maxDepth
-        let parser = JSONPushParser(receiver: builder, documentName: "", limits: limits,
+        limits.maxDepth = nestedMaxDepth
+        let parser = JSONPushParser(receiver: receiver, documentName: "", limits: limits,
                                     bufferSize: 64, displayName: "nested JSON")
         var text = text
         try text.withUTF8 { try parser.feed(UnsafeRawBufferPointer($0)) }
         try parser.finish()
-        self = builder.value ?? .null
     }
 }
 

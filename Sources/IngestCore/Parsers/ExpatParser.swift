@@ -67,7 +67,7 @@ public final class ExpatPushParser: PushParser {
     var unreadableEncoding: (name: String, reason: ExpatIconvEncoding.Refusal)?
     /// What the document declares, for refusing entities declared only where ingest
     /// does not read (see ``ExpatUndeclaredEntities``).
-    var entities = ExpatUndeclaredEntities()
+    @exclusivity(unchecked) var entities = ExpatUndeclaredEntities()
     /// The input's first two bytes, once they are known.
     private var firstBytes: [UInt8] = []
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []

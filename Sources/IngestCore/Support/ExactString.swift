@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A string that is equal to another only when their UTF-8 bytes are.
 ///
 /// Swift's `String` compares and hashes by canonical equivalence, so "Ác" written
@@ -31,6 +37,15 @@ extension String {
     /// Whether the two strings have the same UTF-8 bytes; `==` is true for
     /// canonically equivalent spellings too (see ``ExactString``).
     @inlinable package func hasSameBytes(as other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        let mine = utf8, theirs = other.utf8
+        guard mine.count == theirs.count else { return false }
+        // Native strings hand out their bytes without a copy: one memcmp, not a
+        // generic walk of two views (this runs once per record).
+        let compared = mine.withContiguousStorageIfAvailable { mine in
+            theirs.withContiguousStorageIfAvailable { theirs in
+                mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? mine.elementsEqual(theirs)
     }
 }

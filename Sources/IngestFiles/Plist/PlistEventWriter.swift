@@ -17,35 +17,48 @@ protocol PlistEventWriter: AnyObject {
 
 extension PlistEventWriter {
     /// Writes nested JSON text as arrays and dictionaries; `null` is left out (of
-    /// arrays too: a plist has no null). The text is read as a stream of events, so
-    /// a value nested however deep costs no stack and builds no tree.
+    /// arrays too: a plist has no null). The text is read by the JSON input's own
+    /// reader, as events, so a value nested however deep costs no stack and builds
+    /// no tree.
     func write(json text: String, dates: Bool) throws {
-        var text = text
-        try text.withUTF8 { bytes in
-            var parser = JSONTextParser(bytes: bytes)
-            // A member's key waits for its value: a null drops both.
-            var pendingKey: String?
-            while let event = try parser.next() {
-                switch event {
-                case .key(let key):
-                    pendingKey = key
-                    continue
-                case .value(let value):
-                    if case .scalar(let scalar) = PlistContent(value, dates: dates) {
-                        if let pendingKey { try key(pendingKey) }
-                        try self.scalar(scalar)
-                    }
-                case .beginArray:
-                    if let pendingKey { try key(pendingKey) }
-                    try beginArray()
-                case .beginObject:
-                    if let pendingKey { try key(pendingKey) }
-                    try beginDictionary()
-                case .endArray: try endArray()
-                case .endObject: try endDictionary()
-                }
-                pendingKey = nil
-            }
-        }
+        try JSONPushParser.parseNested(text, into: PlistJSONForwarder(writer: self, dates: dates))
     }
+}
+
+/// Hands the events of nested JSON text to a ``PlistEventWriter``: a member's key
+/// before its value, containers opened and closed, `null` dropped with its key.
+private final class PlistJSONForwarder: ParseEventReceiver {
+    let writer: any PlistEventWriter
+    let dates: Bool
+    /// Per open container, whether it is a dictionary (its children need keys).
+    private var inDictionary: [Bool] = []
+
+    init(writer: any PlistEventWriter, dates: Bool) {
+        self.writer = writer
+        self.dates = dates
+    }
+
+    private func key(_ name: Name) throws {
+        if inDictionary.last == true { try writer.key(name.qualified) }
+    }
+
+    func startElement(_ name: Name, kind: ContentKind, at position: SourcePosition) throws {
+        try key(name)
+        if kind == .object { try writer.beginDictionary() } else { try writer.beginArray() }
+        inDictionary.append(kind == .object)
+    }
+
+    func scalar(_ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws {
+        guard case .scalar(let scalar) = PlistContent(JSONValue(scalar: kind, TextBytes(text)), dates: dates) else { return }
+        try key(name)
+        try writer.scalar(scalar)
+    }
+
+    func endElement(_ name: Name, at position: SourcePosition) throws {
+        if inDictionary.removeLast() { try writer.endDictionary() } else { try writer.endArray() }
+    }
+
+    // JSON has no XML elements or text.
+    func startElement(_ name: Name, attributes: Attributes, at position: SourcePosition) throws {}
+    func text(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws {}
 }

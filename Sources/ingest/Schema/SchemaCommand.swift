@@ -16,6 +16,7 @@ struct SchemaInferCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "infer",
         abstract: "Print a mapping schema inferred from a sample of the input, ready to edit.",
+        usage: "ingest schema infer <input> ... [--records <path>] [--out <path>]",
         discussion: """
         Runs the automatic mapping (what ingest does without a schema) over the first
         --sample records of each input and prints, as JSON, the schema that gives the
