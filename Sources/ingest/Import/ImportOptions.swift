@@ -65,7 +65,7 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "What to write: db (SQLite), postgres (PostgreSQL, with --db), plist (property list), archive (NSKeyedArchiver), json, ndjson.")
     var to: Kind = .db
 
-    @Option(help: ArgumentHelp("With --to postgres, the database: postgresql://user@host:5432/name, postgresql:///name?host=/run/postgresql, or host=… dbname=…; the PG* variables fill in the rest ('' takes everything from them). The password comes from PGPASSWORD or ~/.pgpass, never from here.", valueName: "uri"))
+    @Option(help: ArgumentHelp("With --to postgres, the database: postgresql://user@host:5432/name, postgresql:///name?host=/run/postgresql, or host=HOST dbname=NAME; the PG* variables fill in the rest ('' takes everything from them). The password comes from PGPASSWORD or ~/.pgpass, never from here.", valueName: "uri"))
     var db: String?
 
     @Option(help: ArgumentHelp("Output path; - writes standard output. Default: the input's name with the output's extension.", valueName: "path"),
