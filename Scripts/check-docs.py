@@ -319,6 +319,11 @@ def documented(number, raw, doc_lines):
         above = raw[k - 1].strip()
         if k in doc_lines:
             return True
+        # An attribute on a line of its own sits between a declaration and its
+        # comment; a line that starts with an attribute and goes on to declare
+        # something (`@exclusivity(unchecked) public var x`) is a declaration.
+        if above.startswith("@") and header_tokens(above) is not None:
+            return False
         if above.startswith("@") or above.startswith("#if") or above.startswith("#else") or above.startswith("#endif"):
             k -= 1
             continue

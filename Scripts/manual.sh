@@ -17,7 +17,10 @@ if [ "${1:-}" = --check ]; then
     date=$(date -d "$(sed -n 's/^\.Dd //p' "$page")" +%Y-%m-%d)
 fi
 swift package --disable-sandbox plugin generate-manual --configuration debug --date "$date" >/dev/null
-generated=.build/plugins/GenerateManual/outputs/ingest/ingest.1
+# The plugin keeps the help's blank lines, which mdoc warns about: a blank line
+# between paragraphs is .Pp in mdoc.
+generated=.build/plugins/GenerateManual/outputs/ingest/ingest.mdoc
+sed 's/^$/.Pp/' .build/plugins/GenerateManual/outputs/ingest/ingest.1 >"$generated"
 
 if [ "${1:-}" = --check ]; then
     if ! diff -u "$page" "$generated"; then

@@ -38,6 +38,7 @@ import Darwin
 /// try Importer().run([InputFile(path: "folks.xml")], into: output)
 /// ```
 public final class SQLiteOutput: Output {
+    /// What happens to a database already at ``path``.
     public enum Mode: Sendable {
         /// Refuse an existing file.
         case create
@@ -48,7 +49,9 @@ public final class SQLiteOutput: Output {
         case append
     }
 
+    /// The database file's path; `-` for standard output.
     public let path: String
+    /// Whether an existing file is refused, replaced or appended to.
     public let mode: Mode
     /// Whether fields new to a table already in the file add columns to it.
     public let altersExistingTables: Bool
@@ -67,6 +70,8 @@ public final class SQLiteOutput: Output {
     private var lock: OutputLock?
 
     /// - Parameters:
+    ///   - path: the database file, or `-` for standard output.
+    ///   - mode: what to do with a file already at `path`.
     ///   - altersExistingTables: with ``Mode/append``, let a field that a table
     ///     already in the file has no column for add one; without it such a record
     ///     fails the write (`.data`) and the file is left as it was. Tables this
@@ -79,8 +84,15 @@ public final class SQLiteOutput: Output {
         self.design = design
     }
 
+    /// The path, or `<stdout>` for `-`.
     public var displayName: String { path == "-" ? "<stdout>" : path }
 
+    /// Takes the output lock (waiting up to ``lockTimeout``), removes killed runs'
+    /// temporary files, then opens the database: a new temporary file beside the
+    /// target, or with ``Mode/append`` the existing file itself. Throws `.output`
+    /// when ``Mode/create`` finds the file or it is no SQLite database, and
+    /// `.temporary` when the lock or the database stays busy; on failure it releases
+    /// what it took.
     public func open() throws {
         if path != "-" {
             lock = try OutputLock(on: path, timeout: lockTimeout)
@@ -115,6 +127,11 @@ public final class SQLiteOutput: Output {
         }
     }
 
+    /// Runs `body` with a sink that creates and widens tables and inserts the records
+    /// (a new file without journal or syncs, an existing one in one transaction),
+    /// then completes the tables. Throws `.io` for a SQLite error, `.temporary` when
+    /// another connection holds the database too long, and rethrows `body`'s errors
+    /// after rolling back. Call ``open()`` first.
     public func write(_ body: (any RecordSink) throws -> Void) throws {
         guard let queue else { preconditionFailure("SQLiteOutput.write(_:) before open()") }
         do {
@@ -144,6 +161,11 @@ public final class SQLiteOutput: Output {
         }
     }
 
+    /// Closes the database and, for a new file, flushes it to disk and puts it in
+    /// place (`link(2)` unless replacing, so a file that appeared meanwhile is not
+    /// overwritten) and releases the lock; for `-`, copies it to standard output.
+    /// Throws `.io` when closing fails and `.output` when the file cannot be put in
+    /// place.
     public func commit() throws {
         do {
             try queue?.close()
@@ -161,6 +183,9 @@ public final class SQLiteOutput: Output {
         }
     }
 
+    /// Closes the database, deletes the temporary file (an appended file keeps only
+    /// what its committed transactions wrote: none, after a failed ``write(_:)``) and
+    /// releases the lock.
     public func discard() {
         try? queue?.close()
         queue = nil

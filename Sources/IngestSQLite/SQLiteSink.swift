@@ -28,6 +28,9 @@ final class SQLiteSink: RecordSink {
     private var tables: [ExactString: SQLiteTable] = [:]
     private var tableOrder: [SQLiteTable] = []
     // Touched for every row on one thread: exclusivity is checked statically only.
+    // Safety: a sink is used by the one thread that writes (it is not `Sendable`),
+    // and nothing it calls while accessing these — its tables, GRDB, SQLite — can
+    // call back into it, so no two accesses overlap.
     @exclusivity(unchecked) private var current: SQLiteTable?
     @exclusivity(unchecked) private var rowsInBatch = 0
     @exclusivity(unchecked) private var inTransaction = false

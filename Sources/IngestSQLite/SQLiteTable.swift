@@ -15,6 +15,9 @@ final class SQLiteTable {
     }
 
     var name: String
+    // Safety (`@exclusivity(unchecked)` below): a table belongs to one SQLiteSink and
+    // is used on its thread only; nothing it calls (GRDB, SQLite) can call back into
+    // it, so no two accesses to these properties overlap. They are touched per row.
     @exclusivity(unchecked) private(set) var columns: [Column] = []
     /// Whether the table existed before this run; such tables are never rebuilt.
     let preexisting: Bool

@@ -6,6 +6,17 @@ import IngestCore
 /// One handler per ``SourceNode``, reused for every record; each caches, by
 /// ``Name/id``, what a child element name leads to, so the hot path does no string
 /// lookup for a name it has seen.
+///
+/// Safety of the unsafe references and unchecked properties here and in
+/// ``EntityRecordHandler``: a handler is made by the handler of its parent element
+/// and kept in that handler's `routes`, so an entity's handler owns, through that
+/// chain, every node handler whose `owner` it is and every child entity's handler
+/// whose `parent` it is; and whenever one of those is called, the owner or parent
+/// is on the ``HandlerStack`` below it. So `owner` and `parent` outlive every use
+/// (`owner = self` for an entity's own handler makes no cycle). The handlers run on
+/// the parsing thread, one call at a time, and touch another handler's properties
+/// (`owner.capture`, `parent.pending`) only while that handler is not running, so
+/// no two accesses overlap.
 class SourceNodeHandler: ElementHandler {
     let node: SourceNode
     /// The record the values belong to; for the record's own handler, itself.

@@ -93,6 +93,8 @@ final class SchemaSampler: RecordSink, RecordLocationObserver {
     /// Tables in the order first met.
     private(set) var tables: [Table] = []
     private var tableByName: [String: Table] = [:]
+    // Safety: the sampler is the sink of one import and is written on one thread;
+    // nothing it calls while reading `current` can reach it again.
     @exclusivity(unchecked) private var current: Table?
     /// Whether the current input is JSON, whose record paths start below the top-level value.
     private var dropsDocumentStep = false

@@ -11,7 +11,7 @@ struct IngestCommand: ParsableCommand {
         abstract: "Stream XML or JSON of any size into SQLite, property lists, keyed archives or JSON.",
         usage: """
         ingest <input> ... [--to db|plist|archive|json|ndjson] [--out <path>]
-               ingest <subcommand> ...
+        ingest <subcommand> ...
         """,
         discussion: """
         EXAMPLES

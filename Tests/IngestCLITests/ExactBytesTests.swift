@@ -125,3 +125,21 @@ struct ExactBytesTests {
         #expect(try box.rows("out.db", "SELECT v, x FROM a ORDER BY rowid") == [["1", nil], ["3", "4"]])
     }
 }
+
+/// A repeated JSON value keeps its type: the first of `[[1,2]]`'s items used to
+/// become the string "1" (issue 15, item 18).
+@Suite("Repeated JSON values keep their types")
+struct RepeatedJSONValueTests {
+    @Test("Items of a nested array keep their JSON types, the first as the rest",
+          arguments: [("[[1,2]]", #"{"item":[1,2]}"#),
+                      (#"[[true,"x",null,1.5]]"#, #"{"item":[true,"x",null,1.5]}"#),
+                      (#"[{"a":[{"b":1},{"b":"1"}]}]"#, #"{"a":[{"b":1},{"b":"1"}]}"#)])
+    func keepsTypes(input: String, expected: String) throws {
+        let box = try Sandbox()
+
+        let result = try box.run(["-", "--from", "json", "--to", "ndjson", "--out", "-"], stdin: Data(input.utf8))
+
+        #expect(result.status == 0, "\(result)")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == expected + "\n")
+    }
+}

@@ -1,10 +1,12 @@
 /// One attribute of a starting element. ``value`` points into the parser's buffer and
 /// is valid only during the call that delivered it; use ``string`` to keep it.
 public struct Attribute {
+    // Safety: every parser interns into a table it owns (`names`) and a table never
+    // removes a name, so the name outlives the call that delivers the attribute.
     /// The attribute's interned name: ``Name/local``, ``Name/namespaceURI`` (for a
     /// prefixed attribute) and ``Name/qualified`` as written. Held by its
     /// ``NameTable`` for the whole parse, so the event carries it without reference
-    /// counting.
+    /// counting. Assign it to a `Name` variable to keep it beyond the parse.
     public unowned(unsafe) let name: Name
     /// The value's UTF-8 bytes, entities and character references resolved and white
     /// space normalised as XML prescribes; valid only during the call.

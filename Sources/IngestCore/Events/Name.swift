@@ -35,6 +35,11 @@ public final class Name: Hashable, CustomStringConvertible, Sendable {
 /// A table is used by one parse on one thread at a time, so it is not `Sendable`;
 /// the ``Name``s it hands out are immutable and are.
 public final class NameTable {
+    // Safety (`@exclusivity(unchecked)`): a table is used by one parse on one thread
+    // (it is not `Sendable`), and while one of these properties is being accessed
+    // nothing else runs that could touch another: `intern` calls no code of anyone
+    // else, and its one closure (in `equalBytes`) only reads `arena`, which nothing
+    // writes meanwhile. So no two accesses overlap and the runtime check is not needed.
     /// Per slot: index into `names`, or -1 when empty.
     @exclusivity(unchecked) private var slots = [Int32](repeating: -1, count: 64)
     @exclusivity(unchecked) private var hashes: [UInt64] = []
@@ -131,6 +136,13 @@ import Darwin
 
 /// A reference kept without reference counting, for arrays on the hot path whose
 /// objects something else owns (names, owned by their ``NameTable``).
+///
+/// Safety: whoever stores one must make sure that the object is kept alive elsewhere
+/// for as long as ``object`` is read. Every use holds a ``Name``, which its
+/// ``NameTable`` keeps for as long as the table lives (it never removes one), and
+/// reads it only while the parse that interned it runs: `ExpatPushParser`'s open
+/// and recent names (its own table), `JSONFieldHandler`'s children (cleared at each
+/// element's start), `RecordHandler.seen` (see there).
 package struct Unowned<Object: AnyObject> {
     package unowned(unsafe) let object: Object
 

@@ -11,7 +11,9 @@
 /// them into plain element events, so a receiver written for XML reads JSON too.
 ///
 /// ``HandlerStack`` is the receiver that drives element handlers; tests and tools
-/// can implement their own.
+/// can implement their own. A receiver must not feed the parser that is calling it
+/// (``PushParser/feed(_:)-(UnsafeRawBufferPointer)`` from inside an event): the
+/// parsers are not reentrant.
 public protocol ParseEventReceiver: AnyObject {
     /// An element starts, at `position` (where its `<` is), with its attributes in
     /// document order — namespace declarations are not among them.

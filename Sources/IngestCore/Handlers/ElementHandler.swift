@@ -70,6 +70,7 @@ extension ElementHandler {
     public var accumulatesText: Bool { true }
     /// Does nothing; the stack has accumulated the text already.
     public func didReceive(text: UnsafeBufferPointer<UInt8>) throws {}
+    /// `true`: ``didReceive(text:)`` is called with each piece of text.
     public var receivesText: Bool { true }
     /// Does nothing.
     public func didFinish(child: any ElementHandler, element: ElementEnd) throws {}
@@ -82,8 +83,10 @@ extension ElementHandler {
 /// An element that has just started, as a handler sees it. Attribute values are
 /// valid only during the call.
 public struct ElementStart {
+    // Safety: as for `Attribute.name`: the parser's table holds the name while it parses.
     /// The element's interned name, held by its ``NameTable`` for the whole parse, so
-    /// the event carries it without reference counting.
+    /// the event carries it without reference counting. Assign it to a `Name`
+    /// variable to keep it beyond the parse.
     public unowned(unsafe) let name: Name
     /// Its attributes in document order, namespace declarations left out; none for
     /// JSON. Borrowed for the call.
@@ -99,8 +102,10 @@ public struct ElementStart {
 /// An element that has just ended, with the text accumulated directly inside it.
 /// ``text`` is valid only during the call; ``TextBytes/string`` keeps it.
 public struct ElementEnd {
+    // Safety: as for `Attribute.name`: the parser's table holds the name while it parses.
     /// The element's interned name, held by its ``NameTable`` for the whole parse, so
-    /// the event carries it without reference counting.
+    /// the event carries it without reference counting. Assign it to a `Name`
+    /// variable to keep it beyond the parse.
     public unowned(unsafe) let name: Name
     /// The text directly inside the element, all its pieces together and its child
     /// elements' text left out (empty for a handler that does not

@@ -20,7 +20,22 @@
 /// name lives as long as its ``NameTable``). Measured on 20 000 records of
 /// people.xml (`--dry-run`, callgrind): 1.80 G instructions before, see
 /// BENCHMARKS.md for after.
+///
+/// The names given to ``startElement(_:attributes:at:)`` must stay alive until the
+/// element ends: a parser's own ``NameTable`` ensures that; a program sending events
+/// of its own keeps the table it interned them in. A handler must not send events
+/// to the stack that is calling it.
 public final class HandlerStack: ParseEventReceiver {
+    // Safety (`unowned(unsafe)` in `Frame`, `Unmanaged` retain and release): `push`
+    // retains a frame's handler once and `endElement` releases it once when it pops
+    // the frame (in a `defer`, so also when a handler throws); frames still open when
+    // the stack goes away are released in `deinit`. So every handler on the stack is
+    // kept alive by the stack itself, and the parent a child reports to is below it,
+    // still on the stack. A frame's name belongs to the parser's NameTable, which
+    // outlives the document (see the note above); `deinit` never reads it. No handler
+    // of this package holds the stack, and handlers must not send it events (see
+    // above): so no handler call overlaps a push that reallocates `frames` or an
+    // `appendText` that reallocates `text` under the `ElementEnd` being read.
     private struct Frame {
         unowned(unsafe) var handler: any ElementHandler
         unowned(unsafe) var name: Name
@@ -48,7 +63,12 @@ public final class HandlerStack: ParseEventReceiver {
     private var skipping = 0
     private var sawDocumentElement = false
 
+    // Safety (`@exclusivity(unchecked)`): read once per event into a local (`if let
+    // survey`, `survey?.`) and written only by `note` when the survey is finished,
+    // never while a read is under way; a survey knows nothing of the stack, so its
+    // calls cannot set this. Set it before the parse, from the parsing thread.
     /// Told of every element, skipped ones too, until it ``RecordPathSurvey/isFinished``.
+    /// Set it before the parse starts.
     @exclusivity(unchecked) public var survey: RecordPathSurvey?
 
     /// A stack whose `root` handler takes the document element; a document with more

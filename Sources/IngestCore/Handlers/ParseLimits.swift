@@ -22,7 +22,7 @@ public struct ParseLimits: Sendable {
     /// lists, archives); what remains recursive — releasing a record's tree of
     /// nested values, decoding a model type — runs on the thread that parses.
     /// ``RecordReader/run(_:into:progress:)`` into an output that prefers a writer
-    /// thread (SQLite and the file outputs do) and ``records(_:at:from:options:buffer:)``
+    /// thread (SQLite and the file outputs do) and ``records(_:at:from:options:buffer:onFailure:)``
     /// parse on threads of their own with a 64 MiB stack, so the caller's thread and
     /// `ulimit -s` do not matter there. Anywhere else (``Importer/read(_:into:progress:)``,
     /// an output that does not prefer a writer thread, a parser driven directly) the

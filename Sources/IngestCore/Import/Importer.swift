@@ -11,10 +11,15 @@
 ///
 /// ``read(_:into:progress:)`` writes one input to any ``RecordSink`` instead.
 public struct Importer: RecordReader {
+    /// What an ``Importer`` reads and how: the mapping, the parser and its limits.
     public struct Options: Sendable {
         /// How records are found and built. Default: the automatic mapping.
         public var mapping: any RecordMapping
+        /// What one document may hold (nesting depth, text per element, …) before the
+        /// import stops with a `.data` error. Default: ``ParseLimits/default``.
         public var limits: ParseLimits
+        /// How many bytes each read hands the parser; memory per input grows with it,
+        /// not with the input. Default: ``defaultChunkSize`` (256 KiB).
         public var chunkSize: Int
         /// The inputs' format; `nil` tells it from each input's name or first bytes.
         public var format: InputFormat?
@@ -32,6 +37,13 @@ public struct Importer: RecordReader {
         ///   - recordPath: with the automatic mapping, where the records are; ignored
         ///     when `mapping` is given.
         ///   - mapping: how records are found and built; default `.automatic(recordPath:)`.
+        ///   - limits: what one document may hold (``limits``).
+        ///   - chunkSize: the bytes read per call (``chunkSize``).
+        ///   - format: the inputs' format, or `nil` to detect it per input (``format``).
+        ///   - documentName: the document element's name for a JSON input without a
+        ///     file name (``documentName``).
+        ///   - xmlParser: Expat or libxml2 for XML inputs (``xmlParser``).
+        ///   - allowsHugeDocuments: lift libxml2's hard limits (``allowsHugeDocuments``).
         public init(recordPath: RecordPath? = nil, mapping: (any RecordMapping)? = nil,
                     limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
                     format: InputFormat? = nil, documentName: String? = nil, xmlParser: XMLParserKind = .expat,
@@ -46,8 +58,11 @@ public struct Importer: RecordReader {
         }
     }
 
+    /// How this importer reads its inputs.
     public var options: Options
 
+    /// An importer with `options`; by default the automatic mapping of XML or JSON
+    /// as each input's name or first bytes tell.
     public init(options: Options = Options()) {
         self.options = options
     }
@@ -65,7 +80,7 @@ public struct Importer: RecordReader {
     }
 
     /// Parses `input` and hands over each element at `path` whole, as a tree with
-    /// the position where it starts: the source of ``records(_:at:from:options:buffer:)``.
+    /// the position where it starts: the source of ``records(_:at:from:options:buffer:onFailure:)``.
     /// XML paths start at the document element (`people/person`); JSON paths start
     /// below the top-level value (`people/item`, or `item` for a top-level array).
     public func forEachRecordTree(in input: InputFile, at path: String,
@@ -129,12 +144,17 @@ public struct Importer: RecordReader {
 /// A parse with nothing mapped or written: the reader of `--parse-only`, the
 /// fastest well-formedness check.
 public struct WellFormednessCheck: RecordReader {
+    /// The importer whose format detection and parser options the check uses; its
+    /// mapping is not used.
     public var importer: Importer
 
+    /// A check that parses as `importer` would.
     public init(importer: Importer = Importer()) {
         self.importer = importer
     }
 
+    /// Parses `input` to the end and writes nothing to `sink`; throws (`.data`) at
+    /// the first place it is not well-formed.
     public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)?) throws {
         try importer.parseOnly(input, progress: progress)
     }

@@ -45,10 +45,14 @@ public struct AutomaticRecordMapping: RecordMapping {
     /// below the top-level value (`people/item`), as ijson counts.
     public var recordPath: RecordPath?
 
+    /// The automatic mapping of the records at `recordPath`, or, when it is `nil`,
+    /// of the children of the document element.
     public init(recordPath: RecordPath? = nil) {
         self.recordPath = recordPath
     }
 
+    /// An ``AutomaticMapping`` of one input, whose JSON record path is taken to
+    /// start below the top-level value; it never throws.
     public func mapping(for format: InputFormat, inputName: String, limits: ParseLimits,
                         into sink: any RecordSink) -> any DocumentMapping {
         // JSON paths start below the top-level value, as ijson's do (`people/item`).

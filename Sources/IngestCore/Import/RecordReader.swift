@@ -35,16 +35,23 @@ public struct ImportSummary: Sendable {
     /// The inputs, as messages name them, with the bytes read from each.
     public var inputs: [InputCount] = []
 
+    /// One table an import wrote to.
     public struct TableCount: Sendable, Equatable {
+        /// The table's name.
         public var name: String
+        /// The records written to it, over all inputs.
         public var records: Int
     }
 
+    /// One input an import read.
     public struct InputCount: Sendable, Equatable {
+        /// The input as messages name it (its path, `<stdin>`).
         public var name: String
+        /// The bytes read from it, as stored (compressed bytes for a compressed input).
         public var bytes: Int
     }
 
+    /// An empty summary: nothing read, nothing written.
     public init() {}
 }
 

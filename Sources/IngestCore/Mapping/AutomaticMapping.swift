@@ -15,12 +15,19 @@
 /// collection, a record, its fields — so a declarative schema can compile into the
 /// same pieces.
 public final class AutomaticMapping: DocumentMapping {
+    /// Where the records are, from the document element down; `nil` for the
+    /// children of the document element.
     public let recordPath: RecordPath?
     let sink: any RecordSink
     /// The sink, when it wants to hear where each table's records are.
     let locationObserver: (any RecordLocationObserver)?
     /// Whether the records' parent element was found at all.
     var foundCollection = false
+    // Safety (`@exclusivity(unchecked)` here and in the handlers below): a mapping
+    // and its handlers run on the parsing thread only, called one at a time by the
+    // HandlerStack; none of their methods is called from inside an access to one of
+    // these properties (the only closures passed while one is accessed build bytes
+    // or compare names), so no two accesses overlap.
     /// The records built and not yet handed to the sink: handed over every
     /// ``batchSize`` records, before a rename, and at ``checkMatched()``.
     @exclusivity(unchecked) private(set) var batch = RecordBatch()
@@ -47,6 +54,10 @@ public final class AutomaticMapping: DocumentMapping {
     public let survey: RecordPathSurvey?
 
     /// - Parameters:
+    ///   - recordPath: where the records are, from the document element down; `nil`
+    ///     for the children of the document element.
+    ///   - sink: where the records go, in batches.
+    ///   - batchSize: records per batch handed to `sink` (at least 1).
     ///   - format: the input's format; with a record path, JSON paths in
     ///     messages are written below the top-level value (`people/item`).
     ///   - limits: bounds on one record: nested data is bounded by ``ParseLimits/maxTextBytes``.
@@ -295,6 +306,20 @@ final class CollectionState {
 
 /// Builds one record from a record element, into the mapping's ``RecordBatch``:
 /// attributes, leaf children and nested children become fields.
+///
+/// Safety of its unsafe references:
+/// - `emitter` made this handler and holds it (`lazy var recordHandler`), and is on
+///   the stack below it whenever it is called, so it outlives every use.
+/// - `batch` is reloaded from the mapping at each record's start, and the mapping
+///   hands its batch over (``AutomaticMapping/flush()``) only after a record has
+///   ended (`emit`) or from the collection, between records (`renameTable`); records
+///   do not nest, since this handler's children are field handlers. So while a
+///   record is built, `batch` is the mapping's current batch, which the mapping
+///   holds.
+/// - `kind` and the names in `seen` belong to the parser's ``NameTable``, which holds
+///   them for the whole document; a handler tree serves one document (each input
+///   gets a fresh ``DocumentMapping``), so `seen` never holds a name of an earlier
+///   table.
 final class RecordHandler: ElementHandler {
     var receivesText: Bool { false }
     /// The collection (or document) that made this handler and holds it: it outlives

@@ -11,7 +11,14 @@
 /// either, since TEXT affinity leaves BLOBs alone, but a column that holds bytes would
 /// then claim to be text.)
 public enum ColumnType: Int, Comparable, Sendable {
-    case untyped, integer, real, text
+    /// No value but NULL yet: the column's type is still open.
+    case untyped
+    /// Integers (and booleans, as 0 and 1), declared `INTEGER`.
+    case integer
+    /// Numbers that are exact `Double`s but not integers (`472.942`, `73.0`), declared `REAL`.
+    case real
+    /// Text and nested data (JSON text), declared `TEXT`.
+    case text
     /// Binary data (``FieldValue/data(_:)``), declared `BLOB`; holds anything as given.
     case blob
 

@@ -11,7 +11,11 @@
 /// written. JSON input keeps its own shape and types: an array is a list (`[]` when
 /// empty), an object an object, and scalars keep their type (numbers as written).
 public final class ElementTreeHandler: ElementHandler {
+    /// `false`: the stack collects each element's text and hands it over at its end.
     public var receivesText: Bool { false }
+    // Safety (`@exclusivity(unchecked)`): the stack calls a handler one method at a
+    // time on one thread, and no method calls out while it accesses these arrays
+    // (the closures it passes only read them), so no two accesses overlap.
     @exclusivity(unchecked) private var attributes: [(key: String, value: JSONValue)] = []
     @exclusivity(unchecked) private var children: [(name: Name, value: JSONValue)] = []
 
@@ -20,6 +24,7 @@ public final class ElementTreeHandler: ElementHandler {
     /// decoding a model type needs the names.
     public let keepsNames: Bool
 
+    /// A handler that builds the tree of each element it is given; see ``keepsNames``.
     public init(keepsNames: Bool = false) {
         self.keepsNames = keepsNames
     }
@@ -27,6 +32,8 @@ public final class ElementTreeHandler: ElementHandler {
     /// Whether the element had neither attributes nor child elements.
     public var isLeaf: Bool { attributes.isEmpty && children.isEmpty }
 
+    /// Forgets the previous element's content and records this one's attributes as
+    /// `"@name"` members.
     public func didStart(_ element: ElementStart) throws {
         if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
         if !children.isEmpty { children.removeAll(keepingCapacity: true) }
@@ -35,6 +42,8 @@ public final class ElementTreeHandler: ElementHandler {
         }
     }
 
+    /// One handler of the same kind for every child element (reused, not one per
+    /// child), so the child's whole subtree becomes its value.
     public func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
         childHandler
     }
@@ -43,11 +52,15 @@ public final class ElementTreeHandler: ElementHandler {
     /// taken when it finishes, so one instance per level serves them all.
     private lazy var childHandler = ElementTreeHandler(keepsNames: keepsNames)
 
+    /// Keeps a JSON scalar child (string, number, boolean, null) as a value of its
+    /// own type without a handler of its own; always returns `true` (taken).
     public func take(scalar element: ElementEnd) throws -> Bool {
         children.append((element.name, JSONValue(scalar: element.kind, element.text)))
         return true
     }
 
+    /// Keeps the finished child's value, which its handler (an `ElementTreeHandler`)
+    /// built, under the child's name.
     public func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         children.append((element.name, (child as! ElementTreeHandler).value(of: element)))
     }

@@ -10,9 +10,13 @@ import Darwin
 /// type its column has, and a value that would not survive the conversion is never
 /// classified as a number in the first place.
 public enum FieldValue: Equatable, Sendable {
+    /// No value: a JSON `null`, or a schema field the record does not have.
     case null
+    /// A JSON `true` or `false`, or a schema's `bool` field.
     case bool(Bool)
+    /// A number, kept as its source text with the type it fits (see ``Number``).
     case number(Number)
+    /// Text: character data that is not a number, or a JSON string.
     case text(String)
     /// Nested or repeated data, serialised as JSON text.
     case json(String, JSONShape)
@@ -24,11 +28,17 @@ public enum FieldValue: Equatable, Sendable {
     case data([UInt8])
 
     /// Whether nested data was a list or an object, so sinks can tell an empty one.
-    public enum JSONShape: Sendable { case array, object }
+    public enum JSONShape: Sendable {
+        /// A JSON array (repeated data).
+        case array
+        /// A JSON object (nested data).
+        case object
+    }
 
     /// A number exactly as written in the input, with the widest type that holds it
     /// without loss.
     public struct Number: Equatable, Sendable {
+        /// The widest type a ``Number`` fits without loss.
         public enum Kind: Sendable {
             /// Canonical decimal integer that fits in 64 bits (`-12`, `0`; not `007`, `+1`).
             case integer
@@ -37,7 +47,9 @@ public enum FieldValue: Equatable, Sendable {
             case real
         }
 
+        /// The number as the input wrote it (`-12`, `472.942`).
         public let text: String
+        /// Whether ``text`` is an exact `Int64` or an exact `Double`.
         public let kind: Kind
 
         /// `text` must be a number of `kind` by the rules above.
@@ -46,7 +58,11 @@ public enum FieldValue: Equatable, Sendable {
             self.kind = kind
         }
 
+        /// The value as an `Int64`; only for a number of kind ``Kind/integer`` (it
+        /// traps on any other).
         public var int64Value: Int64 { Int64(text)! }
+        /// The value as a `Double`: exact for kind ``Kind/real``, and for an integer
+        /// the nearest `Double`.
         public var doubleValue: Double { Double(text)! }
     }
 

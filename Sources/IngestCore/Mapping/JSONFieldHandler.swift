@@ -13,6 +13,11 @@ final class JSONFieldHandler: ElementHandler {
     /// Every value is written one byte after where its region starts: that byte is
     /// kept free for what goes before the value in its parent's list — `[` for the
     /// first item, `,` for the others — so a list is made without moving its items.
+    ///
+    /// Safety (`@exclusivity(unchecked)` here and on the handler's properties): one
+    /// field is written on the parsing thread by one handler at a time, and while
+    /// `bytes` is borrowed (`withUnsafeBufferPointer`, `withValue`) only locals and
+    /// the caller's batch are written, never `bytes` or `composing`.
     final class Output {
         /// The most bytes one field's value may take.
         let maxBytes: Int
@@ -31,7 +36,8 @@ final class JSONFieldHandler: ElementHandler {
     /// The attributes, as (name, value) ranges in ``attributeBytes``.
     @exclusivity(unchecked) private var attributes: [(name: Range<Int>, value: Range<Int>)] = []
     @exclusivity(unchecked) private var attributeBytes: [UInt8] = []
-    /// The children's names and where their values are in ``Output/bytes``.
+    /// The children's names and where their values are in ``Output/bytes``. The
+    /// names are the parser's (see `Unowned`); the list is cleared at each start.
     @exclusivity(unchecked) private var children: [(name: Unowned<Name>, value: Range<Int>)] = []
     private lazy var childHandler = JSONFieldHandler(output: output, isField: false)
 
@@ -180,7 +186,9 @@ final class JSONFieldHandler: ElementHandler {
             }
         }
         if !text.isWhitespace {
-            key(UnsafeBufferPointer(start: "#text", count: 5))
+            // A static string's bytes live as long as the program (a String's would not).
+            let textKey: StaticString = "#text"
+            key(UnsafeBufferPointer(start: textKey.utf8Start, count: textKey.utf8CodeUnitCount))
             JSONValue.writeString(bytes: text.bytes, into: &out)
         }
         out.append(UInt8(ascii: "}"))

@@ -9,8 +9,14 @@
 extension JSONValue {
     /// Parses `text` (RFC 8259); throws an ``IngestError`` of kind `.data` if it is not JSON.
     public init(parsing text: String) throws {
+        try self.init(parsing: text, names: NameTable())
+    }
+
+    /// Parses `text`, interning its keys in `names`: a writer that reads many nested
+    /// values keeps one table for all of them.
+    package init(parsing text: String, names: NameTable) throws {
         let builder = JSONTreeBuilder()
-        try JSONPushParser.parseNested(text, into: builder)
+        try JSONPushParser.parseNested(text, into: builder, names: names)
         self = builder.value ?? .null
     }
 }
@@ -23,10 +29,11 @@ extension JSONPushParser {
 
     /// Reads one JSON value held in a string — a record's nested data — into
     /// `receiver`, by the same rules as JSON input. Nesting costs no stack.
-    package static func parseNested(_ text: String, into receiver: any ParseEventReceiver) throws {
+    package static func parseNested(_ text: String, into receiver: any ParseEventReceiver,
+                                    names: NameTable = NameTable()) throws {
         var limits = ParseLimits(maxTextBytes: Int.max >> 1)
         limits.maxDepth = nestedMaxDepth
-        let parser = JSONPushParser(receiver: receiver, documentName: "", limits: limits,
+        let parser = JSONPushParser(receiver: receiver, documentName: "", limits: limits, names: names,
                                     bufferSize: 64, displayName: "nested JSON")
         var text = text
         try text.withUTF8 { try parser.feed(UnsafeRawBufferPointer($0)) }

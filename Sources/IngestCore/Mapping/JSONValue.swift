@@ -1,11 +1,15 @@
 /// A small JSON tree, used for nested and repeated data kept in one field, and
 /// written out as compact JSON text.
 public indirect enum JSONValue: Equatable, Sendable {
+    /// JSON `null`.
     case null
+    /// JSON `true` or `false`.
     case bool(Bool)
     /// A number, exactly as written.
     case number(String)
+    /// A string, unescaped.
     case string(String)
+    /// Elements in document order.
     case array([JSONValue])
     /// Members in document order; keys may repeat only if the input repeated them.
     case object([(key: String, value: JSONValue)])
@@ -39,6 +43,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Appends the compact JSON text (``serialized``) to `out`.
     public func write(to out: inout String) {
         out += serialized
     }

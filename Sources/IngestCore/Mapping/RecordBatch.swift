@@ -19,8 +19,11 @@
 public final class RecordBatch {
     /// What a field's bytes are.
     public enum Kind: UInt8, Sendable {
+        /// No value (a JSON `null`); the field has no bytes.
         case null
+        /// The boolean `false`; the field has no bytes.
         case `false`
+        /// The boolean `true`; the field has no bytes.
         case `true`
         /// Text that stays text whatever it looks like (a JSON string).
         case text
@@ -32,9 +35,11 @@ public final class RecordBatch {
         case number
         /// A number known to be an integer or a real (``FieldValue/Number``).
         case integer
+        /// A number known to be a real, exact as a `Double` (``FieldValue/Number/Kind/real``).
         case real
-        /// Nested data as compact JSON text.
+        /// Nested data as compact JSON text: an array.
         case jsonArray
+        /// Nested data as compact JSON text: an object.
         case jsonObject
         /// Binary data.
         case data
@@ -43,9 +48,15 @@ public final class RecordBatch {
     /// One field: its name, what its bytes are, where it came from, and where its
     /// bytes are in the arena.
     public struct Field {
-        /// The name, held by the batch.
+        // Safety: `append` holds every name it stores (`hold`: `namesByID`, and
+        // `displacedNames` for a name whose id another table's name takes over), and
+        // a batch never lets go of a name, `clear()` included.
+        /// The name, held by the batch: read it while the batch lives, or assign it
+        /// to a `Name` variable to keep it longer.
         public unowned(unsafe) let name: Name
+        /// What the field's bytes are.
         public let kind: Kind
+        /// What part of the record element the field comes from.
         public let origin: Record.Field.Origin
         let offset: Int
         let count: Int
@@ -53,15 +64,20 @@ public final class RecordBatch {
 
     /// One record: its table and its fields.
     public struct Entry {
+        /// The record's table, as an index into ``RecordBatch/tables``.
         public let table: Int
         let firstField: Int
+        /// How many fields the record has; they follow one another in ``RecordBatch/fields``.
         public let fieldCount: Int
+        /// Where the record's element started.
         public let position: SourcePosition
     }
 
     /// The tables records go to, by index; a record names its table by index.
     @exclusivity(unchecked) public private(set) var tables: [String] = []
+    /// The records, in the order they were built.
     @exclusivity(unchecked) public private(set) var entries: [Entry] = []
+    /// Every record's fields, one record's after another's.
     @exclusivity(unchecked) public private(set) var fields: [Field] = []
     /// The fields' names by ``Name/id``, held so that they outlive the parse that
     /// interned them (a batch is written after its parser may be gone). Checked by
@@ -95,9 +111,12 @@ public final class RecordBatch {
 
     deinit { arena.deallocate() }
 
-    // Every stored property is touched per field, by one thread at a time (the batch
-    // is handed over whole): exclusivity is checked statically only, which saved 3 %
-    // of the parsing thread's instructions (callgrind, 20 000 records).
+    // Safety (`@exclusivity(unchecked)`): every stored property is touched per field,
+    // by one thread at a time (the batch is not `Sendable`; it is handed over whole,
+    // through the pipe's lock), and no method calls out while it accesses one: the
+    // closures it passes (`withUTF8`, `withUnsafeBytes`) only copy into the arena.
+    // Exclusivity is checked statically only, which saved 3 % of the parsing
+    // thread's instructions (callgrind, 20 000 records).
 
     /// The number of finished records.
     public var count: Int { entries.count }

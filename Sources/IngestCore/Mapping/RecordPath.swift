@@ -1,6 +1,8 @@
 /// Where records are in a document: element names from the document element down,
 /// separated by `/` (`rss/channel/item`). A step of `*` matches any element.
 public struct RecordPath: Equatable, Sendable, CustomStringConvertible {
+    /// The element names, from the outermost down (`["rss", "channel", "item"]`); `*`
+    /// matches any name.
     public let steps: [String]
     /// The path as the user wrote it, for messages.
     private let written: String

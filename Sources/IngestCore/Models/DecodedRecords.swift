@@ -82,7 +82,8 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
                 try Task.checkCancellation()
                 guard let (decoded, position) = item else { return nil }
                 do {
-                    return try decoded.value.get() as! T   // decoded as T on the parsing thread
+                    let record = try decoded.value.get() as! T   // decoded as T on the parsing thread
+                    return record
                 } catch let error as DecodingError {
                     let failure = IngestError(.data, "cannot decode \(T.self): \(error.summary)",
                                               file: session.displayName, position: position)

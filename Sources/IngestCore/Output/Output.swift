@@ -50,6 +50,7 @@ public protocol Output: AnyObject {
 }
 
 extension Output {
+    /// `true`: records are written on a thread of their own while the next are parsed.
     public var prefersWriterThread: Bool { true }
     /// None: an output that builds no temporary files beside its target cleans none.
     public var removedTemporaryFiles: [String] { [] }
@@ -77,14 +78,24 @@ extension Output {
 /// An output that keeps nothing: an import into it parses and maps every input and
 /// counts the records, which is what a dry run is.
 public final class DiscardingOutput: Output, RecordSink {
+    /// An output that keeps nothing.
     public init() {}
+    /// `"nothing"`.
     public var displayName: String { "nothing" }
+    /// `false`: dropping a record costs nothing, so a writer thread would only add work.
     public var prefersWriterThread: Bool { false }
+    /// Does nothing: there is no target to check or prepare.
     public func open() {}
+    /// Runs `body` with this output as the sink; rethrows what `body` throws.
     public func write(_ body: (any RecordSink) throws -> Void) throws { try body(self) }
+    /// Does nothing: nothing was written.
     public func commit() {}
+    /// Does nothing: nothing was prepared.
     public func discard() {}
+    /// Drops the record.
     public func write(_ record: Record) {}
+    /// Drops the batch without materialising its records.
     public func write(_ batch: RecordBatch) {}
+    /// Does nothing: there are no tables to rename.
     public func renameTable(_ old: String, to new: String) {}
 }

@@ -19,6 +19,8 @@ public protocol RecordSink: AnyObject {
 }
 
 extension RecordSink {
+    /// Materialises each record of `batch` in turn and hands it to
+    /// ``write(_:)-(Record)``, stopping at the first that throws.
     public func write(_ batch: RecordBatch) throws {
         for index in 0..<batch.count { try write(batch.record(at: index)) }
     }
@@ -27,17 +29,23 @@ extension RecordSink {
 /// Counts records and the tables they go to, passing them on to another sink — or
 /// to none.
 public final class CountingSink: RecordSink {
+    /// The sink records are passed on to, or `nil` to only count them.
     public let downstream: (any RecordSink)?
+    /// How many records were written so far (a record the downstream sink refused is
+    /// not counted).
     public private(set) var recordCount = 0
     /// Tables in the order first met, with the records each received.
     public private(set) var tables: [(name: String, records: Int)] = []
     /// Index into ``tables`` of the table the last record went to.
     private var lastTable = -1
 
+    /// A counter that passes every record on to `downstream`, if any.
     public init(forwardingTo downstream: (any RecordSink)? = nil) {
         self.downstream = downstream
     }
 
+    /// Passes the record on, then counts it and its table; rethrows what the
+    /// downstream sink throws, without counting.
     public func write(_ record: Record) throws {
         try downstream?.write(record)
         recordCount += 1
@@ -50,6 +58,8 @@ public final class CountingSink: RecordSink {
         tables[lastTable].records += 1
     }
 
+    /// Passes the whole batch on (so the downstream sink keeps its fast path), then
+    /// counts its records per table.
     public func write(_ batch: RecordBatch) throws {
         try downstream?.write(batch)
         recordCount += batch.count
@@ -65,6 +75,7 @@ public final class CountingSink: RecordSink {
         }
     }
 
+    /// Passes the rename on, then renames the table in ``tables``, keeping its count.
     public func renameTable(_ old: String, to new: String) throws {
         try downstream?.renameTable(old, to: new)
         for index in tables.indices where tables[index].name.hasSameBytes(as: old) { tables[index].name = new }

@@ -5,14 +5,34 @@
 public struct TableDesign: Sendable, Equatable {
     /// What a column holds; each output picks its own type for it.
     public enum ColumnType: String, Sendable, Equatable {
-        case text, integer, real, bool, date, datetime, data, json
+        /// A string.
+        case text
+        /// A 64-bit signed integer.
+        case integer
+        /// A floating-point number.
+        case real
+        /// `true` or `false` (SQLite stores it as the integer 1 or 0).
+        case bool
+        /// A calendar date, kept as `YYYY-MM-DD` text.
+        case date
+        /// A date and time, kept as ISO 8601 text in UTC (`YYYY-MM-DDTHH:MM:SSZ`).
+        case datetime
+        /// Bytes (a BLOB in SQLite).
+        case data
+        /// A JSON array or object, kept as its JSON text.
+        case json
     }
 
+    /// One declared column of a ``Table``.
     public struct Column: Sendable, Equatable {
+        /// The column's name, as the records' fields name it.
         public var name: String
+        /// What the column holds.
         public var type: ColumnType
+        /// Whether a row must give the column a value (`NOT NULL`).
         public var notNull: Bool
 
+        /// A column called `name` holding `type`, which may be null unless `notNull`.
         public init(name: String, type: ColumnType, notNull: Bool = false) {
             self.name = name
             self.type = type
@@ -22,11 +42,17 @@ public struct TableDesign: Sendable, Equatable {
 
     /// A child table's first column, which refers to its parent row's key.
     public struct ForeignKey: Sendable, Equatable {
+        /// The name of the child table's column that holds the parent's key.
         public var column: String
+        /// The table the parent rows are in.
         public var parentTable: String
+        /// The parent table's key column (its ``Table/keyColumn``) this column refers to.
         public var parentColumn: String
+        /// The type of the key, the same as the parent column's.
         public var type: ColumnType
 
+        /// A foreign key: `column` of the child table refers to `parentColumn` of
+        /// `parentTable`.
         public init(column: String, parentTable: String, parentColumn: String, type: ColumnType) {
             self.column = column
             self.parentTable = parentTable
@@ -35,12 +61,18 @@ public struct TableDesign: Sendable, Equatable {
         }
     }
 
+    /// One declared table: its columns, keys and indexes, and its place in a
+    /// parent–child hierarchy.
     public struct Table: Sendable, Equatable {
+        /// The table's name, as the records' ``Record/table`` names it.
         public var name: String
         /// The columns after the foreign key, if any, in order.
         public var columns: [Column]
+        /// The columns of the primary key, in order; empty for none.
         public var primaryKey: [String]
+        /// Sets of columns whose values together must be unique, one constraint each.
         public var unique: [[String]]
+        /// Sets of columns to index, one (non-unique) index each.
         public var indexes: [[String]]
         /// Set on a child table: its rows belong to rows of ``ForeignKey/parentTable``,
         /// and a batch never ends between a parent row and its children.
@@ -48,6 +80,7 @@ public struct TableDesign: Sendable, Equatable {
         /// The tables whose rows belong to this table's rows.
         public var childTables: [String]
 
+        /// A table called `name`; every argument but the columns defaults to none.
         public init(name: String, columns: [Column], primaryKey: [String] = [], unique: [[String]] = [],
                     indexes: [[String]] = [], foreignKey: ForeignKey? = nil, childTables: [String] = []) {
             self.name = name
@@ -69,6 +102,8 @@ public struct TableDesign: Sendable, Equatable {
     /// failing. An upsert never deletes: rows the input does not mention stay.
     public var upsert: Bool
 
+    /// A design of `tables` (parents before their children); `upsert` makes a row
+    /// whose primary key is already stored update it.
     public init(tables: [Table], upsert: Bool) {
         self.tables = tables
         self.upsert = upsert

@@ -151,6 +151,10 @@ final class ExpatIconvEncoding {
 
     /// Fills Expat's `XML_Encoding`, handing it a retained reference that its
     /// `release` callback gives back.
+    ///
+    /// Safety: the one `passRetained` is balanced by Expat calling `release` exactly
+    /// once — when the parser is freed, or at once if it cannot use the table — and
+    /// `convert` is only called while Expat still holds that reference.
     func describe(to info: UnsafeMutablePointer<XML_Encoding>) {
         withUnsafeMutableBytes(of: &info.pointee.map) { table in
             let entries = table.bindMemory(to: Int32.self)

@@ -10,17 +10,25 @@ import CExpat
 /// - parameter entities are not parsed;
 /// - Expat's protection against entity amplification ("billion laughs") stays on.
 public struct ExpatParser: StreamingParser {
+    /// The bytes read from the input per call, and the size of the parse buffer.
+    /// Default: ``defaultChunkSize`` (256 KiB).
     public var chunkSize: Int
     /// Bounds the bytes of one token without an event: a name, a tag with its
     /// attributes, a comment longer than ``ParseLimits/maxTextBytes`` (and a chunk)
     /// stops the parse, rather than Expat holding it all in memory.
     public var limits: ParseLimits
 
+    /// An Expat parser reading `chunkSize` bytes at a time, bounded by `limits`.
     public init(chunkSize: Int = defaultChunkSize, limits: ParseLimits = .default) {
         self.chunkSize = chunkSize
         self.limits = limits
     }
 
+    /// Reads `input` chunk by chunk into Expat's own buffer and delivers its events
+    /// to `receiver`; `progress` hears the bytes read after each chunk. Throws
+    /// `.data` with the position for a document that is not well-formed or passes
+    /// ``limits``, `.io` when reading fails, and whatever `receiver` throws; errors
+    /// name the input.
     public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
                       progress: ((Int) -> Void)? = nil) throws {
         let session = ExpatPushParser(receiver: receiver, displayName: input.displayName)
@@ -42,6 +50,7 @@ public struct ExpatParser: StreamingParser {
         }
     }
 
+    /// An ``ExpatPushParser`` delivering to `receiver`, whose errors name `displayName`.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) -> any PushParser {
         ExpatPushParser(receiver: receiver, displayName: displayName)
     }
@@ -51,6 +60,18 @@ public struct ExpatParser: StreamingParser {
 /// pushed rather than read. Names are interned in ``names``; namespaces are
 /// processed, and the safety settings are ``ExpatParser``'s.
 public final class ExpatPushParser: PushParser {
+    // Safety:
+    // - `Unmanaged.passUnretained(self)` as Expat's user data: Expat calls back only
+    //   from inside `XML_Parse`/`XML_ParseBuffer`, which this object calls on itself,
+    //   and `deinit` frees the Expat parser, so `self` outlives every callback and
+    //   `with(_:_:)` may borrow it (`_withUnsafeGuaranteedRef`) without a retain.
+    // - `stack` is `receiver` (held strongly just above) seen as a HandlerStack.
+    // - `openNames`, `recentNames` hold names of `names`, this parser's own table.
+    // - `@exclusivity(unchecked)`: one thread drives a parser, and a receiver must not
+    //   feed the parser calling it (see ParseEventReceiver), so nothing writes
+    //   `attributeScratch` while the receiver reads it, and no callback overlaps another
+    //   (so `entities`, written by Expat's declaration callbacks and read per element,
+    //   is never written during a read).
     static let namespaceSeparator = NameTable.namespaceSeparator
 
     let parser: XML_Parser
@@ -154,10 +175,14 @@ public final class ExpatPushParser: PushParser {
         return check(XML_Parse(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0))
     }
 
+    /// Parses `bytes` (Expat copies what it cannot finish yet) and delivers the
+    /// events they complete; throws `.data` at the first error, naming ``displayName``.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         try parse(bytes, isFinal: false).mapError { $0.inFile(displayName) }.get()
     }
 
+    /// Tells Expat the document ended; throws `.data` when it is incomplete (an
+    /// element left open, no document element).
     public func finish() throws {
         try parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true).mapError { $0.inFile(displayName) }.get()
     }

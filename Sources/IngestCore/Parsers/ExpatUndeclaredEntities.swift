@@ -113,6 +113,9 @@ extension ExpatPushParser {
         }
     }
 
+    // Safety: as in `ExpatPushParser.with`: the parser outlives Expat's callbacks,
+    // which run only inside its own `XML_Parse` calls.
+    /// The parser a callback's user data points to, unretained.
     private static func session(_ data: UnsafeMutableRawPointer?) -> ExpatPushParser {
         Unmanaged<ExpatPushParser>.fromOpaque(data!).takeUnretainedValue()
     }

@@ -24,9 +24,15 @@ public struct JSONParser: StreamingParser {
     public var documentName: String
     /// Read a sequence of values rather than one document.
     public var lines: Bool
+    /// Bounds on the document: nesting depth and the bytes of one string or number
+    /// (``ParseLimits/maxDepth``, ``ParseLimits/maxTextBytes``).
     public var limits: ParseLimits
+    /// The bytes read from the input per call; the buffer grows beyond it only for a
+    /// token cut by a chunk's end. Default: ``defaultChunkSize`` (256 KiB).
     public var chunkSize: Int
 
+    /// A JSON parser whose top-level value is the element `documentName`; with
+    /// `lines`, the input is a sequence of values.
     public init(documentName: String, lines: Bool = false, limits: ParseLimits = .default,
                 chunkSize: Int = defaultChunkSize) {
         self.documentName = documentName
@@ -35,6 +41,10 @@ public struct JSONParser: StreamingParser {
         self.chunkSize = chunkSize
     }
 
+    /// Reads `input` chunk by chunk straight into the push parser's buffer and
+    /// delivers its events to `receiver`; `progress` hears the bytes read after each
+    /// chunk. Throws `.data` with the position for malformed JSON or a passed limit,
+    /// `.io` when reading fails, and whatever `receiver` throws.
     public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
                       progress: ((Int) -> Void)? = nil) throws {
         // Reads straight into the push parser's buffer: no copy between the two.
@@ -51,6 +61,7 @@ public struct JSONParser: StreamingParser {
         try parser.finish()
     }
 
+    /// A ``JSONPushParser`` with this parser's settings, delivering to `receiver`.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) -> any PushParser {
         makeJSONPushParser(receiver: receiver, displayName: displayName)
     }

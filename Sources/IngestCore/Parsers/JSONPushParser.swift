@@ -36,15 +36,26 @@ import Darwin
 /// Memory: one buffer holding the current chunk (and a token cut by its end), the
 /// decoded text of a string that has escapes or spans chunks, and the nesting stack.
 public final class JSONPushParser: PushParser {
+    /// Where the element names of the events (keys, `item`, the document name) are
+    /// interned: the same key always arrives as the same ``Name``.
     public let names: NameTable
     /// The input's name in error messages.
     public let displayName: String
+    /// Bounds on nesting depth and on the bytes of one string or number; passing one
+    /// throws `.data`.
     public let limits: ParseLimits
+    /// Whether the input is a sequence of values (JSON Lines) rather than one document.
     public let lines: Bool
     private let receiver: any ParseEventReceiver
     private let documentName: Name
     private let itemName: Name
 
+    // Safety (`@exclusivity(unchecked)` on the state below, `Unmanaged` names): one
+    // thread drives a parser, and a receiver must not feed the parser calling it
+    // (see ParseEventReceiver), so no access to the parser's state overlaps another
+    // and `storage` is never reallocated while a token in it is being delivered.
+    // `containerNames` and `key` hold names of `names`, which the parser owns and
+    // which never lets a name go.
     // The buffer: bytes [start, end) of `storage` are read but not yet consumed.
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
@@ -88,7 +99,10 @@ public final class JSONPushParser: PushParser {
     ///   - documentName: the name of the document element (ingest uses the input's
     ///     file name without its extension).
     ///   - lines: read a sequence of values (JSON Lines) rather than one document.
+    ///   - limits: bounds on nesting depth and on one string's or number's bytes.
     ///   - names: the table keys are interned in.
+    ///   - bufferSize: the initial size of the buffer bytes are read into; it grows
+    ///     when a token cut by its end or ``writableSpace(minimum:)`` needs more.
     ///   - displayName: the input's name in error messages.
     public init(receiver: any ParseEventReceiver, documentName: String, lines: Bool = false,
                 limits: ParseLimits = .default, names: NameTable = NameTable(),

@@ -34,6 +34,8 @@ import CLibXML2
 /// libxml2 stands. For inputs in other encodings than UTF-8, ``SourcePosition``'s
 /// byte offset counts bytes of the UTF-8 libxml2 converted the input to.
 public struct LibXML2Parser: StreamingParser {
+    /// The bytes read from the input per call, pushed to libxml2 at once.
+    /// Default: ``defaultChunkSize`` (256 KiB).
     public var chunkSize: Int
     /// Sets `XML_PARSE_HUGE`: lifts libxml2's hard limits (10 MB attribute values and
     /// CDATA sections, 50 000-byte names) and turns off its entity amplification
@@ -41,11 +43,17 @@ public struct LibXML2Parser: StreamingParser {
     /// inputs.
     public var allowsHugeDocuments: Bool
 
+    /// A libxml2 parser reading `chunkSize` bytes at a time, with its hard limits on
+    /// unless `allowsHugeDocuments`.
     public init(chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false) {
         self.chunkSize = chunkSize
         self.allowsHugeDocuments = allowsHugeDocuments
     }
 
+    /// Reads `input` chunk by chunk, pushes each chunk into libxml2 and delivers the
+    /// events to `receiver`; `progress` hears the bytes read after each chunk. Throws
+    /// `.data` for a document that is not well-formed (or passes libxml2's limits),
+    /// `.io` when reading fails, and whatever `receiver` throws.
     public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
                       progress: ((Int) -> Void)? = nil) throws {
         let session = try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, displayName: input.displayName)
@@ -62,6 +70,8 @@ public struct LibXML2Parser: StreamingParser {
         }
     }
 
+    /// A ``LibXML2PushParser`` delivering to `receiver`; throws when libxml2 cannot
+    /// create its parser context.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) throws -> any PushParser {
         try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, displayName: displayName)
     }

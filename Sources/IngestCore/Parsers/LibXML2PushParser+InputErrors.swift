@@ -20,6 +20,9 @@ extension LibXML2PushParser {
 
     /// Runs one `xmlParseChunk` with the thread's libxml2 error handlers pointed at
     /// this parser, then puts the previous handlers back.
+    ///
+    /// Safety: libxml2's error handlers are per thread, and the ones pointing at this
+    /// (unretained) parser are in place only while `body` runs, a call on `self`.
     func withInputErrorsCaptured<T>(_ body: () -> T) -> T {
         pushStart = currentPushStart
         let saved = ingest_xml_capture_errors(Self.inputErrorHandler, Unmanaged.passUnretained(self).toOpaque())

@@ -25,6 +25,10 @@ public final class LibXML2PushParser: PushParser {
     var failure: IngestError?
     /// Where the parser stood when the current push began (see ``withInputErrorsCaptured(_:)``).
     var pushStart: PushStart?
+    // Safety (`@exclusivity(unchecked)` on the scratch buffers below): one thread
+    // drives a parser and a receiver must not feed the parser calling it (see
+    // ParseEventReceiver), so a callback never runs while another one is accessing
+    // them.
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
     /// Bytes of an Expat-style `URI␁local␁prefix` name being built.
     @exclusivity(unchecked) private var nameScratch: [UInt8] = []
@@ -110,10 +114,13 @@ public final class LibXML2PushParser: PushParser {
         return .success(())
     }
 
+    /// Pushes `bytes` into libxml2 (`xmlParseChunk`) and delivers the events they
+    /// complete; throws `.data` at the first error, which stops the parser.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         try parse(bytes, isFinal: false).mapError { $0.inFile(displayName) }.get()
     }
 
+    /// Pushes the end of the document; throws `.data` when it is incomplete.
     public func finish() throws {
         try parse(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true).mapError { $0.inFile(displayName) }.get()
     }
@@ -161,8 +168,10 @@ public final class LibXML2PushParser: PushParser {
     /// libxml2 made to parse an entity's replacement text (it copies `_private`).
     private static func with(_ context: UnsafeMutableRawPointer?, _ body: (LibXML2PushParser) -> Void) {
         let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
-        // The parser object owns the context, so it outlives every callback: no
-        // retain and release per event.
+        // Safety: the parser object owns the context (its `deinit` frees it) and
+        // libxml2 calls back only from `xmlParseChunk`, which the object calls on
+        // itself, so it outlives every callback: no retain and release per event.
+        // (The contexts libxml2 makes for entity text live only inside that call.)
         Unmanaged<LibXML2PushParser>.fromOpaque(parser.pointee._private!)._withUnsafeGuaranteedRef(body)
     }
 

@@ -7,7 +7,7 @@ import Foundation
 /// 512 KiB on Darwin. What a record nested as deep as the parsers accept
 /// (``ParseLimits/maxSupportedDepth``) costs there — releasing its tree of nested
 /// values, decoding a recursive model type — must not depend on that; so the
-/// import loop's parsing thread and ``records(_:at:from:options:buffer:)``'s get
+/// import loop's parsing thread and ``records(_:at:from:options:buffer:onFailure:)``'s get
 /// ``stackBytes``, set explicitly, and the command runs its whole import on one.
 package enum LargeStackThread {
     /// 64 MiB: reserved, not committed — only the pages a deep record touches are

@@ -34,6 +34,8 @@ final class KeyedArchiveSink: FileRecordSink {
     let className: String?
     let format: PlistFormat
     private let output: OutputFile
+    /// Interns the keys of every nested value this sink writes.
+    private let nestedNames = NameTable()
 
     // Binary: entries are objects; `$objects` is a spool of their references.
     private let binary: BinaryPlistWriter?
@@ -121,7 +123,7 @@ final class KeyedArchiveSink: FileRecordSink {
                 try writer.uid(stringUID(text))
             case .json(let text, _):
                 try writer.key(key)
-                try writer.uid(enqueue(nested: try JSONValue(parsing: text)))
+                try writer.uid(enqueue(nested: try JSONValue(parsing: text, names: nestedNames)))
             case .data(let bytes):
                 try writer.key(key)
                 try writer.uid(enqueue(.scalar(.data(bytes))))

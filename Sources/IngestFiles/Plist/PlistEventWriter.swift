@@ -20,8 +20,9 @@ extension PlistEventWriter {
     /// arrays too: a plist has no null). The text is read by the JSON input's own
     /// reader, as events, so a value nested however deep costs no stack and builds
     /// no tree.
-    func write(json text: String, dates: Bool) throws {
-        try JSONPushParser.parseNested(text, into: PlistJSONForwarder(writer: self, dates: dates))
+    /// `names` interns the keys; one table serves every value a sink writes.
+    func write(json text: String, dates: Bool, names: NameTable) throws {
+        try JSONPushParser.parseNested(text, into: PlistJSONForwarder(writer: self, dates: dates), names: names)
     }
 }
 

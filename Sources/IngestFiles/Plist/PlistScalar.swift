@@ -51,7 +51,7 @@ public enum PlistScalar: Equatable, Sendable {
 /// What one field or nested value becomes in a property list.
 enum PlistContent {
     case scalar(PlistScalar)
-    /// An array or object, as JSON text (see ``PlistEventWriter/write(json:dates:)``).
+    /// An array or object, as JSON text (see ``PlistEventWriter/write(json:dates:names:)``).
     case nested(String)
     /// Nothing: `null`, which plists cannot hold.
     case absent

@@ -19,6 +19,8 @@ final class PlistSink: FileRecordSink {
     private let tables: TableSpools
     private let xml: XMLPlistWriter?
     private let binary: BinaryPlistWriter?
+    /// Interns the keys of every nested value this sink writes.
+    private let nestedNames = NameTable()
     private var writer: any PlistEventWriter { xml ?? binary! }
 
     init(output: OutputFile, format: PlistFormat) throws {
@@ -47,7 +49,7 @@ final class PlistSink: FileRecordSink {
                 try writer.scalar(scalar)
             case .nested(let text):
                 try writer.key(field.name.qualified)
-                try writer.write(json: text, dates: true)
+                try writer.write(json: text, dates: true, names: nestedNames)
             }
         }
         try writer.endDictionary()

@@ -49,6 +49,10 @@ final class LibXML2Diagnostics {
 
 
     /// Runs `body` with every libxml2 report of this thread coming here.
+    ///
+    /// Safety: libxml2's error handlers are per thread; the one pointing at this
+    /// (unretained) object is in place only while `body` runs, and
+    /// `withExtendedLifetime` keeps the object alive that long.
     func capturing<T>(_ body: () throws -> T) rethrows -> T {
         let saved = ingest_xml_capture_errors(Self.handler, Unmanaged.passUnretained(self).toOpaque())
         defer { ingest_xml_restore_errors(saved) }

@@ -27,6 +27,11 @@ final class LibXML2InputSource {
     }
 
     /// The context pointer to hand libxml2 with ``read``; valid while `self` lives.
+    ///
+    /// Safety: unretained, so the caller must keep `self` alive until libxml2 stops
+    /// reading. Both callers (`XMLTree.init(reading:…)`, `ValidationSchema.validate`)
+    /// read `source.failure` after the parse, which keeps it alive across it; wrap the
+    /// call in `withExtendedLifetime(source)` where there is no such later use.
     var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     /// libxml2's `xmlInputReadCallback`: bytes read, 0 at the end, -1 on failure.

@@ -16,7 +16,7 @@ import CLibXML2
 /// Internal entities are expanded in place. A reference to an external entity (which
 /// the tree never loads) stops the walk with the same `.data` error the streaming
 /// parsers give. Expansion — in text and in attribute values alike — is bounded as
-/// Expat bounds it (``EntityExpansionBudget``): past 8 MiB, expanded text may not
+/// Expat bounds it (`EntityExpansionBudget`): past 8 MiB, expanded text may not
 /// exceed 100 times the document's size.
 ///
 /// Positions carry the element's line and no column (libxml2's tree keeps none).
@@ -30,6 +30,10 @@ public final class TreeEventWalker {
     public let receiver: any ParseEventReceiver
     /// The names met so far; share one table to compare names across walks.
     public let names: NameTable
+    // Safety (`@exclusivity(unchecked)`): one thread walks a tree, and a receiver must
+    // not send elements through the walker that is calling it (as with the parsers,
+    // see ParseEventReceiver), so nothing writes these while the receiver reads the
+    // attributes built in them.
     @exclusivity(unchecked) private var nameScratch: [UInt8] = []
     @exclusivity(unchecked) private var valueArena: [UInt8] = []
     @exclusivity(unchecked) private var valueSpans: [(name: Name, start: Int, count: Int)] = []

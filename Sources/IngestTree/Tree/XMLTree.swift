@@ -23,7 +23,7 @@ import CLibXML2
 /// Internal entities are kept as references to their parsed content, as libxml2 does
 /// without `XML_PARSE_NOENT` (which would substitute external entities too), and
 /// libxml2's protection against entity amplification stays on; on top of it, a tree
-/// whose references would expand past ingest's bound (``EntityExpansionBudget``) is
+/// whose references would expand past ingest's bound (`EntityExpansionBudget`) is
 /// refused before anything expands them. libxml2's own limits
 /// apply, since `XML_PARSE_HUGE` is not set: nesting up to 256 levels, a text node up
 /// to 10 MB.

@@ -222,6 +222,8 @@ public final class ValidationSchema {
               let subset = document.pointee.intSubset, let table = subset.pointee.entities else { return nil }
         final class Names { var list: [String] = [] }
         let names = Names()
+        // Safety: `xmlHashScan` calls back only before it returns, and
+        // `withExtendedLifetime` keeps the unretained `names` alive until then.
         withExtendedLifetime(names) {
             xmlHashScan(OpaquePointer(table), { _, data, name in
                 guard let data, let name else { return }

@@ -110,6 +110,9 @@ final class XMLSchemaStream {
 
     /// The stream behind a callback: the validator hands ingest's callbacks the
     /// parser context, whose `_private` is the stream.
+    ///
+    /// Safety: unretained, and safe because the context lives only inside
+    /// ``validate(_:)``, a call on the stream, which frees it before returning.
     private static func with(_ context: UnsafeMutableRawPointer?, _ body: (XMLSchemaStream) -> Void) {
         guard let context else { return }
         let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)

@@ -62,7 +62,7 @@ struct OutputOptions: ParsableArguments {
         var isDatabase: Bool { self == .db || self == .postgres }
     }
 
-    @Option(help: "What to write: db (SQLite), postgres (PostgreSQL, with --db), plist (property list), archive (NSKeyedArchiver), json, ndjson.")
+    @Option(help: ArgumentHelp("What to write: db (SQLite), postgres (PostgreSQL, with --db), plist (property list), archive (NSKeyedArchiver), json, ndjson.", valueName: "kind"))
     var to: Kind = .db
 
     @Option(help: ArgumentHelp("With --to postgres, the database: postgresql://user@host:5432/name, postgresql:///name?host=/run/postgresql, or host=HOST dbname=NAME; the PG* variables fill in the rest ('' takes everything from them). The password comes from PGPASSWORD or ~/.pgpass, never from here.", valueName: "uri"))
