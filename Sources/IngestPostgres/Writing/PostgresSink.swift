@@ -31,6 +31,9 @@ final class PostgresSink: RecordSink {
     private var tables: [String: PostgresTable] = [:]
     /// In the order first met (a design's: parents before children).
     private(set) var tableOrder: [PostgresTable] = []
+    // Safety (`@exclusivity(unchecked)` here and below): only the import's writer
+    // thread calls the sink; what the session's executor thread runs captures copies
+    // (encoded rows, SQL, names), never these properties, so no accesses overlap.
     @exclusivity(unchecked) private var current: PostgresTable?
     @exclusivity(unchecked) private var bufferedBytes = 0
     /// Per field of the record being written: its column and what it holds; per

@@ -42,6 +42,10 @@ final class PostgresTable {
     /// The session-private staging table an upsert copies into before merging.
     var stagingName: String?
 
+    // Safety (`@exclusivity(unchecked)` here and below): a table belongs to one
+    // PostgresSink, which only the import's writer thread calls; the session's
+    // executor thread gets copies (the buffer, the column names), never the table. No
+    // two accesses can overlap, so the runtime check per row and value is left out.
     @exclusivity(unchecked) private(set) var columns: [Column] = []
     /// The columns the rows in ``buffer`` fill, in order: every column of a table
     /// created here; of a table that existed, those the records have used, so the
