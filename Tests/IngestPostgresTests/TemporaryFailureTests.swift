@@ -108,7 +108,10 @@ struct TemporaryFailureTests {
         let server = try TestPostgresServer.start(name: "restart")
         defer { server.stop() }
         let database = try server.makeDatabase("restart")
-        try server.psql("CREATE TABLE people AS SELECT g AS id, 'old' AS tag FROM generate_series(1, 5) g", database: database)
+        // Committed durably: the server runs with synchronous_commit off, and the restart
+        // below (an immediate stop) would otherwise lose a commit not yet flushed.
+        try server.psql("SET synchronous_commit = on; CREATE TABLE people AS SELECT g AS id, 'old' AS tag FROM generate_series(1, 5) g",
+                        database: database)
         for mode in [PostgresOutput.Mode.replace, .append] {
             let settings = try server.settings(database)
             let written = Signal()
@@ -128,6 +131,7 @@ struct TemporaryFailureTests {
                         }
                         return nil
                     } catch let error as IngestError {
+                        written.raise()  // a failure before the restart is reported, not waited on
                         return error
                     }
                 }
