@@ -4,7 +4,8 @@ import PackageDescription
 // The library is cut in layers a program picks from (see README, "Architecture"):
 // IngestCore parses and maps with nothing but the C libraries; each output, the tree
 // mode and the mapping schemas are modules of their own on top of it; IngestKit
-// re-exports them all; `ingest` is the command, a thin client of the library.
+// re-exports them all but IngestPostgres (so a program that takes IngestKit does not build
+// SwiftNIO); `ingest` is the command, a thin client of the library.
 let package = Package(
     name: "ingest",
     products: [
@@ -12,6 +13,7 @@ let package = Package(
         .library(name: "IngestCore", targets: ["IngestCore"]),
         .library(name: "IngestTree", targets: ["IngestTree"]),
         .library(name: "IngestSQLite", targets: ["IngestSQLite"]),
+        .library(name: "IngestPostgres", targets: ["IngestPostgres"]),
         .library(name: "IngestFiles", targets: ["IngestFiles"]),
         .library(name: "IngestSchema", targets: ["IngestSchema"]),
         .library(name: "IngestCompression", targets: ["IngestCompression"]),
@@ -27,6 +29,8 @@ let package = Package(
         // feed tests' loopback HTTP server.
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // C libraries, found through pkg-config; the providers name the packages to install.
@@ -62,6 +66,15 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The PostgreSQL output: the only module that imports PostgresNIO (and so SwiftNIO).
+        .target(
+            name: "IngestPostgres",
+            dependencies: [
+                "IngestCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Property lists (XML, binary), keyed archives, JSON and NDJSON outputs.
         .target(name: "IngestFiles", dependencies: ["IngestCore"]),
         // Mapping schemas: declared records, typed fields, keys, child tables, inference.
@@ -76,7 +89,8 @@ let package = Package(
         .target(name: "IngestFeedArchive", dependencies: ["IngestCore", "IngestFeeds"]),
         // Drives element handlers with hand-made events, for tests (yours too).
         .target(name: "IngestTesting", dependencies: ["IngestCore"]),
-        // The umbrella: re-exports the modules above.
+        // The umbrella: re-exports the modules above, but for IngestPostgres, which a
+        // program imports by name (its SwiftNIO and TLS stack is a long build nobody else needs).
         .target(
             name: "IngestKit",
             dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression",
@@ -87,6 +101,7 @@ let package = Package(
             name: "ingest",
             dependencies: [
                 "IngestKit",
+                "IngestPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -112,14 +127,34 @@ let package = Package(
             path: "Benchmarks/DecodeRecords"
         ),
 
+        // Benchmarks/postgres.sh's measures beside the import: text vs binary COPY, the bridge.
+        .executableTarget(
+            name: "ingest-postgres-bench",
+            dependencies: ["IngestCore", "IngestPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Benchmarks/PostgresCopy"
+        ),
+
         // Helpers the test targets share: the package root, a temporary directory, an
         // event log, the automatic mapping of a string.
         .target(name: "IngestTestSupport", dependencies: ["IngestCore", "IngestTesting"], path: "Tests/Support"),
+        // A real PostgreSQL server for the tests (initdb, pg_ctl, a Unix socket), started
+        // on first use; the PostgreSQL output's tests and the command's share it.
+        .target(name: "PostgresTestServer", path: "Tests/PostgresServer"),
         .testTarget(name: "IngestCoreTests", dependencies: ["IngestCore", "IngestTesting", "IngestTestSupport"]),
         .testTarget(name: "IngestTreeTests", dependencies: ["IngestTree", "IngestTesting", "IngestTestSupport"]),
         .testTarget(
             name: "IngestSQLiteTests",
             dependencies: ["IngestSQLite", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "IngestPostgresTests",
+            dependencies: [
+                "IngestPostgres", "IngestCore", "PostgresTestServer", "IngestTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                // The parity test reads what the SQLite output wrote.
+                "IngestSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "CZlib"]),
         .testTarget(name: "IngestFeedsTests", dependencies: ["IngestFeeds", "IngestCore"]),
@@ -143,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "IngestCLITests",
             dependencies: [
-                "IngestFeeds", "IngestCore", "CZlib",
+                "IngestFeeds", "IngestCore", "CZlib", "PostgresTestServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // `ingest feed`'s tests serve feeds on 127.0.0.1 with SwiftNIO.
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -10,8 +10,9 @@ import IngestCore
 ///   `REFERENCES parent(key) ON DELETE CASCADE`, indexed, with foreign keys on;
 /// - with an upsert, a row whose primary key exists updates it
 ///   (`ON CONFLICT (key) DO UPDATE SET …`); a child table without a key of its own
-///   gets a unique index over all its columns, so a re-run adds the children it has
-///   not seen and leaves the others (`ON CONFLICT DO NOTHING`).
+///   gets a unique index over all its columns (a NULL keyed apart from every value),
+///   so a re-run adds the children it has not seen and leaves the others
+///   (`ON CONFLICT DO NOTHING`).
 ///
 /// Every name is quoted as an SQL identifier. Tables that exist already are kept
 /// (`CREATE TABLE IF NOT EXISTS`), so an append or an upsert adds to them.
@@ -57,10 +58,15 @@ struct SQLiteDesign {
                     : "DO UPDATE SET " + others.map { "\($0.quotedSQLIdentifier) = excluded.\($0.quotedSQLIdentifier)" }.joined(separator: ", ")
                 clauses[table.name] = "ON CONFLICT (\(Self.list(table.primaryKey))) \(update)"
             } else if let key = table.foreignKey {
-                // A keyless child row is the same row when every column is the same.
-                let all = [key.column] + table.columns.map(\.name)
+                // A keyless child row is the same row when every column is the same. A
+                // unique index counts NULLs as all different, so a nullable column is
+                // indexed as (is it NULL, its value or 0): a row with a NULL is found again.
+                let all = [key.column.quotedSQLIdentifier] + table.columns.map { column in
+                    let quoted = column.name.quotedSQLIdentifier
+                    return column.notNull ? quoted : "(\(quoted) IS NULL), ifnull(\(quoted), 0)"
+                }
                 let index = "\(table.name)_rows"
-                statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(Self.list(all)))")
+                statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(all.joined(separator: ", ")))")
                 clauses[table.name] = "ON CONFLICT DO NOTHING"
             }
         }

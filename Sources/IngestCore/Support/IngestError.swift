@@ -78,6 +78,28 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         case recordRejected
         /// More records rejected than allowed; the limit.
         case tooManyRejects(Int)
+        /// A database server that cannot be used now, which a later run may find
+        /// working (kind ``Kind/temporary``); why.
+        case serverUnavailable(ServerFailure)
+    }
+
+    /// Why a database server could not be used, as ``Reason/serverUnavailable(_:)`` says.
+    public enum ServerFailure: Sendable, Equatable {
+        /// Nothing answered: connection refused, no socket, no answer in time.
+        case unreachable
+        /// The connection closed under the import: the server shut down or restarted,
+        /// or ended the session.
+        case connectionLost
+        /// The server is there but will not serve yet: starting up, shutting down, or
+        /// out of connections.
+        case busy
+        /// The login was refused: a wrong user or password.
+        case loginRefused
+        /// The server asks for a password and none was given.
+        case passwordMissing
+        /// The import collided with another on the same rows (a deadlock or a
+        /// serialization failure) and was rolled back.
+        case conflict
     }
 
     /// The class of failure, which decides the exit status.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IngestKit
+import IngestPostgres
 
 #if canImport(Glibc)
 import Glibc
@@ -40,6 +41,12 @@ extension ImportCommand {
                                         design: try schema?.tableDesign(upsert: mapping.upsert))
             database.lockTimeout = output.lockTimeout
             return database
+        case .postgres:
+            let mode: PostgresOutput.Mode = output.replace ? .replace : output.append || mapping.upsert ? .append : .create
+            let database = PostgresOutput(settings: try postgresSettings(), mode: mode, altersExistingTables: output.alter,
+                                          design: try schema?.tableDesign(upsert: mapping.upsert))
+            database.lockTimeout = output.lockTimeout
+            return database
         case .plist:
             format = .propertyList(output.plistFormat ?? .xml)
         case .archive:
@@ -63,10 +70,16 @@ extension ImportCommand {
         return try RecordRejects(mode: mapping.onError, maxErrors: mapping.maxErrors, path: path, replace: output.replace)
     }
 
+    /// Where `--db` points, completed from the `PG*` variables; `.usage` for a
+    /// malformed string or one with a password.
+    func postgresSettings() throws -> PostgresConnectionSettings {
+        try PostgresConnectionSettings(output.db ?? "")
+    }
+
     /// Which names the schema's records carry: columns, plist keys, archive keys or field names.
     var schemaOutput: CompiledSchema.Output {
         switch output.to {
-        case .db: .database
+        case .db, .postgres: .database
         case .plist: .plist
         case .archive: .archive
         case .json, .ndjson: .json
@@ -143,10 +156,10 @@ extension ImportCommand {
         let to = output.to
         if output.replace && output.append { throw ValidationError("--replace and --append exclude each other: pick one.") }
         if output.dryRun && output.parseOnly { throw ValidationError("--dry-run and --parse-only exclude each other: pick one.") }
-        if output.append && to != .db {
+        if output.append && !to.isDatabase {
             throw ValidationError("--append adds to a database; with --to \(to.rawValue) use --replace to rebuild the file.")
         }
-        if output.alter && to != .db {
+        if output.alter && !to.isDatabase {
             throw ValidationError("--alter adds columns to the tables of a database; --to \(to.rawValue) has none.")
         }
         if output.plistFormat != nil && to != .plist && to != .archive {
@@ -157,6 +170,13 @@ extension ImportCommand {
             guard !className.isEmpty, !className.hasPrefix("$") else {
                 throw ValidationError("--class needs a class name such as Person.")
             }
+        }
+        if to == .postgres {
+            try validatePostgres()
+            return
+        }
+        if output.db != nil {
+            throw ValidationError("--db names a PostgreSQL database: it needs --to postgres (--out names the file of --to \(to.rawValue)).")
         }
         if let out = output.out {
             if out.isEmpty { throw ValidationError("--out needs a path, or - for standard output.") }
@@ -174,10 +194,26 @@ extension ImportCommand {
         }
     }
 
+    /// `--to postgres`: a database to connect to, and no file.
+    private func validatePostgres() throws {
+        if output.out != nil {
+            throw ValidationError("--out names a file; --to postgres writes to the database --db names: drop --out.")
+        }
+        if output.dryRun || output.parseOnly { return }
+        guard output.db != nil else {
+            throw ValidationError("--to postgres needs --db: a URI such as postgresql:///mydb or postgresql://user@host/mydb ('' takes the connection from the PG* variables).")
+        }
+        do {
+            _ = try postgresSettings()
+        } catch let error as IngestError {
+            throw ValidationError("--db: " + Diagnostics.describe(error))
+        }
+    }
+
     /// Whether the output is binary: a database, a binary plist, a binary archive.
     private var writesBinary: Bool {
         switch output.to {
-        case .db: true
+        case .db, .postgres: true
         case .plist: output.plistFormat == .binary
         case .archive: output.plistFormat != .xml
         case .json, .ndjson: false
@@ -198,7 +234,7 @@ extension ImportCommand {
         if mapping.xpath != nil { throw ValidationError("--schema and --xpath exclude each other: the schema's records paths select the records.") }
         if output.parseOnly { throw ValidationError("--parse-only maps nothing, so --schema has no effect: drop one of them.") }
         if mapping.upsert {
-            guard output.to == .db else { throw ValidationError("--upsert updates database rows: it needs --to db.") }
+            guard output.to.isDatabase else { throw ValidationError("--upsert updates database rows: it needs --to db or --to postgres.") }
             guard !output.replace else { throw ValidationError("--upsert updates an existing database; --replace rebuilds it: pick one.") }
         }
         if mapping.onError == .fail, mapping.rejects != nil || mapping.maxErrors != nil {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IngestKit
+import IngestPostgres
 
 /// `ingest [import] INPUT...`: the default subcommand. It parses options, builds an
 /// import from the library's parts (a reader, an output, rejects), runs it and
@@ -7,7 +8,7 @@ import IngestKit
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Stream XML or JSON into SQLite, a property list, a keyed archive or JSON (the default command).",
+        abstract: "Stream XML or JSON into SQLite, PostgreSQL, a property list, a keyed archive or JSON (the default command).",
         usage: "ingest [import] <input> ... [--to <kind>] [--out <path>] [<options>]",
         discussion: ImportHelp.discussion
     )
@@ -74,28 +75,32 @@ struct ImportCommand: ParsableCommand {
             if let importer = reader as? Importer, inputs.contains(where: { $0.path == nil }) {
                 // Standard input has no name: a JSON top-level array's table is named after the output.
                 var named = importer
-                named.options.documentName = job.output.flatMap { $0 == "-" ? nil : Importer.stem($0) } ?? "stdin"
+                named.options.documentName = job.output.flatMap { $0 == "-" || output.to == .postgres ? nil : Importer.stem($0) } ?? "stdin"
                 reader = named
             }
             let destination = try makeOutput(for: job, schema: schema)
             for input in inputs { console.info("reading \(input.displayName)") }
             let meter = ProgressTracker(enabled: !messages.quiet)
             defer { meter.finish() }
+            // The output's warnings (a password file ignored) matter most when the run fails.
+            let warnings = { for warning in (destination as? PostgresOutput)?.warnings ?? [] { console.warning(warning) } }
             let summary: ImportSummary
             do {
                 summary = try reader.run(inputs, into: destination) { meter.update($0) }
             } catch {
                 meter.finish()
                 reportRemovedFiles(of: destination, console: console)
+                warnings()
                 throw error
             }
             meter.finish()
             reportRemovedFiles(of: destination, console: console)
-            if let database = destination as? SQLiteOutput {
-                for (table, columns) in database.columnsAddedToExistingTables {
-                    console.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
-                }
+            let addedColumns = (destination as? SQLiteOutput)?.columnsAddedToExistingTables
+                ?? (destination as? PostgresOutput)?.columnsAddedToExistingTables ?? []
+            for (table, columns) in addedColumns {
+                console.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
             }
+            warnings()
             if job.output != nil { console.info("wrote \(destination.displayName)") }
             let rejected = (rejects?.count ?? 0) - rejectedBefore
             report.add(job: job, summary: summary, rejected: rejected, seconds: stopwatch.seconds)
@@ -119,8 +124,12 @@ struct ImportCommand: ParsableCommand {
 
     /// With `--out`, every input into one output; without, one output per input,
     /// named after it (`data/folks.xml` → `folks.db` in the current directory).
+    /// PostgreSQL: every input into the database, in one transaction.
     func jobs() -> [Job] {
         if output.dryRun || output.parseOnly { return [Job(inputs: input.inputs, output: nil)] }
+        if output.to == .postgres {
+            return [Job(inputs: input.inputs, output: (try? postgresSettings().description) ?? output.db ?? "")]
+        }
         if let out = output.out { return [Job(inputs: input.inputs, output: out)] }
         return input.inputs.map { Job(inputs: [$0], output: "\(Importer.stem($0)).\(output.to.rawValue)") }
     }

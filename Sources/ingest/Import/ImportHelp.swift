@@ -22,6 +22,7 @@ enum ImportHelp {
       ingest folks.xml                        folks.db, table people
       ingest folks.xml --to plist             folks.plist (XML property list)
       ingest folks.xml --to archive           folks.archive, class Person
+      ingest folks.xml --to postgres --db postgresql:///mydb   table people
       ingest folks.xml --to ndjson --out -    one JSON object a line on stdout
       ingest feed.rss --records rss/channel/item --out items.db
       ingest export.json --records data/results/item

@@ -56,11 +56,17 @@ struct MappingOptions: ParsableArguments {
 /// Where records go and how an existing output is treated.
 struct OutputOptions: ParsableArguments {
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case db, plist, archive, json, ndjson
+        case db, postgres, plist, archive, json, ndjson
+
+        /// Whether the output is a database, which tables are appended to and altered.
+        var isDatabase: Bool { self == .db || self == .postgres }
     }
 
-    @Option(help: ArgumentHelp("What to write: db (SQLite), plist (property list), archive (NSKeyedArchiver), json, ndjson.", valueName: "kind"))
+    @Option(help: ArgumentHelp("What to write: db (SQLite), postgres (PostgreSQL, with --db), plist (property list), archive (NSKeyedArchiver), json, ndjson.", valueName: "kind"))
     var to: Kind = .db
+
+    @Option(help: ArgumentHelp("With --to postgres, the database: postgresql://user@host:5432/name, postgresql:///name?host=/run/postgresql, or host=HOST dbname=NAME; the PG* variables fill in the rest ('' takes everything from them). The password comes from PGPASSWORD or ~/.pgpass, never from here.", valueName: "uri"))
+    var db: String?
 
     @Option(help: ArgumentHelp("Output path; - writes standard output. Default: the input's name with the output's extension.", valueName: "path"),
             completion: .file())

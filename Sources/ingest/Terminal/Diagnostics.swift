@@ -35,6 +35,19 @@ enum Diagnostics {
         case .missingColumn: "; --alter would add it"
         case .recordRejected: "; --on-error skip --rejects FILE sets such records aside"
         case .tooManyRejects(let limit): " (--max-errors \(limit))"
+        case .serverUnavailable(let failure): hint(for: failure)
+        }
+    }
+
+    /// What to do about a database server that could not be used; the exit status
+    /// (75) tells a scheduler to retry.
+    static func hint(for failure: IngestError.ServerFailure) -> String {
+        switch failure {
+        case .unreachable: "; check --db and that the server is running. Nothing was written; run again later"
+        case .connectionLost, .busy: ". Nothing was written; run again later"
+        case .loginRefused: "; check the user in --db and the password in PGPASSWORD or ~/.pgpass"
+        case .passwordMissing: "; set PGPASSWORD or add a line for the server to ~/.pgpass (never a password in --db)"
+        case .conflict: ": another import wrote the same rows at once. Nothing was written; run again"
         }
     }
 }

@@ -1,0 +1,505 @@
+import IngestCore
+import PostgresNIO
+
+/// Writes records into PostgreSQL tables inside the import's transaction: the sink a
+/// ``PostgresOutput`` hands the import.
+///
+/// Rows are encoded in `COPY` text format straight from a ``/IngestCore/RecordBatch``'s
+/// bytes (``CopyTextEncoder``), one buffer per table; when the buffers hold
+/// ``batchSize`` bytes they go to the server as `COPY … FROM STDIN`, pipelined through
+/// the ``PostgresSession`` so the next rows are encoded while the server copies these.
+///
+/// - Without a design, tables and columns are created as records need them, typed and
+///   widened as their values demand (``PostgresColumnType``), named as the SQLite
+///   output names them (``PostgresTable``).
+/// - With a design (a mapping schema's tables), ``prepare(_:)`` creates them; for an
+///   upsert each table's rows are copied into a session-private staging table and
+///   merged: `INSERT … ON CONFLICT (key) DO UPDATE` for a table with a primary key, and
+///   for a child table without one `ON CONFLICT DO NOTHING` against a unique index over
+///   all its columns. Nothing is ever deleted.
+/// - In ``PostgresOutput/Mode/create`` and ``PostgresOutput/Mode/replace`` every table
+///   is built under a temporary name and given its own by ``publish()``.
+final class PostgresSink: RecordSink {
+    let session: PostgresSession
+    let catalog: PostgresCatalog
+    let mode: PostgresOutput.Mode
+    let altersExistingTables: Bool
+    let design: TableDesign?
+    /// Bytes of encoded rows at which a batch goes to the server.
+    let batchSize: Int
+
+    private var tables: [String: PostgresTable] = [:]
+    /// In the order first met (a design's: parents before children).
+    private(set) var tableOrder: [PostgresTable] = []
+    // Safety (`@exclusivity(unchecked)` here and below): only the import's writer
+    // thread calls the sink; what the session's executor thread runs captures copies
+    // (encoded rows, SQL, names), never these properties, so no accesses overlap.
+    @exclusivity(unchecked) private var current: PostgresTable?
+    @exclusivity(unchecked) private var bufferedBytes = 0
+    /// Per field of the record being written: its column and what it holds; per
+    /// column: the field filling it (-1: none).
+    @exclusivity(unchecked) private var columnOfField: [Int] = []
+    @exclusivity(unchecked) private var heldValues: [HeldValue] = []
+    @exclusivity(unchecked) private var fieldOfColumn: [Int] = []
+    /// The batch ``write(_:)-(Record)`` writes a single record through.
+    private let single = RecordBatch(reservingBytes: 4096)
+    /// Names temporary tables of this import: `ingest_<run>_<n>`.
+    private let runToken = String(UInt32.random(in: .min ... .max), radix: 16)
+    private var temporaryCount = 0
+
+    init(session: PostgresSession, catalog: PostgresCatalog, mode: PostgresOutput.Mode, altersExistingTables: Bool,
+         design: TableDesign?, batchSize: Int) {
+        self.session = session
+        self.catalog = catalog
+        self.mode = mode
+        self.altersExistingTables = altersExistingTables
+        self.design = design
+        self.batchSize = batchSize
+    }
+
+    // MARK: RecordSink
+
+    /// One record, written as a batch of one.
+    func write(_ record: Record) throws {
+        single.clear()
+        single.append(record)
+        try write(single)
+    }
+
+    func write(_ batch: RecordBatch) throws {
+        var tableOfBatch = [PostgresTable?](repeating: nil, count: batch.tables.count)
+        for record in 0..<batch.count {
+            let entry = batch.entries[record]
+            let table: PostgresTable
+            if let known = tableOfBatch[entry.table] {
+                table = known
+            } else {
+                table = try self.table(named: batch.tables[entry.table], firstRecord: record, of: batch)
+                tableOfBatch[entry.table] = table
+            }
+            if bufferedBytes >= batchSize, !table.isChild {
+                // A batch ends before a record, never between a parent row and its children.
+                try flushAll()
+            }
+            try insert(record, of: batch, into: table)
+        }
+    }
+
+    func renameTable(_ old: String, to new: String) throws {
+        guard let table = tables.removeValue(forKey: old) else { return }
+        guard tables[new] == nil else {
+            throw IngestError(.data, "cannot rename the table \(old) to \(new): the import writes a table of that name already")
+        }
+        try PostgresIdentifier.check(new, what: "table")
+        try catalog.lock([new])
+        if table.physicalName == old {
+            // Written in place (an append): the rename is part of the transaction.
+            if try catalog.tableExists(new) {
+                throw IngestError(.output, "cannot rename the table \(old) to \(new): \(catalog.schema).\(new) exists")
+            }
+            try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, old)) RENAME TO \(PostgresIdentifier.quoted(new))",
+                                doing: "cannot rename the table \(old) to \(new)")
+            table.physicalName = new
+        } else if mode == .create, try catalog.tableExists(new) {
+            // Built under a temporary name: only the name it gets at the commit changes.
+            throw exists([new])
+        }
+        table.name = new
+        tables[new] = table
+    }
+
+    // MARK: the end
+
+    /// Sends every row still buffered and completes the tables: empty nested elements
+    /// become `[]` or `{}`, a table of records without fields gets the column `_`.
+    /// Waits until the server has done it all.
+    func finish() throws {
+        try flushAll()
+        for table in tableOrder where table.createdHere && table.columns.isEmpty {
+            try addColumn(table.addPlaceholderColumn(), to: table)
+        }
+        try fillEmptyNestedElements()
+        try session.waitForQueue()
+    }
+
+    /// Gives the tables built under temporary names their names, dropping the tables
+    /// they replace, all in the import's transaction: readers see the swap at the
+    /// commit. Imports of the same tables take their turn (an advisory lock per name).
+    /// In ``PostgresOutput/Mode/create``, tables that exist by now are refused, all named.
+    func publish() throws {
+        guard mode != .append else { return }
+        try session.waitForQueue()
+        let names = tableOrder.map(\.name)
+        try catalog.lock(names)
+        let replaced = try names.filter { try catalog.tableExists($0) }
+        if mode == .create, !replaced.isEmpty { throw exists(replaced) }
+        if !replaced.isEmpty {
+            // One statement, so tables that refer to each other (a design's) drop together;
+            // a table of someone else's that refers to one of them stops the replacement.
+            try session.execute("DROP TABLE \(replaced.map { PostgresIdentifier.qualified(catalog.schema, $0) }.joined(separator: ", "))",
+                                doing: "cannot replace \(replaced.joined(separator: ", "))")
+        }
+        for table in tableOrder {
+            try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) RENAME TO \(PostgresIdentifier.quoted(table.name))",
+                                doing: "cannot give the table \(table.name) its name")
+            if table.designed != nil { try catalog.renameIndexesAndConstraints(of: table.name, from: table.physicalName) }
+            table.physicalName = table.name
+        }
+    }
+
+    /// Tables that may not be written because they exist (``PostgresOutput/Mode/create``).
+    private func exists(_ names: [String]) -> IngestError {
+        let list = names.map { "\(catalog.schema).\($0)" }.joined(separator: ", ")
+        return IngestError(.output, names.count == 1 ? "the table \(list) already exists" : "the tables \(list) already exist",
+                           reason: .outputExists(appendable: true))
+    }
+
+    // MARK: tables
+
+    private func table(named name: String, firstRecord record: Int, of batch: RecordBatch) throws -> PostgresTable {
+        if let current, current.name == name { return current }
+        if let table = tables[name] {
+            current = table
+            return table
+        }
+        let position = batch.entries[record].position
+        if design != nil {
+            throw IngestError(.data, "the schema declares no table \(name)", position: position)
+        }
+        try PostgresIdentifier.check(name, what: "table", position: position)
+        guard PostgresIdentifier.fitted(name) == name else {
+            throw IngestError(.data, "the table name \(name) is longer than PostgreSQL's 63 bytes; name the records another way",
+                              position: position)
+        }
+        let table: PostgresTable
+        switch mode {
+        case .append:
+            if try catalog.tableExists(name) {
+                table = try existingTable(name)
+            } else {
+                // Only one import creates it; the others wait here, then append.
+                try catalog.lock([name])
+                table = try catalog.tableExists(name)
+                    ? try existingTable(name)
+                    : try newTable(name, physicalName: name, firstRecord: record, of: batch)
+            }
+        case .create, .replace:
+            try catalog.lock([name])
+            if mode == .create, try catalog.tableExists(name) { throw exists([name]) }
+            table = try newTable(name, physicalName: temporaryName(), firstRecord: record, of: batch)
+        }
+        tables[name] = table
+        tableOrder.append(table)
+        current = table
+        return table
+    }
+
+    private func existingTable(_ name: String) throws -> PostgresTable {
+        try catalog.lockForWriting(name, mayAlter: altersExistingTables)
+        return PostgresTable(name: name, physicalName: name, existingColumns: try catalog.columns(of: name),
+                             altersExisting: altersExistingTables)
+    }
+
+    /// A table with the columns of the record's fields, created at once.
+    private func newTable(_ name: String, physicalName: String, firstRecord record: Int, of batch: RecordBatch) throws -> PostgresTable {
+        let table = PostgresTable(name: name, physicalName: physicalName, existingColumns: nil)
+        let position = batch.entries[record].position
+        for field in batch.fields(of: record) {
+            let bytes = batch.bytes(of: field)
+            let (index, _) = try table.column(for: field.name, at: position)
+            if let type = table.widening(index, toHold: HeldValue(field, bytes: bytes), empty: bytes.isEmpty) {
+                table.didChangeType(index, to: type)
+            }
+            table.startCopying(index)
+        }
+        let columns = table.columns.map { "\(PostgresIdentifier.quoted($0.name)) \($0.type.sql)" }.joined(separator: ", ")
+        try session.execute("CREATE TABLE \(PostgresIdentifier.qualified(catalog.schema, physicalName)) (\(columns))",
+                            doing: "cannot create the table \(name)")
+        return table
+    }
+
+    private func temporaryName() -> String {
+        temporaryCount += 1
+        return "ingest_\(runToken)_\(temporaryCount)"
+    }
+
+    /// Creates a design's tables (see ``TableDesign/Table/createStatement(schema:physicalName:parentPhysicalName:ifNotExists:)``)
+    /// and, for an upsert, their staging tables. In ``PostgresOutput/Mode/create``,
+    /// tables that exist are refused, all named, before any record is read.
+    func prepare(_ design: TableDesign) throws {
+        let names = design.tables.map(\.name)
+        for name in names { try PostgresIdentifier.check(name, what: "table") }
+        var physicalNames: [String: String] = [:]
+        var existing: Set<String> = []
+        switch mode {
+        case .append:
+            let missing = try names.filter { try !catalog.tableExists($0) }
+            if !missing.isEmpty { try catalog.lock(missing) }
+            for name in names where try catalog.tableExists(name) { existing.insert(name) }
+            for name in names { physicalNames[name] = name }
+        case .create, .replace:
+            try catalog.lock(names)
+            if mode == .create {
+                let taken = try names.filter { try catalog.tableExists($0) }
+                if !taken.isEmpty { throw exists(taken) }
+            }
+            for name in names { physicalNames[name] = temporaryName() }
+        }
+        for designed in design.tables {
+            let physical = physicalNames[designed.name]!
+            let indexes = designed.indexes(schema: catalog.schema, physicalName: physical, upsert: design.upsert,
+                                           ifNotExists: mode == .append)
+            if existing.contains(designed.name) {
+                // An index the design declares that the table lacks (the unique index an
+                // upsert needs, after plain imports): created once, imports taking turns.
+                if try indexes.contains(where: { try !catalog.indexExists($0.name) }) {
+                    try catalog.lock([designed.name])
+                    for index in indexes where try !catalog.indexExists(index.name) {
+                        try session.execute(index.sql, doing: "cannot create an index on \(designed.name)")
+                    }
+                }
+                try catalog.lockForWriting(designed.name, mayAlter: false)
+            } else {
+                let parent = designed.foreignKey.map { physicalNames[$0.parentTable] ?? $0.parentTable }
+                try session.execute(designed.createStatement(schema: catalog.schema, physicalName: physical, parentPhysicalName: parent,
+                                                             ifNotExists: mode == .append),
+                                    doing: "cannot create the table \(designed.name)")
+                for index in indexes {
+                    try session.execute(index.sql, doing: "cannot create an index on \(designed.name)")
+                }
+            }
+            let columns = designed.allColumns.map {
+                PostgresTable.Column(name: $0.name, type: PostgresColumnType(designed: $0.type), widens: false)
+            }
+            let table = PostgresTable(name: designed.name, physicalName: physical, existingColumns: columns, designed: designed)
+            if design.upsert {
+                let staging = "ingest_stage_\(tableOrder.count + 1)"
+                try session.execute("CREATE TEMPORARY TABLE \(PostgresIdentifier.quoted(staging)) (LIKE \(PostgresIdentifier.qualified(catalog.schema, physical))) ON COMMIT DROP",
+                                    doing: "cannot create a staging table for \(designed.name)")
+                try session.execute("ALTER TABLE \(PostgresIdentifier.quoted(staging)) ADD COLUMN \(PostgresIdentifier.quoted(Self.orderColumn(designed))) bigint GENERATED ALWAYS AS IDENTITY",
+                                    doing: "cannot create a staging table for \(designed.name)")
+                table.stagingName = staging
+            }
+            tables[designed.name] = table
+            tableOrder.append(table)
+        }
+    }
+
+    /// A staging table's column counting rows in input order, named apart from the table's own.
+    private static func orderColumn(_ table: TableDesign.Table) -> String {
+        var name = "ingest order"
+        while table.allColumns.contains(where: { $0.name == name }) { name += "_" }
+        return name
+    }
+
+    // MARK: rows
+
+    /// Finds each field's column — adding or widening columns where a value needs it,
+    /// after the rows buffered for the old columns have gone out — then encodes the row.
+    private func insert(_ record: Int, of batch: RecordBatch, into table: PostgresTable) throws {
+        let fields = batch.fields(of: record)
+        let position = batch.entries[record].position
+        columnOfField.removeAll(keepingCapacity: true)
+        heldValues.removeAll(keepingCapacity: true)
+        for field in fields {
+            let bytes = batch.bytes(of: field)
+            let held = HeldValue(field, bytes: bytes)
+            let (index, change) = try table.column(for: field.name, at: position)
+            let widened = table.widening(index, toHold: held, empty: bytes.isEmpty)
+            switch change {
+            case .none:
+                if let widened { try changeType(of: index, in: table, to: widened) }
+            case .add:
+                if let widened { table.didChangeType(index, to: widened) }
+                try addColumn(index, to: table)
+            case .startCopying:
+                try flush(table)
+                table.startCopying(index)
+                if let widened { try changeType(of: index, in: table, to: widened) }
+            }
+            columnOfField.append(index)
+            heldValues.append(held)
+        }
+        try encode(fields, of: batch, at: position, into: table)
+    }
+
+    /// Appends the row to the table's buffer: its fields in the order of the columns
+    /// copied, `\N` for a column no field fills.
+    private func encode(_ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, at position: SourcePosition,
+                        into table: PostgresTable) throws {
+        if fieldOfColumn.count < table.columns.count {
+            fieldOfColumn += Array(repeating: -1, count: table.columns.count - fieldOfColumn.count)
+        }
+        for (field, column) in columnOfField.enumerated() { fieldOfColumn[column] = field }
+        defer { for column in columnOfField { fieldOfColumn[column] = -1 } }
+        let start = table.buffer.writerIndex
+        var first = true
+        for column in table.copiedColumns {
+            if first { first = false } else { table.buffer.writeInteger(UInt8(ascii: "\t")) }
+            let field = fieldOfColumn[column]
+            guard field >= 0 else {
+                table.buffer.writeStaticString("\\N")
+                continue
+            }
+            let bytes = batch.bytes(of: fields[fields.startIndex + field])
+            do {
+                try CopyTextEncoder.append(bytes, holding: heldValues[field], typed: table.columns[column].type,
+                                           emptyJSON: table.emptyJSON(forColumn: column), to: &table.buffer)
+            } catch {
+                table.buffer.moveWriterIndex(to: start)
+                throw IngestError(.data, "the field \(fields[fields.startIndex + field].name.qualified) holds the character U+0000, which PostgreSQL text cannot store",
+                                  position: position)
+            }
+        }
+        table.buffer.writeInteger(UInt8(ascii: "\n"))
+        table.didEncodeRow(at: position)
+        bufferedBytes += table.buffer.writerIndex - start
+    }
+
+    private func addColumn(_ index: Int, to table: PostgresTable) throws {
+        try flush(table)
+        let column = table.columns[index]
+        // Another import with --alter may have added it since this one read the columns.
+        let ifNotExists = table.createdHere ? "" : "IF NOT EXISTS "
+        try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) ADD COLUMN \(ifNotExists)\(PostgresIdentifier.quoted(column.name)) \(column.type.sql)",
+                            doing: "cannot add the column \(column.name) to \(table.name)")
+        table.startCopying(index)
+    }
+
+    /// Widens a column this import created, converting the rows it holds; rows still
+    /// buffered go out first, encoded for the old type.
+    private func changeType(of index: Int, in table: PostgresTable, to type: PostgresColumnType) throws {
+        try flush(table)
+        let column = table.columns[index]
+        let quoted = PostgresIdentifier.quoted(column.name)
+        let conversion: String
+        if type == .jsonb {
+            // A column of empty nested elements ('') meets nested data: '' becomes [] or {}.
+            conversion = "CASE WHEN \(quoted) IS NULL THEN NULL ELSE '\(table.emptyJSON(forColumn: index) ?? "{}")'::jsonb END"
+        } else {
+            conversion = column.type.conversion(of: quoted, to: type)
+        }
+        try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) ALTER COLUMN \(quoted) TYPE \(type.sql) USING \(conversion)",
+                            doing: "cannot widen the column \(column.name) of \(table.name) to \(type.sql)")
+        table.didChangeType(index, to: type)
+    }
+
+    // MARK: batches
+
+    /// Sends every table's buffered rows, parents before children; for an upsert, merges
+    /// each staging table into its table once all are filled.
+    func flushAll() throws {
+        guard let design, design.upsert else {
+            for table in tableOrder { try flush(table) }
+            return
+        }
+        var staged: [PostgresTable] = []
+        for table in tableOrder where table.buffer.readableBytes > 0 {
+            staged.append(table)
+            try flush(table)
+        }
+        for table in staged {
+            guard let sql = mergeStatement(for: table) else { continue }
+            try session.submit { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresSession.logger)
+            }
+        }
+    }
+
+    /// For an upsert, what moves a table's staged rows into it; nothing is deleted:
+    ///
+    /// - with a primary key: the last row staged for each key is inserted, or updates
+    ///   the row with that key (`ON CONFLICT (key) DO UPDATE`); rows go in key order, so
+    ///   two imports upserting the same keys lock them in the same order;
+    /// - a child table without one: rows that are not there yet are inserted, in input
+    ///   order, and those that are (by the unique index over all columns) are skipped;
+    /// - any other table: every row is inserted.
+    private func mergeStatement(for table: PostgresTable) -> String? {
+        guard let designed = table.designed, let staging = table.stagingName else { return nil }
+        let target = PostgresIdentifier.qualified(catalog.schema, table.physicalName)
+        let order = PostgresIdentifier.quoted(Self.orderColumn(designed))
+        let columns = TableDesign.Table.list(designed.allColumns.map(\.name))
+        let source = PostgresIdentifier.quoted(staging)
+        guard !designed.primaryKey.isEmpty else {
+            let conflict = designed.foreignKey != nil ? " ON CONFLICT DO NOTHING" : ""
+            return "INSERT INTO \(target) (\(columns)) SELECT \(columns) FROM \(source) ORDER BY \(order)\(conflict)"
+        }
+        let key = TableDesign.Table.list(designed.primaryKey)
+        let others = designed.allColumns.map(\.name).filter { !designed.primaryKey.contains($0) }.map(PostgresIdentifier.quoted)
+        let update = others.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + others.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        return """
+            INSERT INTO \(target) (\(columns)) SELECT \(columns) FROM (SELECT *, row_number() OVER (PARTITION BY \(key) ORDER BY \(order) DESC) AS "ingest last" \
+            FROM \(source)) AS latest WHERE "ingest last" = 1 ORDER BY \(key) \
+            ON CONFLICT (\(key)) \(update)
+            """
+    }
+
+    /// Queues a `COPY` of the table's buffered rows (into its staging table for an
+    /// upsert, emptied first) and starts a new buffer.
+    private func flush(_ table: PostgresTable) throws {
+        guard table.buffer.readableBytes > 0 else { return }
+        let data = table.buffer
+        let positions = table.positions
+        bufferedBytes -= data.readableBytes
+        table.buffer = ByteBuffer()
+        table.buffer.reserveCapacity(min(data.readableBytes + data.readableBytes / 4, batchSize + batchSize / 4))
+        table.positions = []
+        table.positions.reserveCapacity(positions.count)
+
+        let staging = table.stagingName
+        let target = staging.map(PostgresIdentifier.escaped) ?? PostgresIdentifier.escaped(catalog.schema) + "\".\"" + PostgresIdentifier.escaped(table.physicalName)
+        let columns = table.copiedColumns.map { PostgresIdentifier.escaped(table.columns[$0].name) }
+        let name = table.name
+        let where_ = session.target, lockTimeout = session.lockTimeout
+        if columns.isEmpty {
+            // Records without fields: rows of defaults (COPY with no column list would expect every column).
+            let sql = "INSERT INTO \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) SELECT FROM generate_series(1, \(positions.count))"
+            try session.submit { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresSession.logger)
+            }
+            return
+        }
+        try session.submit { connection in
+            if let staging {
+                try await connection.query(PostgresQuery(unsafeSQL: "TRUNCATE \(PostgresIdentifier.quoted(staging))"), logger: PostgresSession.logger)
+            }
+            do {
+                try await connection.copyFrom(table: target, columns: columns, logger: PostgresSession.logger) { writer in
+                    try await writer.write(data)
+                }
+            } catch {
+                var failure = PostgresFailure.ingestError(error, doing: "cannot insert into \(name)", target: where_, lockTimeout: lockTimeout)
+                if failure.position == nil, let line = Self.copyLine(of: error), line >= 1, line <= positions.count {
+                    failure.position = positions[line - 1]
+                }
+                throw failure
+            }
+        }
+    }
+
+    /// The row a COPY error is about: "line N" in the server's context,
+    /// `COPY people, line 3, column age: "abc"`.
+    static func copyLine(of error: any Error) -> Int? {
+        guard let error = error as? PSQLError, let context = error.serverInfo?[.locationContext],
+              let range = context.range(of: ", line ") else { return nil }
+        return Int(context[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Gives empty nested elements stored as '' (before their column was known to hold
+    /// JSON) the empty JSON value of the column's shape, as the SQLite output does, in
+    /// the tables this import created.
+    private func fillEmptyNestedElements() throws {
+        for table in tableOrder where table.createdHere {
+            for (index, column) in table.columns.enumerated() where column.holdsEmptyText && column.type == .text && column.jsonShape != nil {
+                let quoted = PostgresIdentifier.quoted(column.name)
+                let sql = """
+                    UPDATE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) \
+                    SET \(quoted) = '\(table.emptyJSON(forColumn: index)!)' WHERE \(quoted) = ''
+                    """
+                try session.submit { connection in
+                    try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresSession.logger)
+                }
+            }
+        }
+    }
+}

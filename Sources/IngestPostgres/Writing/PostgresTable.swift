@@ -1,0 +1,224 @@
+import IngestCore
+import PostgresNIO  // ByteBuffer
+
+/// One table the PostgreSQL output writes: its columns and their types, which of them
+/// the rows being copied fill, and the rows encoded since the last batch went out.
+///
+/// Column names follow the SQLite output's rules, so one mapping names its columns the
+/// same in both: a field's name as it is, and a second field whose name differs only
+/// in case gets `_2`, `_3`… (SQLite compares names without case; PostgreSQL, for quoted
+/// names, with). PostgreSQL keeps at most 63 bytes of a name, so a longer name is cut
+/// there (``PostgresIdentifier/fitted(_:reserving:)``), and a field with an empty name
+/// (a JSON key `""`), which PostgreSQL cannot name a column after, is called `_`.
+final class PostgresTable {
+    struct Column {
+        var name: String
+        var type: PostgresColumnType
+        /// Whether the type may widen: for a column this import added, never for one
+        /// that existed or that a schema declares.
+        var widens: Bool
+        /// The shape of the JSON values seen, so an empty nested element can become `[]`/`{}`.
+        var jsonShape: FieldValue.JSONShape?
+        /// Whether '' was stored in this text column, which the commit may turn into `[]`/`{}`.
+        var holdsEmptyText = false
+        /// Whether every value stored so far is '' or NULL: the column can still
+        /// become `jsonb` when nested data comes.
+        var holdsOnlyEmptyText = false
+    }
+
+    /// The table's name when the import is committed.
+    var name: String
+    /// Where rows go now: a temporary name while a replaced table is built, else ``name``.
+    var physicalName: String
+    /// Whether this import created the table (from the records, not a design).
+    let createdHere: Bool
+    /// Whether a field without a column adds one: always for a table created here,
+    /// for a table that existed only with `--alter`.
+    let addsColumns: Bool
+    /// The declared table, when a schema's design is written.
+    let designed: TableDesign.Table?
+    /// Whether the design declares this a child table, whose rows follow their parent's.
+    let isChild: Bool
+    /// The session-private staging table an upsert copies into before merging.
+    var stagingName: String?
+
+    // Safety (`@exclusivity(unchecked)` here and below): a table belongs to one
+    // PostgresSink, which only the import's writer thread calls; the session's
+    // executor thread gets copies (the buffer, the column names), never the table. No
+    // two accesses can overlap, so the runtime check per row and value is left out.
+    @exclusivity(unchecked) private(set) var columns: [Column] = []
+    /// The columns the rows in ``buffer`` fill, in order: every column of a table
+    /// created here; of a table that existed, those the records have used, so the
+    /// others get their defaults (a serial key, a timestamp).
+    @exclusivity(unchecked) private(set) var copiedColumns: [Int] = []
+    @exclusivity(unchecked) private var isCopied: [Bool] = []
+    /// Column index by field name, and by column name.
+    @exclusivity(unchecked) private var indexByName = NameIndex()
+    /// The names taken, as SQLite compares identifiers (ASCII letters without case), so
+    /// that both outputs give a mapping's fields the same column names.
+    private var takenNames: Set<[UInt8]> = []
+    /// Columns added to a table that existed (with `--alter`), in order.
+    private(set) var addedColumns: [String] = []
+
+    /// Rows encoded for ``copiedColumns``, not yet sent, and where each came from.
+    /// (Touched per value on one thread: exclusivity is checked statically only.)
+    @exclusivity(unchecked) var buffer = ByteBuffer()
+    @exclusivity(unchecked) var positions: [SourcePosition] = []
+    @exclusivity(unchecked) private(set) var rowCount = 0
+
+    init(name: String, physicalName: String, existingColumns: [Column]?, altersExisting: Bool = false,
+         designed: TableDesign.Table? = nil) {
+        self.name = name
+        self.physicalName = physicalName
+        createdHere = existingColumns == nil && designed == nil
+        addsColumns = designed == nil && (existingColumns == nil || altersExisting)
+        self.designed = designed
+        isChild = designed?.foreignKey != nil
+        for column in existingColumns ?? [] { register(column, copied: designed != nil) }
+    }
+
+    /// What resolving a field's column asks of the database first.
+    enum ColumnChange {
+        case none
+        /// A new column: `ALTER TABLE … ADD COLUMN`.
+        case add(Int)
+        /// An existing column the rows start filling: only the COPY column list changes.
+        case startCopying(Int)
+    }
+
+    /// The column for field `name`, registering a new one (untyped until its first
+    /// value, see ``widening(_:toHold:empty:)``) if the table has none and may gain one.
+    /// A table that may not refuses with `.data` at `position`.
+    @inline(__always)
+    func column(for name: Name, at position: SourcePosition) throws -> (index: Int, change: ColumnChange) {
+        if let index = indexByName.value(for: name) {
+            return (index, isCopied[index] ? .none : .startCopying(index))
+        }
+        return try resolveColumn(for: name, at: position)
+    }
+
+    /// ``column(for:at:)`` for a name this table has no column for yet.
+    private func resolveColumn(for name: Name, at position: SourcePosition) throws -> (index: Int, change: ColumnChange) {
+        let change: ColumnChange
+        let index: Int
+        // A column of an existing table may carry the name cut to 63 bytes by an earlier import.
+        if let existing = indexByName.value(forQualified: PostgresIdentifier.fitted(name.qualified)), !columns[existing].widens {
+            index = existing
+            change = isCopied[index] ? .none : .startCopying(index)
+        } else {
+            guard addsColumns else {
+                if designed != nil {
+                    throw IngestError(.data, "the table \(self.name) declares no column \(name.qualified)", position: position)
+                }
+                throw IngestError(.data, "the existing table \(self.name) has no column for field \(name.qualified)",
+                                  position: position, reason: .missingColumn(table: self.name, field: name.qualified))
+            }
+            try PostgresIdentifier.check(name.qualified, what: "column", position: position)
+            register(Column(name: uniqueName(for: name.qualified.isEmpty ? "_" : name.qualified), type: .untyped, widens: true), copied: false)
+            index = columns.count - 1
+            if !createdHere { addedColumns.append(columns[index].name) }
+            change = .add(index)
+        }
+        indexByName.set(index, for: name)
+        return (index, change)
+    }
+
+    /// Registers the column `_` for a table whose records all had no fields, as the
+    /// SQLite output gives one (SQLite has no table without columns): both outputs give
+    /// the same tables. Returns its index, for the caller to add it to the table.
+    func addPlaceholderColumn() -> Int {
+        register(Column(name: uniqueName(for: "_"), type: .untyped, widens: true), copied: false)
+        return columns.count - 1
+    }
+
+    /// Adds the column to the COPY column list (after the rows buffered for the old list
+    /// have gone out).
+    func startCopying(_ index: Int) {
+        guard !isCopied[index] else { return }
+        isCopied[index] = true
+        copiedColumns.append(index)
+    }
+
+    /// A name no other column has, as SQLite compares names: `id`, then `id_2`,
+    /// `id_3`…, at most 63 bytes.
+    private func uniqueName(for name: String) -> String {
+        var candidate = PostgresIdentifier.fitted(name)
+        var suffix = 2
+        while takenNames.contains(SQLIdentifier.folded(candidate)) {
+            let tail = "_\(suffix)"
+            candidate = PostgresIdentifier.fitted(name, reserving: tail.utf8.count) + tail
+            suffix += 1
+        }
+        return candidate
+    }
+
+    private func register(_ column: Column, copied: Bool) {
+        columns.append(column)
+        isCopied.append(false)
+        indexByName.set(columns.count - 1, forQualified: column.name)
+        takenNames.insert(SQLIdentifier.folded(column.name))
+        if copied { startCopying(columns.count - 1) }
+    }
+
+    /// The type column `index` needs to hold `value` as well as what it holds, or `nil`
+    /// when it holds it already; `empty` says the value is text without characters (an
+    /// empty element). Only columns this import added widen; the others keep their
+    /// types and the server converts each value's text (or says why it cannot).
+    @inline(__always)
+    func widening(_ index: Int, toHold value: HeldValue, empty: Bool) -> PostgresColumnType? {
+        if columns[index].type == .text, !columns[index].holdsOnlyEmptyText, !empty {
+            // A text column that has held text holds any text, number or boolean as it
+            // is: the common case, decided without copying the column.
+            switch value {
+            case .data, .json: break
+            default: return nil
+            }
+        }
+        return widening(index, toHold: value, needed: value.columnType, empty: empty)
+    }
+
+    private func widening(_ index: Int, toHold value: HeldValue, needed: PostgresColumnType?, empty: Bool) -> PostgresColumnType? {
+        var column = columns[index]
+        defer { columns[index] = column }
+        if let shape = value.jsonShape, column.jsonShape == nil { column.jsonShape = shape }
+        guard column.widens, let needed else { return nil }
+        if value == .text, empty {
+            // An empty element: '' in a text column, the empty JSON value in a jsonb one.
+            switch column.type {
+            case .jsonb: return nil
+            case .untyped:
+                column.holdsOnlyEmptyText = true
+                column.holdsEmptyText = true
+                return .text
+            case .text:
+                column.holdsEmptyText = true
+                return nil
+            default:
+                column.holdsEmptyText = true
+                return column.type.widened(toHold: .text)
+            }
+        }
+        if needed == .jsonb, column.type == .text, column.holdsOnlyEmptyText { return .jsonb }
+        column.holdsOnlyEmptyText = false
+        let widened = column.type.widened(toHold: needed)
+        return widened == column.type ? nil : widened
+    }
+
+    /// Records that column `index` was altered to `type`.
+    func didChangeType(_ index: Int, to type: PostgresColumnType) {
+        if type != .text { columns[index].holdsOnlyEmptyText = false }
+        columns[index].type = type
+    }
+
+    /// What an empty text is written as in column `index`: its JSON shape's empty
+    /// value in a `jsonb` column of the automatic mapping.
+    func emptyJSON(forColumn index: Int) -> String? {
+        guard designed == nil else { return nil }
+        return columns[index].jsonShape == .array ? "[]" : "{}"
+    }
+
+    func didEncodeRow(at position: SourcePosition) {
+        positions.append(position)
+        rowCount += 1
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import IngestCore
+import IngestPostgres
+import IngestTestSupport
+import PostgresTestServer
+import Testing
+
+// The code of IngestPostgres's DocC catalog (Sources/IngestPostgres/IngestPostgres.docc),
+// compiled and run against the test server; a test checks that every Swift block of
+// the catalog appears here, line for line.
+
+struct IngestPostgresArticle {
+    func importFolks(from path: String, into database: String) throws -> ImportSummary {
+        let output = try PostgresOutput(connectionString: database, mode: .replace)
+        return try Importer().run([InputFile(path: path)], into: output)
+    }
+}
+
+@Suite struct IngestPostgresDocumentationTests {
+    @Test func everySnippetOfTheCatalogIsCompiledHere() throws {
+        #expect(try codeBlocks(ofArticle: "Sources/IngestPostgres/IngestPostgres.docc/IngestPostgres.md", missingFrom: #filePath) == [])
+    }
+
+    @Test(.enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+    func importFolksTwiceReplacesTheTable() async throws {
+        let server = try TestPostgresServer.shared.get()
+        let database = try server.makeDatabase("docc")
+        let uri = server.uri(database)
+        for _ in 1...2 {
+            let summary = try await onThread { try IngestPostgresArticle().importFolks(from: folksURL.path, into: uri) }
+            #expect(summary.recordCount == 3)
+            #expect(summary.tables.map(\.name) == ["people"])
+        }
+        #expect(try server.psql("SELECT \"firstName\", \"lastName\" FROM people", database: database)
+                == [["Matt", "Neuburg"], ["Snidely", "Whiplash"], ["Dudley", "Doright"]])
+    }
+}
