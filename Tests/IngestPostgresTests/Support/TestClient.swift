@@ -61,7 +61,7 @@ final class Signal: @unchecked Sendable {
     /// Waits until raised, or `timeout` seconds; returns whether it was raised. Only for
     /// plain threads: in async code, ``raised(timeout:)``.
     @discardableResult
-    func wait(timeout: TimeInterval = 60) -> Bool {
+    func wait(timeout: TimeInterval = 180) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date(timeIntervalSinceNow: timeout)
@@ -72,8 +72,10 @@ final class Signal: @unchecked Sendable {
     }
 
     /// Waits until raised, or `timeout` seconds, without holding a thread of the pool
-    /// (which the import's task may be waiting for).
-    func raised(timeout: TimeInterval = 60) async throws {
+    /// (which the import's task may be waiting for). Generous: on a 2-core machine
+    /// running two test suites and their builds at once, 60 s was once not enough for
+    /// a fresh server's first COPY.
+    func raised(timeout: TimeInterval = 180) async throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !isRaised {
             guard Date() < deadline else { throw TestServerError("no signal within \(timeout) seconds") }
