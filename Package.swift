@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The library is cut in layers a program picks from (see README, "Architecture"):
@@ -6,6 +6,12 @@ import PackageDescription
 // mode and the mapping schemas are modules of their own on top of it; IngestKit
 // re-exports them all but IngestPostgres (so a program that takes IngestKit does not build
 // SwiftNIO); `ingest` is the command, a thin client of the library.
+//
+// The two database outputs' client libraries are behind traits, both on by default, so a
+// program that only parses can leave them out of its package graph altogether:
+//     .package(url: "…/ingest", from: "…", traits: [])
+// and `swift package show-dependencies` lists neither GRDB.swift nor postgres-nio
+// (Examples/FolksReader does this; .ci/run checks it).
 let package = Package(
     name: "ingest",
     products: [
@@ -21,6 +27,11 @@ let package = Package(
         .library(name: "IngestFeeds", targets: ["IngestFeeds"]),
         .library(name: "IngestFeedArchive", targets: ["IngestFeedArchive"]),
         .executable(name: "ingest", targets: ["ingest"]),
+    ],
+    traits: [
+        .trait(name: "SQLite", description: "The SQLite output (IngestSQLite, through GRDB.swift)."),
+        .trait(name: "PostgreSQL", description: "The PostgreSQL output (IngestPostgres, through PostgresNIO)."),
+        .default(enabledTraits: ["SQLite", "PostgreSQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -62,8 +73,8 @@ let package = Package(
             name: "IngestSQLite",
             dependencies: [
                 "IngestCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
             ]
         ),
         // The PostgreSQL output: the only module that imports PostgresNIO (and so SwiftNIO).
@@ -71,8 +82,8 @@ let package = Package(
             name: "IngestPostgres",
             dependencies: [
                 "IngestCore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
         // Property lists (XML, binary), keyed archives, JSON and NDJSON outputs.

@@ -1,14 +1,16 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // A program that only parses: it depends on ingest's IngestCore product alone, so
-// neither GRDB nor SQLite is built or linked for it (.ci/run checks the build graph).
+// neither GRDB nor SQLite is built or linked for it, and with ingest's traits off
+// (`traits: []`: the SQLite and PostgreSQL outputs) GRDB.swift and postgres-nio are not
+// even in its package graph (.ci/run checks `swift package show-dependencies`).
 let package = Package(
     name: "FolksReader",
     dependencies: [
         // `name:` pins the package's name, which a path dependency would otherwise
         // take from the checkout's directory name.
-        .package(name: "ingest", path: "../.."),
+        .package(name: "ingest", path: "../..", traits: []),
     ],
     targets: [
         // The seed's delegate classes, remade as IngestCore element handlers.
