@@ -24,6 +24,9 @@ extension FeedArchive {
     ///   `name`, `email`, `url`), keyed by item, name and email (`''` when absent, so
     ///   that the key has no NULL).
     ///
+    /// Keys are hashes (``IngestCore/TableDesign/Table/randomKey``): SQLite stores the rows in
+    /// the order they were first written, the key a unique index beside them.
+    ///
     /// Texts are kept as the feed gives them (HTML included); `…_at` columns are the
     /// dates read as instants, RFC 3339 in UTC, NULL when the text is no date.
     /// Children are added, never removed: an enclosure, category or author an item
@@ -61,7 +64,8 @@ extension FeedArchive {
                 .init(name: "last_error", type: .text),
             ],
             primaryKey: ["id"],
-            childTables: [Table.items]),
+            childTables: [Table.items],
+            randomKey: true),
         TableDesign.Table(
             name: Table.items,
             columns: [
@@ -84,7 +88,8 @@ extension FeedArchive {
             ],
             primaryKey: ["id"],
             foreignKey: .init(column: "feed_id", parentTable: Table.feeds, parentColumn: "id", type: .integer),
-            childTables: [Table.enclosures, Table.categories, Table.authors]),
+            childTables: [Table.enclosures, Table.categories, Table.authors],
+            randomKey: true),
         TableDesign.Table(
             name: Table.enclosures,
             columns: [

@@ -5,9 +5,12 @@ import IngestCore
 ///
 /// - A column per field, typed (text, date, datetime, json: TEXT; integer, bool:
 ///   INTEGER; real: REAL; data: BLOB), `NOT NULL` when declared so;
-/// - `PRIMARY KEY`, `UNIQUE` constraints and indexes as declared;
+/// - `PRIMARY KEY`, `UNIQUE` constraints and indexes as declared; a
+///   ``IngestCore/TableDesign/Table/randomKey`` is `UNIQUE` instead of `PRIMARY KEY`,
+///   so that an integer key is not the rowid and rows are stored in the order written;
 /// - a child table's first column is its foreign key,
-///   `REFERENCES parent(key) ON DELETE CASCADE`, indexed, with foreign keys on;
+///   `REFERENCES parent(key) ON DELETE CASCADE`, indexed (by the primary key when
+///   that starts with it), with foreign keys on;
 /// - with an upsert, a row whose primary key exists updates it
 ///   (`ON CONFLICT (key) DO UPDATE SET …`); a child table without a key of its own
 ///   gets a unique index over all its columns (a NULL keyed apart from every value),
@@ -39,10 +42,15 @@ struct SQLiteDesign {
             for column in table.columns {
                 definitions.append("\(column.name.quotedSQLIdentifier) \(column.type.sqliteType)\(column.notNull ? " NOT NULL" : "")")
             }
-            if !table.primaryKey.isEmpty { definitions.append("PRIMARY KEY (\(Self.list(table.primaryKey)))") }
+            if !table.primaryKey.isEmpty {
+                // An integer key would be the rowid, which orders the rows: a random one is
+                // a unique key beside it, and rows stay in the order written.
+                definitions.append("\(table.randomKey ? "UNIQUE" : "PRIMARY KEY") (\(Self.list(table.primaryKey)))")
+            }
             for set in table.unique { definitions.append("UNIQUE (\(Self.list(set)))") }
             statements.append("CREATE TABLE IF NOT EXISTS \(name) (\(definitions.joined(separator: ", ")))")
-            if let key = table.foreignKey {
+            // A key that starts with the foreign key is an index for it already.
+            if let key = table.foreignKey, table.primaryKey.first != key.column {
                 let index = "\(table.name)_\(key.column)"
                 statements.append("CREATE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(key.column.quotedSQLIdentifier))")
             }

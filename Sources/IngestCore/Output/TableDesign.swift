@@ -79,10 +79,18 @@ public struct TableDesign: Sendable, Equatable {
         public var foreignKey: ForeignKey?
         /// The tables whose rows belong to this table's rows.
         public var childTables: [String]
+        /// Whether the primary key's values fall at random over their range (hashes,
+        /// UUIDs), as the feed archive's do. An output that would keep the table's rows
+        /// in key order (SQLite, for an integer key) keeps them in the order written
+        /// instead and finds them through a unique index on the key: inserting at
+        /// random places of a large table reads and rewrites pages all over the file.
+        public var randomKey: Bool
 
         /// A table called `name`; every argument but the columns defaults to none.
         public init(name: String, columns: [Column], primaryKey: [String] = [], unique: [[String]] = [],
-                    indexes: [[String]] = [], foreignKey: ForeignKey? = nil, childTables: [String] = []) {
+                    indexes: [[String]] = [], foreignKey: ForeignKey? = nil, childTables: [String] = [],
+                    randomKey: Bool = false) {
+            self.randomKey = randomKey
             self.name = name
             self.columns = columns
             self.primaryKey = primaryKey
