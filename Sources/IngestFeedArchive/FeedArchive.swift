@@ -101,13 +101,17 @@ public final class FeedArchive: @unchecked Sendable {
         var counts = FeedArchiveCounts()
         let output = try makeOutput(Self.design)
         try output.writeAndCommit { sink in
-            let feed = try read { item, feed in
+            // Reading, hashing and making rows on a second thread; the output's own
+            // work on this one.
+            try RecordPipe.overlap(into: sink) { sink in
+                let feed = try read { item, feed in
+                    if run == nil { run = try begin(source, feed: feed, fetch: fetch, sink: sink) }
+                    try add(item, to: &run!, counts: &counts, now: now, sink: sink)
+                }
                 if run == nil { run = try begin(source, feed: feed, fetch: fetch, sink: sink) }
-                try add(item, to: &run!, counts: &counts, now: now, sink: sink)
+                let row = try rows.writeFeed(feed, id: run!.feedID, source: run!.sourceName, fetch: fetch, to: sink)
+                run!.finalRow = row
             }
-            if run == nil { run = try begin(source, feed: feed, fetch: fetch, sink: sink) }
-            let row = try rows.writeFeed(feed, id: run!.feedID, source: run!.sourceName, fetch: fetch, to: sink)
-            run!.finalRow = row
         }
         if let run, let row = run.finalRow { stored[run.feedID] = StoredFeed(row: row) }
         return counts
@@ -150,12 +154,13 @@ public final class FeedArchive: @unchecked Sendable {
         let feedID = previous?.id ?? ArchiveKey.feed(name)
         var known: [Int64: (hash: Int64, firstSeen: String?)] = [:]
         if previous != nil {
-            let values = try reader.storedRows(in: Table.items, columns: ["id", "content_hash", "first_seen"],
-                                               matching: ["feed_id": .integer(feedID)])
-            known.reserveCapacity(values.count)
-            for row in values {
-                guard let id = row[0].int64 else { continue }
-                known[id] = (row[1].int64 ?? 0, row[2].text)
+            // Items first seen in one run share its time: one copy of each.
+            var times: Set<String> = []
+            try reader.forEachStoredRow(in: Table.items, columns: ["id", "content_hash", "first_seen"],
+                                        matching: ["feed_id": .integer(feedID)]) { row in
+                guard let id = row[0].int64 else { return }
+                let firstSeen = row[2].text.map { times.insert($0).memberAfterInsert }
+                known[id] = (row[1].int64 ?? 0, firstSeen)
             }
         }
         let run = SourceRun(feedID: feedID, sourceName: previous?.source ?? name, known: known)
@@ -171,7 +176,8 @@ public final class FeedArchive: @unchecked Sendable {
             counts.repeated += 1
             return
         }
-        let hash = ArchiveRows.contentHash(of: item)
+        let extensions = ArchiveRows.extensions(of: item)
+        let hash = ArchiveRows.contentHash(of: item, extensions: extensions)
         let firstSeen: String
         if let stored = run.known[id] {
             if stored.hash == hash {
@@ -184,6 +190,7 @@ public final class FeedArchive: @unchecked Sendable {
             counts.new += 1
             firstSeen = now
         }
-        try rows.writeItem(item, id: id, feedID: run.feedID, contentHash: hash, firstSeen: firstSeen, now: now, to: sink)
+        try rows.writeItem(item, extensions: extensions, id: id, feedID: run.feedID, contentHash: hash,
+                           firstSeen: firstSeen, now: now, to: sink)
     }
 }

@@ -13,7 +13,16 @@ extension SQLiteOutput: StoredRowReader {
     ///
     /// A reader waits up to five seconds for another process's write lock.
     public func storedRows(in table: String, columns: [String], matching: [String: FieldValue]) throws -> [[FieldValue]] {
-        guard path != "-", FileStatus.exists(path) else { return [] }
+        var rows: [[FieldValue]] = []
+        try forEachStoredRow(in: table, columns: columns, matching: matching) { rows.append($0) }
+        return rows
+    }
+
+    /// Calls `body` with the values of each row ``storedRows(in:columns:matching:)``
+    /// returns, read one at a time from a cursor.
+    public func forEachStoredRow(in table: String, columns: [String], matching: [String: FieldValue],
+                                 _ body: ([FieldValue]) throws -> Void) throws {
+        guard path != "-", FileStatus.exists(path) else { return }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "ingest-read"
@@ -31,15 +40,13 @@ extension SQLiteOutput: StoredRowReader {
             sql += " WHERE " + filters.map { "\($0.key.quotedSQLIdentifier) IS ?" }.joined(separator: " AND ")
         }
         do {
-            return try queue.read { db in
-                guard try db.tableExists(table) else { return [] }
+            try queue.read { db in
+                guard try db.tableExists(table) else { return }
                 let arguments = StatementArguments(filters.map { Self.databaseValue($0.value) })
                 let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-                var rows: [[FieldValue]] = []
                 while let row = try cursor.next() {
-                    rows.append(row.databaseValues.map(Self.fieldValue))
+                    try body(row.databaseValues.map(Self.fieldValue))
                 }
-                return rows
             }
         } catch let error as DatabaseError {
             throw IngestError(.io, "SQLite: \(error.message ?? "\(error)")", file: path)

@@ -113,3 +113,46 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
         }
     }
 }
+
+extension RecordPipe {
+    /// Runs `produce` on a second thread (a ``LargeStackThread``), writing into a
+    /// pipe, while this thread drains the pipe into `sink`: on two cores, making
+    /// records and writing them overlap. Returns when both sides are done; throws the
+    /// first error of either, and an error of `sink` stops `produce` at its next write.
+    ///
+    /// `sink` is only ever used on this thread (a database connection may insist on
+    /// it); `produce` must not touch it.
+    package static func overlap(into sink: any RecordSink, _ produce: (any RecordSink) throws -> Void) throws {
+        let pipe = RecordPipe()
+        try withoutActuallyEscaping(produce) { produce in
+            let job = ProducerJob(produce)
+            let done = DispatchSemaphore(value: 0)
+            LargeStackThread.detach {
+                do {
+                    try job.run(into: pipe)
+                    try pipe.finish()
+                } catch {
+                    pipe.fail(error)
+                }
+                done.signal()
+            }
+            // `produce` does not outlive this call, whichever side fails.
+            defer { done.wait() }
+            try pipe.drain(into: sink)
+        }
+    }
+}
+
+/// `produce` for the other thread, which lets go of it as soon as it has run: the
+/// thread's block outlives the call by a moment, the closure must not.
+private final class ProducerJob: @unchecked Sendable {
+    private var produce: ((any RecordSink) throws -> Void)?
+
+    init(_ produce: @escaping (any RecordSink) throws -> Void) { self.produce = produce }
+
+    func run(into sink: any RecordSink) throws {
+        let body = produce!
+        produce = nil
+        try body(sink)
+    }
+}

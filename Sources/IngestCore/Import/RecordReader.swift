@@ -100,24 +100,11 @@ extension RecordReader {
     /// produced so far.
     public func readConcurrently(_ input: InputFile, into sink: any RecordSink,
                                  progress: ((_ bytes: Int, _ records: Int) -> Void)? = nil) throws {
-        let pipe = RecordPipe()
-        let produced = CountingSink(forwardingTo: pipe)
-        let job = UncheckedBox((self, input, produced, progress))
-        let done = DispatchSemaphore(value: 0)
-        // A stack of a known size, whatever the process's limit (see LargeStackThread).
-        LargeStackThread.detach {
-            let (reader, input, produced, progress) = job.value
-            do {
-                try reader.read(input, into: produced) { bytes in progress?(bytes, produced.recordCount) }
-                try pipe.finish()
-            } catch {
-                pipe.fail(error)
-            }
-            done.signal()
-        }
-        defer { done.wait() }
         do {
-            try pipe.drain(into: sink)
+            try RecordPipe.overlap(into: sink) { pipe in
+                let produced = CountingSink(forwardingTo: pipe)
+                try read(input, into: produced) { bytes in progress?(bytes, produced.recordCount) }
+            }
         } catch let error as IngestError {
             // The sink's errors name the input too, as the reader's do.
             throw error.inFile(input.displayName)

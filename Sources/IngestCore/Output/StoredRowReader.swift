@@ -28,6 +28,24 @@ public protocol StoredRowReader {
     /// - Throws: ``IngestError`` — `.output` when the target is not a database this
     ///   output reads, `.io` when reading fails (an unknown column among them).
     func storedRows(in table: String, columns: [String], matching: [String: FieldValue]) throws -> [[FieldValue]]
+
+    /// Calls `body` with the values of each row ``storedRows(in:columns:matching:)``
+    /// would return, one row at a time, so that a large table is read in flat memory.
+    /// An output that can stream its rows implements it; the default collects them
+    /// first.
+    ///
+    /// - Throws: what ``storedRows(in:columns:matching:)`` throws, and what `body` throws.
+    func forEachStoredRow(in table: String, columns: [String], matching: [String: FieldValue],
+                          _ body: ([FieldValue]) throws -> Void) throws
+}
+
+extension StoredRowReader {
+    /// Collects the rows with ``storedRows(in:columns:matching:)``, then calls `body`
+    /// with each.
+    public func forEachStoredRow(in table: String, columns: [String], matching: [String: FieldValue],
+                                 _ body: ([FieldValue]) throws -> Void) throws {
+        for row in try storedRows(in: table, columns: columns, matching: matching) { try body(row) }
+    }
 }
 
 extension FieldValue {

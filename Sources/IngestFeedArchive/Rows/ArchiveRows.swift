@@ -97,8 +97,8 @@ final class ArchiveRows {
     // MARK: - items
 
     /// Writes the `items` row of `item` and its children.
-    func writeItem(_ item: FeedItem, id: Int64, feedID: Int64, contentHash: Int64, firstSeen: String, now: String,
-                   to sink: any RecordSink) throws {
+    func writeItem(_ item: FeedItem, extensions: FieldValue, id: Int64, feedID: Int64, contentHash: Int64,
+                   firstSeen: String, now: String, to sink: any RecordSink) throws {
         start(FeedArchive.Table.items)
         add("feed_id", .integer(feedID))
         add("id", .integer(id))
@@ -113,8 +113,7 @@ final class ArchiveRows {
         add("updated", item.updated)
         add("updated_at", item.updatedParsed?.rfc3339)
         add("image", item.image?.url)
-        add("extensions", Self.extensions(dublinCore: item.dublinCore?.gofeedJSONValue, iTunes: item.iTunes?.gofeedJSONValue,
-                                          extensions: item.extensions, custom: item.custom))
+        add("extensions", extensions)
         add("content_hash", .integer(contentHash))
         add("first_seen", firstSeen)
         add("last_changed", now)
@@ -150,9 +149,16 @@ final class ArchiveRows {
         }
     }
 
+    /// The `extensions` column of `item`'s row.
+    static func extensions(of item: FeedItem) -> FieldValue {
+        extensions(dublinCore: item.dublinCore?.gofeedJSONValue, iTunes: item.iTunes?.gofeedJSONValue,
+                   extensions: item.extensions, custom: item.custom)
+    }
+
     /// The hash of everything an item's rows hold, but the keys and the times: what
-    /// tells a changed item from an unchanged one.
-    static func contentHash(of item: FeedItem) -> Int64 {
+    /// tells a changed item from an unchanged one. `extensions` is the item's
+    /// ``extensions(of:)``.
+    static func contentHash(of item: FeedItem, extensions: FieldValue) -> Int64 {
         var key = ArchiveKey("content")
         for text in [item.guid, item.link, item.title?.value, item.description?.value, item.content?.value,
                      item.author.flatMap(display), item.published, item.updated, item.image?.url] {
@@ -174,10 +180,9 @@ final class ArchiveRows {
             key.add(person.email)
             key.add(person.url)
         }
-        if item.dublinCore != nil || item.iTunes != nil || !item.extensions.isEmpty || !item.custom.isEmpty {
+        if extensions != .null {
             key.add("extensions")
-            key.add(extensions(dublinCore: item.dublinCore?.gofeedJSONValue, iTunes: item.iTunes?.gofeedJSONValue,
-                               extensions: item.extensions, custom: item.custom).text)
+            key.add(extensions.text)
         }
         return key.value
     }
