@@ -23,16 +23,20 @@ extension PostgresOutput: StoredRowReader {
     /// table (a replacement being committed) at most ``lockTimeout`` seconds.
     ///
     /// - Throws: `.temporary` (exit 75) when the server cannot be reached or the
-    ///   connection is lost (the next read connects again); `.io` for a column the
+    ///   connection is lost (a session kept from an earlier read that turns out
+    ///   closed is replaced, and the read tried once more); `.io` for a column the
     ///   table does not have; `.output` when the name is a view or another relation
     ///   that is not a table.
     public func storedRows(in table: String, columns: [String], matching: [String: FieldValue]) throws -> [[FieldValue]] {
-        let reader = try openReader()
+        let reused = storedRowReader != nil
         do {
-            return try reader.rows(in: table, columns: columns, matching: matching)
-        } catch let error as IngestError {
-            if error.kind == .temporary { closeReader() }
-            throw error
+            return try openReader().rows(in: table, columns: columns, matching: matching)
+        } catch let error as IngestError where error.kind == .temporary {
+            closeReader()
+            // A session kept from an earlier read may have been closed since (the server
+            // restarted between two feeds): a read changes nothing, so it is tried once more.
+            guard reused, error.reason == .serverUnavailable(.connectionLost) else { throw error }
+            return try openReader().rows(in: table, columns: columns, matching: matching)
         }
     }
 

@@ -109,6 +109,23 @@ struct StoredRowsTests {
         #expect(seen.after.first { $0[0] == .integer(1) }?[1] == .text("changed"))
     }
 
+    @Test func aKeptSessionThatWasEndedIsReplaced() async throws {
+        let (server, database, settings) = try await Self.prepared("stored_ended")
+        let output = UncheckedOutput(PostgresOutput(settings: settings, mode: .append))
+        let first = try await onThread { () throws -> [[FieldValue]] in
+            try output.value.storedRows(in: Self.table, columns: ["id"], matching: ["id": .integer(3)])
+        }
+        // The server ends the reading session, as a restart between two feeds would.
+        let ended = try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()",
+                                    database: database)
+        #expect(ended == [["t"]], "the reading session was there to end")
+        let second = try await onThread { () throws -> [[FieldValue]] in
+            try output.value.storedRows(in: Self.table, columns: ["id"], matching: ["id": .integer(3)])
+        }
+        #expect(first == [[.integer(3)]])
+        #expect(second == [[.integer(3)]])
+    }
+
     @Test func noServerIsTemporary() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-pg-read-nobody-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -125,4 +142,10 @@ struct StoredRowsTests {
         #expect(error?.kind == .temporary)
         #expect(error?.reason == .serverUnavailable(.unreachable))
     }
+}
+
+/// An output handed from the test to the threads that read through it, one at a time.
+private struct UncheckedOutput: @unchecked Sendable {
+    let value: PostgresOutput
+    init(_ value: PostgresOutput) { self.value = value }
 }
