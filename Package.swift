@@ -165,6 +165,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The parity test reads what the SQLite output wrote.
                 "IngestSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+                // The catalog's feed archive example.
+                "IngestFeedArchive", "IngestFeeds",
             ]
         ),
         .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "CZlib"]),

@@ -9,7 +9,8 @@ import IngestFeeds
 ///
 /// The archive names no database: it drives any ``IngestCore/Output`` that renders
 /// a ``IngestCore/TableDesign`` with upserts and reads back what it stored
-/// (``IngestCore/StoredRowReader``), one transaction per source:
+/// (``IngestCore/StoredRowReader``: IngestSQLite's `SQLiteOutput` in `.append` mode,
+/// IngestPostgres' `PostgresOutput` in `.append` mode), one transaction per source:
 ///
 /// ```swift
 /// let archive = try FeedArchive { design in
@@ -56,7 +57,8 @@ public final class FeedArchive: @unchecked Sendable {
     /// table it holds already.
     ///
     /// - Throws: ``IngestCore/IngestError`` (`.output`) when the target holds a
-    ///   `feeds` table that is not an archive's, or cannot be read.
+    ///   `feeds` table that is not an archive's, or cannot be read; a `.temporary`
+    ///   error as it is (a database server that cannot be reached now).
     public init(output makeOutput: @escaping OutputMaker) throws {
         self.makeOutput = makeOutput
         let reader = try makeOutput(Self.design)
@@ -67,7 +69,7 @@ public final class FeedArchive: @unchecked Sendable {
                 let feed = StoredFeed(row: Dictionary(uniqueKeysWithValues: zip(columns, values)))
                 stored[feed.id] = feed
             }
-        } catch let error as IngestError {
+        } catch let error as IngestError where error.kind != .temporary {
             throw IngestError(.output, "not a feed archive, or unreadable: \(error.message)",
                               file: error.file ?? reader.displayName)
         }

@@ -24,6 +24,10 @@ import IngestCore
 /// on many hosts): appends run side by side; imports that replace or create a table, or
 /// create a missing one, take an advisory lock on its name and run one after the other.
 ///
+/// It reads back what the database holds (``/IngestCore/StoredRowReader``, through a
+/// connection of its own), so a writer that compares before it writes — IngestFeedArchive's
+/// `FeedArchive`, whose re-runs update in place — archives into PostgreSQL as into SQLite.
+///
 /// Connection refused, a rejected login, a server restart mid-import: an
 /// ``/IngestCore/IngestError`` of kind `.temporary` (exit 75) with a
 /// ``/IngestCore/IngestError/Reason/serverUnavailable(_:)`` reason, and nothing written.
@@ -67,8 +71,8 @@ public final class PostgresOutput: Output {
     /// 60; 0 does not wait.
     public var lockTimeout: Double = 60
     /// What the caller should show the user, e.g. why a password file was ignored;
-    /// known after ``open()``.
-    public private(set) var warnings: [String] = []
+    /// known after ``open()`` (or the first ``storedRows(in:columns:matching:)``).
+    public internal(set) var warnings: [String] = []
 
     /// The connection settings as a URI without a password: `postgresql://me@db:5432/feeds`.
     public var displayName: String { settings.description }
@@ -76,6 +80,8 @@ public final class PostgresOutput: Output {
     private var session: PostgresSession?
     private var sink: PostgresSink?
     private var phase = Phase.new
+    /// The session ``storedRows(in:columns:matching:)`` reads through, once opened.
+    var storedRowReader: StoredRowQuery?
     private enum Phase { case new, open, committed, discarded }
 
     /// - Parameters:
@@ -104,6 +110,7 @@ public final class PostgresOutput: Output {
 
     deinit {
         if phase == .open { discard() }
+        closeReader()
     }
 
     // MARK: Output

@@ -68,19 +68,9 @@ extension SQLiteOutput: StoredRowReader {
         switch value.storage {
         case .null: .null
         case .int64(let number): .integer(number)
-        case .double(let number): .real(number)
+        case .double(let number): .storedReal(number)
         case .string(let text): .text(text)
         case .blob(let data): .data(Array(data))
         }
-    }
-}
-
-extension FieldValue {
-    /// A real read from a database: a number when its shortest text is one by
-    /// ``FieldValue/Number``'s rules, else that text.
-    fileprivate static func real(_ value: Double) -> FieldValue {
-        let text = String(value)
-        let kind = Array(text.utf8).withUnsafeBytes { NumberSyntax.kind(of: $0) }
-        return kind == .real ? .number(Number(text: text, kind: .real)) : .text(text)
     }
 }

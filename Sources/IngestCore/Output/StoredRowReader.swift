@@ -2,8 +2,9 @@
 /// that compare before they write: a feed archive tells a new item from a changed
 /// or an unchanged one, and finds the ETag it stored for a feed.
 ///
-/// Database outputs implement it (IngestSQLite's `SQLiteOutput`); a file that is
-/// rebuilt whole has nothing to compare with and does not.
+/// Database outputs implement it (IngestSQLite's `SQLiteOutput`, IngestPostgres'
+/// `PostgresOutput`); a file that is rebuilt whole has nothing to compare with and
+/// does not.
 ///
 /// ```swift
 /// let output = SQLiteOutput(path: "feeds.db", mode: .append, design: design)
@@ -23,7 +24,10 @@ public protocol StoredRowReader {
     /// Integers come back as ``FieldValue/number(_:)`` of kind `.integer`, reals as
     /// `.real` numbers (or text when the shortest form is not a plain decimal), text
     /// as ``FieldValue/text(_:)``, bytes as ``FieldValue/data(_:)``, NULL as
-    /// ``FieldValue/null``.
+    /// ``FieldValue/null``. A database with types of its own gives them back as the
+    /// output wrote them: booleans as ``FieldValue/bool(_:)``, JSON as
+    /// ``FieldValue/json(_:_:)``, dates and instants as RFC 3339 text (`2026-11-23`,
+    /// `2026-11-23T02:00:00Z`, in UTC).
     ///
     /// - Throws: ``IngestError`` — `.output` when the target is not a database this
     ///   output reads, `.io` when reading fails (an unknown column among them).
@@ -58,5 +62,13 @@ extension FieldValue {
     public var int64: Int64? {
         guard case .number(let number) = self, number.kind == .integer else { return nil }
         return number.int64Value
+    }
+
+    /// A real read from a database: a number when its shortest text is one by
+    /// ``FieldValue/Number``'s rules, else that text (`1e+20`, `inf`).
+    package static func storedReal(_ value: Double) -> FieldValue {
+        let text = String(value)
+        let kind = Array(text.utf8).withUnsafeBytes { NumberSyntax.kind(of: $0) }
+        return kind == .real ? .number(Number(text: text, kind: .real)) : .text(text)
     }
 }

@@ -1,22 +1,36 @@
 import Foundation
 import IngestKit
+import IngestPostgres
 
-/// `--to db`: the feed archive in a SQLite file (IngestFeedArchive over
-/// `SQLiteOutput` in `.append` mode), one transaction per source.
+/// `--to db` and `--to postgres`: the feed archive (IngestFeedArchive) in a SQLite
+/// file or a PostgreSQL database, written in place with upserts, one transaction per
+/// source.
 final class ArchiveDestination: FeedDestination {
     let archive: FeedArchive
-    let path: String
+    let displayName: String
     let limits: ParseLimits
 
-    /// Opens the archive at `path` (creating it on the first write) and reads what
-    /// it stores about each feed.
-    init(path: String, limits: ParseLimits) throws {
-        self.path = path
-        self.limits = limits
-        archive = try FeedArchive { design in SQLiteOutput(path: path, mode: .append, design: design) }
+    /// Opens the archive in the SQLite file at `path` (created on the first write)
+    /// and reads what it stores about each feed.
+    convenience init(path: String, limits: ParseLimits) throws {
+        try self.init(displayName: path, limits: limits) { design in
+            SQLiteOutput(path: path, mode: .append, design: design)
+        }
     }
 
-    var displayName: String { path }
+    /// Opens the archive in the PostgreSQL database `settings` name (its tables
+    /// created on the first write) and reads what it stores about each feed.
+    convenience init(postgres settings: PostgresConnectionSettings, limits: ParseLimits) throws {
+        try self.init(displayName: settings.description, limits: limits) { design in
+            PostgresOutput(settings: settings, mode: .append, design: design)
+        }
+    }
+
+    private init(displayName: String, limits: ParseLimits, output: @escaping FeedArchive.OutputMaker) throws {
+        self.displayName = displayName
+        self.limits = limits
+        archive = try FeedArchive(output: output)
+    }
 
     /// What to ask a server for `url`: the address the archive moved it to and the
     /// validators it stored.

@@ -10,23 +10,30 @@ struct FeedCommand: ParsableCommand {
         commandName: "feed",
         abstract: "Archive RSS, Atom and JSON Feed from files or URLs.",
         usage: """
-        ingest feed <source> ... [--to db|json|ndjson] [--out <path>]
-                    [--jobs <n>] [--timeout <seconds>] [--quiet|--verbose]
+        ingest feed <source> ... [--to db|postgres|json|ndjson]
+                    [--out <path> | --db <uri>] [--jobs <n>]
+                    [--timeout <seconds>] [--quiet|--verbose]
         """,
         discussion: FeedHelp.discussion
     )
 
     /// What `--to` writes.
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case db, json, ndjson
+        case db, postgres, json, ndjson
+
+        /// Whether it is the archive, updated in place (SQLite or PostgreSQL).
+        var isArchive: Bool { self == .db || self == .postgres }
     }
 
     @Argument(help: ArgumentHelp("Feeds to read: files, - (standard input) or http(s):// URLs.", valueName: "source"),
               completion: .file())
     var sources: [String]
 
-    @Option(help: "What to write: db (the archive, SQLite), json (gofeed's JSON), ndjson (one item a line).")
+    @Option(help: "What to write: db (the archive, SQLite), postgres (the archive in PostgreSQL, with --db), json (gofeed's JSON), ndjson (one item a line).")
     var to: Kind = .db
+
+    /// `--db`, the database of `--to postgres`, as `ingest import` takes it.
+    @OptionGroup var postgres: PostgresOptions
 
     @Option(help: ArgumentHelp("Output path; - writes standard output (json, ndjson). Default: feeds.db, feeds.json, feeds.ndjson.", valueName: "path"),
             completion: .file())
@@ -55,9 +62,12 @@ struct FeedCommand: ParsableCommand {
         if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds.") }
         if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other: pick one.") }
         if out == "" { throw ValidationError("--out needs a path, or - for standard output.") }
-        if to == .db {
-            if out == "-" { throw ValidationError("--to db updates an archive in place: name a file with --out (default feeds.db).") }
-            if replace { throw ValidationError("--replace applies to --to json and ndjson; an archive is updated in place, never rebuilt.") }
+        try postgres.validate(to: to.rawValue, out: out)
+        if to == .db, out == "-" {
+            throw ValidationError("--to db updates an archive in place: name a file with --out (default feeds.db).")
+        }
+        if to.isArchive, replace {
+            throw ValidationError("--replace applies to --to json and ndjson; an archive is updated in place, never rebuilt.")
         }
         if let out, out != "-", sources.contains(out) {
             throw ValidationError("--out \(out) is also a source: the output never overwrites an input.")
@@ -78,6 +88,7 @@ struct FeedCommand: ParsableCommand {
         do {
             destination = switch to {
             case .db: try ArchiveDestination(path: path, limits: .default)
+            case .postgres: try ArchiveDestination(postgres: try postgres.settings(), limits: .default)
             case .json: try JSONDestination(path: path, replace: replace, single: unique.count == 1, limits: .default)
             case .ndjson: try NDJSONDestination(path: path, replace: replace, limits: .default)
             }
@@ -92,7 +103,7 @@ struct FeedCommand: ParsableCommand {
         let outcomes = FeedRun(sources: unique, settings: settings, destination: destination, console: console).run()
         let written = outcomes.contains { if case .failed = $0 { false } else { true } }
         do {
-            if written || to == .db { try destination.finish() } else { destination.discard() }
+            if written || to.isArchive { try destination.finish() } else { destination.discard() }
         } catch {
             destination.discard()
             let failure = CommandFailure(error)

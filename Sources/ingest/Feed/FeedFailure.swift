@@ -12,19 +12,24 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
     /// The HTTP status of the response, if there was one.
     let status: Int?
     let exitCode: Int32
+    /// Whether the database written to could not be used (a server down or
+    /// restarting, another run holding the tables): the output's failure, whatever
+    /// the exit status says.
+    let isServerFailure: Bool
 
     var isTemporary: Bool { exitCode == IngestError.Kind.temporary.exitCode }
     /// Whether the output itself failed: nothing can be recorded about the source.
     var isOutputFailure: Bool {
-        exitCode == IngestError.Kind.output.exitCode || exitCode == IngestError.Kind.io.exitCode
+        isServerFailure || exitCode == IngestError.Kind.output.exitCode || exitCode == IngestError.Kind.io.exitCode
     }
 
     var description: String { message + (isTemporary ? " (temporary: try again later)" : "") }
 
-    init(_ message: String, status: Int? = nil, exitCode: Int32) {
+    init(_ message: String, status: Int? = nil, exitCode: Int32, isServerFailure: Bool = false) {
         self.message = message
         self.status = status
         self.exitCode = exitCode
+        self.isServerFailure = isServerFailure
     }
 
     /// A response that carries no feed: its status says whether it may come later.
@@ -37,7 +42,12 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
 
     /// A library error as it is: its message (with the command's hint) and status.
     static func ingest(_ error: IngestError, status: Int? = nil) -> FeedFailure {
-        FeedFailure(Diagnostics.describe(error), status: status, exitCode: error.kind.exitCode)
+        let serverFailure = switch error.reason {
+        case .serverUnavailable?, .outputBusy?: true
+        default: false
+        }
+        return FeedFailure(Diagnostics.describe(error), status: status, exitCode: error.kind.exitCode,
+                           isServerFailure: serverFailure)
     }
 
     /// Any error met while fetching: the library's keep their kind; the network's

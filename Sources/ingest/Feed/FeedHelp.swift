@@ -8,7 +8,8 @@ enum FeedHelp {
     normal case: an item already stored (same feed and guid; else link; else
     title and date) is updated in place if it changed, a new one is inserted,
     nothing is duplicated or deleted. Each source is one transaction: all of it
-    or, if it fails, nothing but its status.
+    or, if it fails, nothing but its status. --to postgres --db URI keeps the
+    same archive in a PostgreSQL database (--db as for ingest import).
 
     URLs are fetched at most --jobs at a time, conditionally (If-None-Match,
     If-Modified-Since; a 304 writes nothing), gzip-encoded, following redirects
@@ -17,6 +18,8 @@ enum FeedHelp {
     EXAMPLES
       ingest feed Samples/podcast.rss            archive into feeds.db
       ingest feed https://example.org/feed.xml https://example.org/atom --jobs 8
+      ingest feed https://example.org/feed.xml --to postgres \\
+          --db postgresql://me@db.example.org/news  the archive in PostgreSQL
       ingest feed podcast.rss --to json --out -  gofeed's JSON on standard output
       ingest feed a.rss b.atom --to ndjson --out items.ndjson
       curl -s URL | ingest feed -                read standard input
@@ -24,7 +27,7 @@ enum FeedHelp {
     EXIT STATUS (sysexits)
       0 every source read or not modified, 64 usage, 65 not a feed, 66 missing
       file or HTTP 404/410/4xx, 73 output cannot be written, 74 I/O error, 75
-      only temporary failures (network, timeout, 5xx, 429): the other sources
-      were stored; try again later.
+      only temporary failures (network, timeout, 5xx, 429, PostgreSQL down or
+      restarting): the other sources were stored; try again later.
     """
 }

@@ -21,7 +21,7 @@ struct FeedSummary {
         }
         var parts: [String] = []
         let sources = "\(outcomes.count) source\(outcomes.count == 1 ? "" : "s")"
-        if kind == .db {
+        if kind.isArchive {
             parts.append("\(sources): \(counts.new) new, \(counts.changed) changed, \(counts.unchanged) unchanged item"
                          + (counts.total - counts.repeated == 1 ? "" : "s")
                          + (counts.repeated > 0 ? " (\(counts.repeated) repeated)" : ""))

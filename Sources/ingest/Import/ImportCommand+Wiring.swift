@@ -43,7 +43,7 @@ extension ImportCommand {
             return database
         case .postgres:
             let mode: PostgresOutput.Mode = output.replace ? .replace : output.append || mapping.upsert ? .append : .create
-            let database = PostgresOutput(settings: try postgresSettings(), mode: mode, altersExistingTables: output.alter,
+            let database = PostgresOutput(settings: try output.postgres.settings(), mode: mode, altersExistingTables: output.alter,
                                           design: try schema?.tableDesign(upsert: mapping.upsert))
             database.lockTimeout = output.lockTimeout
             return database
@@ -68,12 +68,6 @@ extension ImportCommand {
         guard mapping.schema != nil else { return nil }
         guard let path = mapping.rejects else { return RecordRejects(mode: mapping.onError, maxErrors: mapping.maxErrors) }
         return try RecordRejects(mode: mapping.onError, maxErrors: mapping.maxErrors, path: path, replace: output.replace)
-    }
-
-    /// Where `--db` points, completed from the `PG*` variables; `.usage` for a
-    /// malformed string or one with a password.
-    func postgresSettings() throws -> PostgresConnectionSettings {
-        try PostgresConnectionSettings(output.db ?? "")
     }
 
     /// Which names the schema's records carry: columns, plist keys, archive keys or field names.
@@ -171,13 +165,8 @@ extension ImportCommand {
                 throw ValidationError("--class needs a class name such as Person.")
             }
         }
-        if to == .postgres {
-            try validatePostgres()
-            return
-        }
-        if output.db != nil {
-            throw ValidationError("--db names a PostgreSQL database: it needs --to postgres (--out names the file of --to \(to.rawValue)).")
-        }
+        try output.postgres.validate(to: to.rawValue, out: output.out, connects: !output.dryRun && !output.parseOnly)
+        if to == .postgres { return }
         if let out = output.out {
             if out.isEmpty { throw ValidationError("--out needs a path, or - for standard output.") }
             if out == "-", isatty(STDOUT_FILENO) == 1, writesBinary {
@@ -191,22 +180,6 @@ extension ImportCommand {
         }
         if !(output.lockTimeout >= 0 && output.lockTimeout <= 86_400) {
             throw ValidationError("--lock-timeout takes seconds from 0 (do not wait) to 86400.")
-        }
-    }
-
-    /// `--to postgres`: a database to connect to, and no file.
-    private func validatePostgres() throws {
-        if output.out != nil {
-            throw ValidationError("--out names a file; --to postgres writes to the database --db names: drop --out.")
-        }
-        if output.dryRun || output.parseOnly { return }
-        guard output.db != nil else {
-            throw ValidationError("--to postgres needs --db: a URI such as postgresql:///mydb or postgresql://user@host/mydb ('' takes the connection from the PG* variables).")
-        }
-        do {
-            _ = try postgresSettings()
-        } catch let error as IngestError {
-            throw ValidationError("--db: " + Diagnostics.describe(error))
         }
     }
 

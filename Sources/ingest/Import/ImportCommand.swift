@@ -128,7 +128,7 @@ struct ImportCommand: ParsableCommand {
     func jobs() -> [Job] {
         if output.dryRun || output.parseOnly { return [Job(inputs: input.inputs, output: nil)] }
         if output.to == .postgres {
-            return [Job(inputs: input.inputs, output: (try? postgresSettings().description) ?? output.db ?? "")]
+            return [Job(inputs: input.inputs, output: (try? output.postgres.settings().description) ?? output.postgres.db ?? "")]
         }
         if let out = output.out { return [Job(inputs: input.inputs, output: out)] }
         return input.inputs.map { Job(inputs: [$0], output: "\(Importer.stem($0)).\(output.to.rawValue)") }

@@ -65,8 +65,8 @@ struct OutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("What to write: db (SQLite), postgres (PostgreSQL, with --db), plist (property list), archive (NSKeyedArchiver), json, ndjson.", valueName: "kind"))
     var to: Kind = .db
 
-    @Option(help: ArgumentHelp("With --to postgres, the database: postgresql://user@host:5432/name, postgresql:///name?host=/run/postgresql, or host=HOST dbname=NAME; the PG* variables fill in the rest ('' takes everything from them). The password comes from PGPASSWORD or ~/.pgpass, never from here.", valueName: "uri"))
-    var db: String?
+    /// `--db`, the database of `--to postgres`.
+    @OptionGroup var postgres: PostgresOptions
 
     @Option(help: ArgumentHelp("Output path; - writes standard output. Default: the input's name with the output's extension.", valueName: "path"),
             completion: .file())
