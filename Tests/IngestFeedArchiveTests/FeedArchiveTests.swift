@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IngestCore
 import IngestFeedArchive
 import IngestFeeds
@@ -167,5 +168,49 @@ struct FeedArchiveTests {
         let error = try #require(throws: IngestError.self) { try fixture.archive() }
         #expect(error.kind == .output)
         #expect(error.message.contains("not a feed archive"))
+    }
+
+    @Test("items are stored in the order read, their hash key a unique index; no index repeats a primary key")
+    func storageLayout() throws {
+        let fixture = try ArchiveFixture()
+        let items = (0..<60).map { (guid: Optional("item-\($0)"), title: "Title \($0)", description: "text \($0)") }
+        #expect(try fixture.archive(rss(items)).new == 60)
+        // With the hash as the rowid they would come back in the hashes' order.
+        #expect(try fixture.rows("SELECT guid FROM items ORDER BY rowid").map { $0[0] } == items.map(\.guid))
+        #expect(try fixture.value("SELECT count(*) FROM items WHERE rowid = id") == "0")
+        let indexes = try fixture.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        #expect(indexes == [["items_feed_id"]])
+
+        // Read back one row at a time, the same rows as collected.
+        let output = SQLiteOutput(path: fixture.path, mode: .append, design: FeedArchive.design)
+        var streamed: [[FieldValue]] = []
+        try output.forEachStoredRow(in: "items", columns: ["id", "guid"], matching: [:]) { streamed.append($0) }
+        #expect(streamed.count == 60)
+        #expect(streamed == (try output.storedRows(in: "items", columns: ["id", "guid"], matching: [:])))
+    }
+
+    @Test("an archive whose keys are the rowid (as made before) re-runs in place")
+    func archiveOfTheEarlierLayout() throws {
+        let fixture = try ArchiveFixture()
+        let queue = try DatabaseQueue(path: fixture.path)
+        try queue.write { db in
+            try db.execute(sql: #"""
+                CREATE TABLE "feeds" ("id" INTEGER NOT NULL, "source" TEXT NOT NULL, "url" TEXT, "title" TEXT, "link" TEXT, "feed_link" TEXT, "description" TEXT, "type" TEXT, "version" TEXT, "language" TEXT, "copyright" TEXT, "generator" TEXT, "image" TEXT, "author" TEXT, "categories" TEXT, "updated" TEXT, "updated_at" TEXT, "published" TEXT, "published_at" TEXT, "well_formed" INTEGER, "first_error" TEXT, "extensions" TEXT, "etag" TEXT, "last_modified" TEXT, "last_fetched" TEXT, "last_status" INTEGER, "last_error" TEXT, PRIMARY KEY ("id"));
+                CREATE TABLE "items" ("feed_id" INTEGER NOT NULL REFERENCES "feeds" ("id") ON DELETE CASCADE, "id" INTEGER NOT NULL, "guid" TEXT, "link" TEXT, "title" TEXT, "summary" TEXT, "content" TEXT, "author" TEXT, "published" TEXT, "published_at" TEXT, "updated" TEXT, "updated_at" TEXT, "image" TEXT, "extensions" TEXT, "content_hash" INTEGER NOT NULL, "first_seen" TEXT, "last_changed" TEXT, PRIMARY KEY ("id"));
+                CREATE INDEX "items_feed_id" ON "items" ("feed_id");
+                CREATE TABLE "enclosures" ("item_id" INTEGER NOT NULL REFERENCES "items" ("id") ON DELETE CASCADE, "url" TEXT NOT NULL, "type" TEXT, "length" INTEGER, PRIMARY KEY ("item_id", "url"));
+                CREATE INDEX "enclosures_item_id" ON "enclosures" ("item_id");
+                CREATE TABLE "categories" ("item_id" INTEGER NOT NULL REFERENCES "items" ("id") ON DELETE CASCADE, "name" TEXT NOT NULL, PRIMARY KEY ("item_id", "name"));
+                CREATE TABLE "authors" ("item_id" INTEGER NOT NULL REFERENCES "items" ("id") ON DELETE CASCADE, "name" TEXT NOT NULL, "email" TEXT NOT NULL, "url" TEXT, PRIMARY KEY ("item_id", "name", "email"));
+                """#)
+        }
+        try queue.close()
+        var items = [("a", "Alpha", "one"), ("b", "Beta", "two")].map { (guid: Optional($0.0), title: $0.1, description: $0.2) }
+        #expect(try fixture.archive(rss(items)).new == 2)
+        #expect(try fixture.value("SELECT count(*) FROM items WHERE rowid = id") == "2")
+        items[0].description = "one, revised"
+        let again = try fixture.archive(rss(items))
+        #expect(again.changed == 1 && again.unchanged == 1 && again.new == 0)
+        #expect(try fixture.rows("SELECT guid, summary FROM items ORDER BY guid") == [["a", "one, revised"], ["b", "two"]])
     }
 }
