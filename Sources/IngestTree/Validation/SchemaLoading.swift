@@ -22,8 +22,11 @@ enum SchemaLoading {
         return try body()
     }
 
-    /// The process-wide loader's address, for tests that it is put back.
+    /// The process-wide loader's address, for tests that it is put back: read under
+    /// the lock, so never the loader of a compilation running meanwhile.
     static var currentLoader: UnsafeRawPointer? {
-        unsafeBitCast(xmlGetExternalEntityLoader(), to: UnsafeRawPointer?.self)
+        lock.lock()
+        defer { lock.unlock() }
+        return unsafeBitCast(xmlGetExternalEntityLoader(), to: UnsafeRawPointer?.self)
     }
 }
