@@ -93,7 +93,8 @@ public final class FeedArchive: @unchecked Sendable {
     ///   - fetch: where it was read from and the validators to keep.
     ///   - read: reads the feed, calling `deliver` with each item and the feed read
     ///     so far (``IngestFeeds/FeedReader/read(_:reopen:_:)`` is such a function),
-    ///     and returns the whole feed.
+    ///     and returns the whole feed. It runs on a second thread while this one
+    ///     writes the rows it makes, and has returned before `archive` does.
     /// - Returns: how many items were new, changed, unchanged.
     @discardableResult
     public func archive(_ source: SourceName, fetch: FeedFetch,
