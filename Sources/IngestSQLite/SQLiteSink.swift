@@ -248,7 +248,8 @@ final class SQLiteSink: RecordSink {
         }
     }
 
-    func renameTable(_ old: String, to new: String) throws {
+    func renameTable(_ oldRecordTable: String, to newRecordTable: String) throws {
+        let old = SQLiteNames.table(oldRecordTable), new = SQLiteNames.table(newRecordTable)
         guard let table = tables.removeValue(forKey: ExactString(old)) else { return }
         if !table.preexisting, try tableExists(new) {
             // An earlier run already named these records' table `new` (this run
@@ -291,7 +292,8 @@ final class SQLiteSink: RecordSink {
         for table in tableOrder { table.releaseStatements() }
     }
 
-    private func table(named name: String) throws -> SQLiteTable {
+    private func table(named recordTable: String) throws -> SQLiteTable {
+        let name = SQLiteNames.table(recordTable)
         if let current, current.name.hasSameBytes(as: name) { return current }
         if let table = tables[ExactString(name)] {
             current = table

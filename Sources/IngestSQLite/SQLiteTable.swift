@@ -92,6 +92,12 @@ final class SQLiteTable {
     /// `position`, the record's.
     func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition, in db: Database) throws -> Int {
         if let index = indexByName.value(for: name) { return index }
+        let stored = SQLiteNames.column(name.qualified)
+        if stored != name.qualified, let index = indexByName.value(forQualified: stored) {
+            // A column an earlier run made for this field, its NUL written as U+FFFD.
+            indexByName.set(index, for: name)
+            return index
+        }
         let index: Int
         do {
             guard addsColumns else {
@@ -103,7 +109,7 @@ final class SQLiteTable {
                 throw IngestError(.data, "table \(self.name) would need more than \(limit) columns (SQLite's limit) for field \(name.qualified): choose a deeper record path, or write JSON",
                                   position: position)
             }
-            let column = Column(name: uniqueName(for: name.qualified), type: held ?? .untyped)
+            let column = Column(name: uniqueName(for: stored), type: held ?? .untyped)
             register(column)
             index = columns.count - 1
             if isCreated {

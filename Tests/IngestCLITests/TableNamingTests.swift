@@ -17,6 +17,20 @@ struct TableNamingTests {
         #expect(try box.rows("out.db", "SELECT v FROM r ORDER BY rowid") == [[nil], ["1"], [nil]])
     }
 
+    @Test("Records named sqlite_… go to _sqlite_… (SQLite keeps the prefix); a NUL in a key is U+FFFD; --append finds them again")
+    func namesSQLiteRefuses() throws {
+        let box = try Sandbox()
+        try box.write("s.json", #"{"sqlite_authors": [{"a": 1}, {"a\u0000b": 2}]}"#)
+
+        for run in 1...2 {
+            let result = try box.run(["s.json", "--out", "out.db"] + (run == 2 ? ["--append"] : []))
+            #expect(result.status == 0, "\(result)")
+        }
+        #expect(try box.tables("out.db") == ["_sqlite_authors"])
+        #expect(try box.columns("out.db", table: "_sqlite_authors") == ["a", "a\u{FFFD}b"])
+        #expect(try box.rows("out.db", "SELECT count(*) FROM _sqlite_authors") == [["4"]])
+    }
+
     @Test("Records that all have no field keep their rows, in a table with one column, _")
     func onlyEmptyRecords() throws {
         let box = try Sandbox()

@@ -74,6 +74,22 @@ import IngestTestSupport
         }
     }
 
+    @Test("Names SQLite keeps to itself or cannot read: sqlite_ tables get a _ in front, a NUL is U+FFFD (found by the fuzzer)")
+    func reservedAndNULNames() throws {
+        let queue = try write([
+            record("sqlite_authors", [("name", .text("Ann"))]),
+            record("SQLite_Master", [("k\u{0}x", .text("nul in a column"))]),
+            record("a\u{0}b", [("v", .text("nul in a table"))]),
+            record("sqlite", [("v", .text("short names are SQLite's only with the underscore"))]),
+        ])
+        try queue.read { (db: Database) throws in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
+            #expect(tables == ["_sqlite_authors", "_SQLite_Master", "a\u{FFFD}b", "sqlite"])
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM _sqlite_authors") == "Ann")
+            #expect(try db.columns(in: "_SQLite_Master").map(\.name) == ["k\u{FFFD}x"])
+        }
+    }
+
     @Test func columnTypesFollowValuesAndWidenWithoutLoss() throws {
         let queue = try write([
             record("t", [("n", number("1")), ("r", number("2")), ("s", number("3"))]),
