@@ -43,7 +43,7 @@ struct TemporaryFailureTests {
 
     @Test func aRefusedTCPConnectionIsTemporary() async throws {
         // A port on the loopback that nothing listens on: bind one, note it, close it.
-        let port = try Self.unusedLoopbackPort()
+        let port = try unusedLoopbackPort()
         let settings = try PostgresConnectionSettings("postgresql://me@127.0.0.1:\(port)/db?sslmode=disable&connect_timeout=5",
                                                       environment: [:], homeDirectory: "/nonexistent")
         let error = try await Self.openFailure(settings)
@@ -146,24 +146,5 @@ struct TemporaryFailureTests {
             #expect(try server.psql("SELECT count(*)::text, min(tag) FROM people", database: database) == [["5", "old"]])
             #expect(try server.tables(in: database) == ["people"])
         }
-    }
-
-    static func unusedLoopbackPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestServerError("socket: \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw TestServerError("bind: \(errno)") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
