@@ -59,6 +59,18 @@ public protocol ElementHandler: AnyObject {
     /// and the child goes through ``handler(forChild:)`` like any element. A handler
     /// that turns scalars into fields saves three calls per value this way.
     func take(scalar element: ElementEnd) throws -> Bool
+
+    /// Whether an XML child that turns out to be a leaf — no attributes, no child
+    /// elements — is offered whole to ``take(scalar:)``, with kind
+    /// ``ContentKind/markup`` and its text, instead of going through a handler of its
+    /// own. Default: `false`.
+    ///
+    /// When `true`, the stack asks ``handler(forChild:)`` for a child without
+    /// attributes only once it knows the child is not a leaf (when the child's own
+    /// first child starts: the child's handler then hears ``didReceive(text:)`` once
+    /// with the text so far), or when ``take(scalar:)`` returns `false` at its end.
+    /// Records of field elements cost one call per field this way instead of five.
+    var takesLeafChildren: Bool { get }
 }
 
 extension ElementHandler {
@@ -78,6 +90,8 @@ extension ElementHandler {
     public func didEnd(_ element: ElementEnd) throws {}
     /// Takes no scalar: returns `false`, so the scalar goes to ``handler(forChild:)``.
     public func take(scalar element: ElementEnd) throws -> Bool { false }
+    /// `false`: every XML child goes through ``handler(forChild:)``.
+    public var takesLeafChildren: Bool { false }
 }
 
 /// An element that has just started, as a handler sees it. Attribute values are
@@ -106,7 +120,10 @@ public struct ElementEnd {
     /// The element's interned name, held by its ``NameTable`` for the whole parse, so
     /// the event carries it without reference counting. Assign it to a `Name`
     /// variable to keep it beyond the parse.
-    public unowned(unsafe) let name: Name
+    public var name: Name { unmanagedName.takeUnretainedValue() }
+    /// The name, for this package's handlers to borrow (`_withUnsafeGuaranteedRef`)
+    /// without reference counting.
+    let unmanagedName: Unmanaged<Name>
     /// The text directly inside the element, all its pieces together and its child
     /// elements' text left out (empty for a handler that does not
     /// ``ElementHandler/accumulatesText``); a JSON scalar's value. Borrowed for the call.
@@ -121,6 +138,16 @@ public struct ElementEnd {
     public let hadChildElements: Bool
     /// What the element held: ``ContentKind/markup`` for XML, a JSON type for JSON.
     public var kind: ContentKind = .markup
+
+    init(name: Name, text: TextBytes, startPosition: SourcePosition, position: SourcePosition, depth: Int,
+         hadChildElements: Bool) {
+        unmanagedName = .passUnretained(name)
+        self.text = text
+        self.startPosition = startPosition
+        self.position = position
+        self.depth = depth
+        self.hadChildElements = hadChildElements
+    }
 }
 
 /// UTF-8 text borrowed from a parser or the stack, valid during the call only.

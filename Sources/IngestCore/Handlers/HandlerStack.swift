@@ -6,6 +6,12 @@
 /// child's element ends it is popped and its parent hears
 /// ``ElementHandler/didFinish(child:element:)``.
 ///
+/// A handler that ``ElementHandler/takesLeafChildren`` gets its attribute-less XML
+/// children on credit: the stack keeps a frame for the child without asking for a
+/// handler, and when the child ends as a leaf its parent takes it whole through
+/// ``ElementHandler/take(scalar:)``; only a child that turns out to have children of
+/// its own gets a handler, when its first child starts.
+///
 /// Text is accumulated in one buffer used as a stack: an element's text starts where
 /// its frame says, a child's text follows it and is cut off when the child ends, so
 /// a parent's text resumes contiguously after it. A steady state allocates nothing.
@@ -26,8 +32,9 @@
 /// of its own keeps the table it interned them in. A handler must not send events
 /// to the stack that is calling it.
 public final class HandlerStack: ParseEventReceiver {
-    // Safety (`unowned(unsafe)` in `Frame`, `Unmanaged` retain and release): `push`
-    // retains a frame's handler once and `endElement` releases it once when it pops
+    // Safety (`unowned(unsafe)` in `Frame`, `Unmanaged` retain and release): a frame's
+    // handler is retained once when it takes the frame (`start`, `giveHandler`) and
+    // `endElement` releases it once when it pops
     // the frame (in a `defer`, so also when a handler throws); frames still open when
     // the stack goes away are released in `deinit`. So every handler on the stack is
     // kept alive by the stack itself, and the parent a child reports to is below it,
@@ -36,6 +43,8 @@ public final class HandlerStack: ParseEventReceiver {
     // of this package holds the stack, and handlers must not send it events (see
     // above): so no handler call overlaps a push that reallocates `frames` or an
     // `appendText` that reallocates `text` under the `ElementEnd` being read.
+    // A pending leaf's frame (`isPendingLeaf`) holds its parent's handler, not retained
+    // for it, and is neither released nor called as its own.
     private struct Frame {
         unowned(unsafe) var handler: any ElementHandler
         unowned(unsafe) var name: Name
@@ -45,6 +54,10 @@ public final class HandlerStack: ParseEventReceiver {
         var receivesText: Bool
         var hadChildElements: Bool
         var kind: ContentKind
+        /// The handler ``ElementHandler/takesLeafChildren``.
+        var takesLeaves: Bool
+        /// A child of a handler that takes leaves, with no handler of its own yet.
+        var isPendingLeaf = false
     }
 
     /// The bounds on nesting and on one element's text this stack enforces.
@@ -89,7 +102,9 @@ public final class HandlerStack: ParseEventReceiver {
     }
 
     deinit {
-        for index in 0..<frameCount { Unmanaged.passUnretained(frames[index].handler as AnyObject).release() }
+        for index in 0..<frameCount where !frames[index].isPendingLeaf {
+            Unmanaged.passUnretained(frames[index].handler as AnyObject).release()
+        }
         frames.deallocate()
         text.deallocate()
     }
@@ -124,6 +139,14 @@ public final class HandlerStack: ParseEventReceiver {
             return try endElement(name, at: position)
         }
         let top = frames + (frameCount - 1)
+        do {
+            if top.pointee.isPendingLeaf, try !giveHandler(toPendingLeaf: top) {
+                skipping = 1   // its parent skipped the pending leaf this scalar is in
+                return
+            }
+        } catch {
+            throw Self.located(error, position)
+        }
         top.pointee.hadChildElements = true
         let parent = top.pointee.handler
         var end = ElementEnd(name: name, text: TextBytes(bytes), startPosition: position,
@@ -169,16 +192,26 @@ public final class HandlerStack: ParseEventReceiver {
                 handler = root
             } else {
                 let top = frames + (frameCount - 1)
+                if top.pointee.isPendingLeaf, try !giveHandler(toPendingLeaf: top) {
+                    skipping = 2   // its parent skipped the pending leaf, and so this child
+                    return
+                }
                 top.pointee.hadChildElements = true
+                if top.pointee.takesLeaves, kind == .markup, attributes.isEmpty {
+                    return push(Frame(handler: top.pointee.handler, name: name, start: position, textStart: textCount,
+                                      accumulates: true, receivesText: false, hadChildElements: false, kind: kind,
+                                      takesLeaves: false, isPendingLeaf: true))
+                }
                 guard let child = try top.pointee.handler.handler(forChild: element) else {
                     skipping = 1
                     return
                 }
                 handler = child
             }
+            _ = Unmanaged.passUnretained(handler as AnyObject).retain()
             push(Frame(handler: handler, name: name, start: position, textStart: textCount,
                        accumulates: handler.accumulatesText, receivesText: handler.receivesText,
-                       hadChildElements: false, kind: kind))
+                       hadChildElements: false, kind: kind, takesLeaves: handler.takesLeafChildren))
             try handler.didStart(element)
         } catch {
             throw Self.located(error, position)
@@ -219,6 +252,7 @@ public final class HandlerStack: ParseEventReceiver {
         guard frameCount > 0 else { return }
         frameCount -= 1
         let frame = frames + frameCount
+        if frame.pointee.isPendingLeaf { return try endPendingLeaf(frame, at: position) }
         let handler = frame.pointee.handler
         // Released when the element is done with, whatever happens.
         defer { Unmanaged.passUnretained(handler as AnyObject).release() }
@@ -233,6 +267,55 @@ public final class HandlerStack: ParseEventReceiver {
             throw Self.located(error, position)
         }
         textCount = frame.pointee.textStart
+    }
+
+    /// The pending leaf in `frame` has a child element after all: its parent is asked
+    /// for its handler, which takes over the frame and hears the text so far. Returns
+    /// `false`, with the frame popped, when the parent skips the element.
+    private func giveHandler(toPendingLeaf frame: UnsafeMutablePointer<Frame>) throws -> Bool {
+        let depth = frameCount
+        let element = ElementStart(name: frame.pointee.name, attributes: .none, position: frame.pointee.start, depth: depth)
+        guard let handler = try frames[depth - 2].handler.handler(forChild: element) else {
+            textCount = frame.pointee.textStart
+            frameCount -= 1
+            return false
+        }
+        _ = Unmanaged.passUnretained(handler as AnyObject).retain()
+        frame.pointee.handler = handler
+        frame.pointee.isPendingLeaf = false
+        frame.pointee.takesLeaves = handler.takesLeafChildren
+        frame.pointee.accumulates = handler.accumulatesText
+        frame.pointee.receivesText = handler.receivesText
+        try handler.didStart(element)
+        let textSoFar = UnsafeBufferPointer(start: text + frame.pointee.textStart, count: textCount - frame.pointee.textStart)
+        if frame.pointee.receivesText, !textSoFar.isEmpty { try handler.didReceive(text: textSoFar) }
+        if !frame.pointee.accumulates { textCount = frame.pointee.textStart }
+        return true
+    }
+
+    /// A pending leaf ends as a leaf: its parent takes it whole, or, when it declines,
+    /// hears it through a handler as any child.
+    private func endPendingLeaf(_ frame: UnsafeMutablePointer<Frame>, at position: SourcePosition) throws {
+        defer { textCount = frame.pointee.textStart }
+        let own = UnsafeBufferPointer(start: text + frame.pointee.textStart, count: textCount - frame.pointee.textStart)
+        let depth = frameCount + 1
+        let end = ElementEnd(name: frame.pointee.name, text: TextBytes(own), startPosition: frame.pointee.start,
+                             position: position, depth: depth, hadChildElements: false)
+        let parent = frame.pointee.handler
+        do {
+            if try parent.take(scalar: end) { return }
+            let element = ElementStart(name: end.name, attributes: .none, position: end.startPosition, depth: depth)
+            guard let handler = try parent.handler(forChild: element) else { return }
+            try handler.didStart(element)
+            if handler.receivesText, !own.isEmpty { try handler.didReceive(text: own) }
+            let ended = handler.accumulatesText ? end
+                : ElementEnd(name: end.name, text: TextBytes(UnsafeBufferPointer(start: nil, count: 0)), startPosition: end.startPosition,
+                             position: position, depth: depth, hadChildElements: false)
+            try handler.didEnd(ended)
+            try parent.didFinish(child: handler, element: ended)
+        } catch {
+            throw Self.located(error, position)
+        }
     }
 
     /// Tells `survey` of an element at `depth`, or lets go of it once it is finished.
@@ -260,7 +343,6 @@ public final class HandlerStack: ParseEventReceiver {
             frames = larger
             frameCapacity *= 2
         }
-        _ = Unmanaged.passUnretained(frame.handler as AnyObject).retain()
         (frames + frameCount).initialize(to: frame)
         frameCount += 1
     }

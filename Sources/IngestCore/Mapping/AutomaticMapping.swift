@@ -310,7 +310,7 @@ final class CollectionState {
 /// Safety of its unsafe references:
 /// - `emitter` made this handler and holds it (`lazy var recordHandler`), and is on
 ///   the stack below it whenever it is called, so it outlives every use.
-/// - `batch` is reloaded from the mapping at each record's start, and the mapping
+/// - `unmanagedBatch` (`batch`) is reloaded from the mapping at each record's start, and the mapping
 ///   hands its batch over (``AutomaticMapping/flush()``) only after a record has
 ///   ended (`emit`) or from the collection, between records (`renameTable`); records
 ///   do not nest, since this handler's children are field handlers. So while a
@@ -333,10 +333,12 @@ final class RecordHandler: ElementHandler {
     /// Per ``Name/id``: the record the name was last met in, and its field there —
     /// finding a repeated field costs the same however many fields a record has.
     /// (Names are held by their table for the parse.)
-    @exclusivity(unchecked) private var seen: [(name: Unowned<Name>?, record: Int, field: Int)] = []
+    /// Names are compared by identity only, so they are kept as identifiers.
+    @exclusivity(unchecked) private var seen: [(name: ObjectIdentifier?, record: Int, field: Int)] = []
     /// The mapping's batch, taken when the record starts: a batch is handed over only
-    /// between records.
-    @exclusivity(unchecked) private unowned(unsafe) var batch: RecordBatch
+    /// between records. Unmanaged, so that a field costs no reference counting.
+    @exclusivity(unchecked) private var unmanagedBatch: Unmanaged<RecordBatch>
+    private var batch: RecordBatch { unmanagedBatch.takeUnretainedValue() }
     @exclusivity(unchecked) private var recordSerial = 0
     /// The values of the fields met more than once in this record, by field.
     @exclusivity(unchecked) private var repeats: [(field: Int, items: [JSONValue])] = []
@@ -346,11 +348,11 @@ final class RecordHandler: ElementHandler {
     init(emitter: any RecordEmitter, mapping: AutomaticMapping) {
         self.emitter = emitter
         self.mapping = mapping
-        batch = mapping.batch
+        unmanagedBatch = .passUnretained(mapping.batch)
     }
 
     func didStart(_ element: ElementStart) throws {
-        batch = mapping.batch
+        unmanagedBatch = .passUnretained(mapping.batch)
         kind = element.name
         position = element.position
         recordSerial += 1
@@ -364,9 +366,17 @@ final class RecordHandler: ElementHandler {
         fieldHandler
     }
 
-    /// A JSON scalar member is a field with its JSON type.
+    /// Leaf field elements come whole, through ``take(scalar:)``.
+    var takesLeafChildren: Bool { true }
+
+    /// A leaf field element is a field of its text; a JSON scalar member is a field
+    /// with its JSON type.
     func take(scalar element: ElementEnd) throws -> Bool {
-        addScalar(element, .element)
+        if element.kind == .markup {
+            element.unmanagedName._withUnsafeGuaranteedRef { add($0, .inferred, .element, UnsafeRawBufferPointer(element.text.bytes)) }
+        } else {
+            addScalar(element, .element)
+        }
         return true
     }
 
@@ -410,13 +420,15 @@ final class RecordHandler: ElementHandler {
     private func add(_ name: Name, _ kind: RecordBatch.Kind, _ origin: Record.Field.Origin,
                      _ bytes: UnsafeRawBufferPointer) {
         let id = name.id
-        if id < seen.count, seen[id].name?.object === name, seen[id].record == recordSerial {
+        if id < seen.count, seen[id].name == ObjectIdentifier(name), seen[id].record == recordSerial {
             addRepeat(of: seen[id].field, JSONValue(kind, bytes))
             return
         }
         if id >= seen.count { seen += Array(repeating: (nil, 0, 0), count: id + 1 - seen.count) }
-        seen[id] = (Unowned(name), recordSerial, batch.pendingFieldCount)
-        batch.append(name, kind, origin: origin, bytes: bytes)
+        unmanagedBatch._withUnsafeGuaranteedRef { batch in
+            seen[id] = (ObjectIdentifier(name), recordSerial, batch.pendingFieldCount)
+            batch.append(name, kind, origin: origin, bytes: bytes)
+        }
     }
 
     private func addRepeat(of field: Int, _ value: JSONValue) {

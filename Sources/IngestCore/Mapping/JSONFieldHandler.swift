@@ -106,6 +106,10 @@ final class JSONFieldHandler: ElementHandler {
         return childHandler
     }
 
+    /// Leaf children come whole, through ``take(scalar:)``.
+    var takesLeafChildren: Bool { true }
+
+    /// A leaf child element (a string) or a JSON scalar, written in place.
     func take(scalar element: ElementEnd) throws -> Bool {
         try checkSize()
         beginRegion()
@@ -113,6 +117,7 @@ final class JSONFieldHandler: ElementHandler {
         output.bytes.append(0)
         JSONValue.writeScalar(element.kind, element.text.bytes, into: &output.bytes)
         children.append((Unowned(element.name), start..<output.bytes.count))
+        try checkSize()
         return true
     }
 
