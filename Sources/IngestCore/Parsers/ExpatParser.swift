@@ -66,7 +66,8 @@ public final class ExpatPushParser: PushParser {
     //   and `deinit` frees the Expat parser, so `self` outlives every callback and
     //   `with(_:_:)` may borrow it (`_withUnsafeGuaranteedRef`) without a retain.
     // - `stack` is `receiver` (held strongly just above) seen as a HandlerStack.
-    // - `openNames`, `recentNames` hold names of `names`, this parser's own table.
+    // - `openNames`, `recentNames` hold names of `names`, this parser's own table,
+    //   which holds them while the parser lives.
     // - `@exclusivity(unchecked)`: one thread drives a parser, and a receiver must not
     //   feed the parser calling it (see ParseEventReceiver), so nothing writes
     //   `attributeScratch` while the receiver reads it, and no callback overlaps another
@@ -92,12 +93,13 @@ public final class ExpatPushParser: PushParser {
     /// The input's first two bytes, once they are known.
     private var firstBytes: [UInt8] = []
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
-    /// Names of the open elements, so an end tag needs no lookup.
-    @exclusivity(unchecked) private var openNames: [Unowned<Name>] = []
+    /// Names of the open elements, so an end tag needs no lookup. Unmanaged, like
+    /// `recentNames`, so that passing one on costs no reference counting.
+    @exclusivity(unchecked) private var openNames: [Unmanaged<Name>] = []
     /// The names last met, by slot: an element's by its depth and its place among its
     /// siblings, an attribute's by its element's slot and its own place (see
     /// ``intern(_:slot:)``).
-    @exclusivity(unchecked) private var recentNames = [Unowned<Name>?](repeating: nil, count: 4096)
+    @exclusivity(unchecked) private var recentNames = [Unmanaged<Name>?](repeating: nil, count: 4096)
     /// Per depth, how many children the open element at that depth has had so far.
     @exclusivity(unchecked) private var childCounts = [Int](repeating: 0, count: 64)
 
@@ -230,18 +232,18 @@ public final class ExpatPushParser: PushParser {
     /// the same attribute in the same place), which costs a `memcmp` instead of a hash
     /// and a probe.
     @inline(__always)
-    private func intern(_ cString: UnsafePointer<XML_Char>, slot: Int) -> Name {
+    private func intern(_ cString: UnsafePointer<XML_Char>, slot: Int) -> Unmanaged<Name> {
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self),
                                         count: strlen(cString))
-        if let recent = recentNames[slot]?.object, names.matches(recent, bytes) { return recent }
-        let name = names.intern(bytes, namespaceSeparator: Self.namespaceSeparator)
-        recentNames[slot] = Unowned(name)
+        if let recent = recentNames[slot], recent._withUnsafeGuaranteedRef({ names.matches($0, bytes) }) { return recent }
+        let name = Unmanaged.passUnretained(names.intern(bytes, namespaceSeparator: Self.namespaceSeparator))
+        recentNames[slot] = name
         return name
     }
 
     private func startElement(_ name: UnsafePointer<XML_Char>, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>) {
         guard failure == nil else { return }
-        attributeScratch.removeAll(keepingCapacity: true)
+        if !attributeScratch.isEmpty { attributeScratch.removeAll(keepingCapacity: true) }
         // The element's slot: its depth and its place among its siblings.
         let depth = openNames.count
         var place = 0
@@ -254,34 +256,46 @@ public final class ExpatPushParser: PushParser {
         var index = 0
         while let attributeName = attributes[index], let value = attributes[index + 1] {
             let bytes = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
-            attributeScratch.append(Attribute(name: intern(attributeName, slot: 2048 | ((slot &* 8 &+ index / 2) & 2047)),
+            attributeScratch.append(Attribute(name: intern(attributeName, slot: 2048 | ((slot &* 8 &+ index / 2) & 2047)).takeUnretainedValue(),
                                               value: UnsafeBufferPointer(start: bytes, count: strlen(value))))
             index += 2
         }
         let element = intern(name, slot: slot)
-        openNames.append(Unowned(element))
+        openNames.append(element)
         guard checkStartTagReferences() else { return }
         do {
-            try attributeScratch.withUnsafeBufferPointer { attributes in
-                if let stack {
-                    try stack._withUnsafeGuaranteedRef { try $0.startElement(element, attributes: Attributes(attributes), at: position) }
-                } else {
-                    try receiver.startElement(element, attributes: Attributes(attributes), at: position)
-                }
+            // Most elements have no attributes: then the scratch array is not touched.
+            if attributeScratch.isEmpty {
+                try deliverStart(element, .none)
+            } else {
+                try attributeScratch.withUnsafeBufferPointer { try deliverStart(element, Attributes($0)) }
             }
         } catch {
             stop(with: error)
         }
     }
 
+    @inline(__always)
+    private func deliverStart(_ element: Unmanaged<Name>, _ attributes: Attributes) throws {
+        try element._withUnsafeGuaranteedRef { element in
+            if let stack {
+                try stack._withUnsafeGuaranteedRef { try $0.startElement(element, attributes: attributes, at: position) }
+            } else {
+                try receiver.startElement(element, attributes: attributes, at: position)
+            }
+        }
+    }
+
     private func endElement(_ name: UnsafePointer<XML_Char>) {
         guard failure == nil else { return }
-        let element = openNames.removeLast().object
+        let element = openNames.removeLast()
         do {
-            if let stack {
-                try stack._withUnsafeGuaranteedRef { try $0.endElement(element, at: position) }
-            } else {
-                try receiver.endElement(element, at: position)
+            try element._withUnsafeGuaranteedRef { element in
+                if let stack {
+                    try stack._withUnsafeGuaranteedRef { try $0.endElement(element, at: position) }
+                } else {
+                    try receiver.endElement(element, at: position)
+                }
             }
         } catch {
             stop(with: error)
