@@ -149,6 +149,21 @@ final class LeafTakingHandler: ElementHandler {
         #expect(log.lines.last == "root end \"\" children true")
     }
 
+    @Test func nestingPastTheStacksFirstCapacityKeepsEveryHandler() throws {
+        // 64 frames are allocated at first; 200 levels make the stack grow twice, both
+        // on a pending leaf that turns out to have a child and on a handler's own push.
+        let log = LoggingHandler.Log()
+        let depth = 200
+        try run(LeafTakingHandler("root", log: log)) { harness in
+            for level in 0..<depth { try harness.start("e\(level)") }
+            try harness.text("deep")
+            for level in (0..<depth).reversed() { try harness.end("e\(level)") }
+        }
+        #expect(log.lines.contains { $0.hasPrefix("e197 took e199 \"deep\"") || $0.hasPrefix("e198 took e199 \"deep\"") })
+        #expect(log.lines.filter { $0.hasSuffix(" start") }.count == depth - 1, "every element but the leaf got a handler")
+        #expect(log.lines.last == "root end \"\" children true")
+    }
+
     @Test(arguments: [3, 7, defaultChunkSize])
     func theAutomaticMappingReadsEachKindOfChildTheSameInAnyChunking(chunkSize: Int) throws {
         // A leaf, a repeated leaf, a child with an attribute, a child with children and

@@ -89,6 +89,19 @@ public final class NameTable {
         return span.count == bytes.count && names[name.id] === name && equalBytes(span.start, bytes)
     }
 
+    /// Whether `name`, interned here, was interned from exactly the NUL-terminated
+    /// `cString`: ``matches(_:_:)`` without first measuring the string.
+    @inline(__always)
+    package func matches(_ name: Name, cString: UnsafePointer<CChar>) -> Bool {
+        let span = spans[name.id]
+        // strncmp stops at a shorter string's NUL; equal for `span.count` bytes, the
+        // string is at least that long, so reading its next byte stays inside it.
+        return names[name.id] === name
+            && arena.withUnsafeBufferPointer { $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: arena.count) {
+                strncmp($0 + span.start, cString, span.count) == 0 } }
+            && cString[span.count] == 0
+    }
+
     /// The interned name for a Swift string (no namespace).
     public func intern(_ string: String) -> Name {
         var string = string

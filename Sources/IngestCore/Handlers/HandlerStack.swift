@@ -21,9 +21,10 @@
 ///
 /// This is the hottest code of an import — several calls per element of every
 /// document — so it keeps its frames and its text in buffers of its own rather
-/// than arrays: a frame is read in place, never copied, and holds its handler and
-/// name without reference counting (the handler is retained once, when pushed; a
-/// name lives as long as its ``NameTable``). Measured on 20 000 records of
+/// than arrays: a frame is read in place, never copied, and reaches its handler and
+/// name without reference counting (a name lives as long as its ``NameTable``; a
+/// handler is called through a box the stack keeps per depth, reused while the same
+/// handler comes back at that depth, and let go of when the document ends). Measured on 20 000 records of
 /// people.xml (`--dry-run`, callgrind): 1.80 G instructions before, see
 /// BENCHMARKS.md for after.
 ///
@@ -32,21 +33,22 @@
 /// of its own keeps the table it interned them in. A handler must not send events
 /// to the stack that is calling it.
 public final class HandlerStack: ParseEventReceiver {
-    // Safety (`unowned(unsafe)` in `Frame`, `Unmanaged` retain and release): a frame's
-    // handler is retained once when it takes the frame (`start`, `giveHandler`) and
-    // `endElement` releases it once when it pops
-    // the frame (in a `defer`, so also when a handler throws); frames still open when
-    // the stack goes away are released in `deinit`. So every handler on the stack is
-    // kept alive by the stack itself, and the parent a child reports to is below it,
-    // still on the stack. A frame's name belongs to the parser's NameTable, which
+    // Safety (`Unmanaged` boxes, `unowned(unsafe)` names): `boxes[i]` holds, retained,
+    // the box of the handler last in charge at depth i + 1, and a frame at index i
+    // refers to `boxes[i]` without retaining it — or, for a pending leaf, to its
+    // parent's, `boxes[i - 1]`. A box is replaced (and released) only when another
+    // handler takes a frame at its depth, that is when no frame refers to it any more
+    // (the frame at that depth was popped, and a pending leaf above it too); all are
+    // released when the document element ends and in `deinit`. So every handler on
+    // the stack is kept alive by the stack itself, and the parent a child reports to
+    // is below it, still on the stack. A frame's name belongs to the parser's NameTable, which
     // outlives the document (see the note above); `deinit` never reads it. No handler
     // of this package holds the stack, and handlers must not send it events (see
     // above): so no handler call overlaps a push that reallocates `frames` or an
     // `appendText` that reallocates `text` under the `ElementEnd` being read.
-    // A pending leaf's frame (`isPendingLeaf`) holds its parent's handler, not retained
-    // for it, and is neither released nor called as its own.
     private struct Frame {
-        unowned(unsafe) var handler: any ElementHandler
+        /// The box of the handler in charge; a pending leaf's is its parent's.
+        var box: Unmanaged<HandlerBox>
         unowned(unsafe) var name: Name
         var start: SourcePosition
         var textStart: Int
@@ -63,9 +65,11 @@ public final class HandlerStack: ParseEventReceiver {
     /// The bounds on nesting and on one element's text this stack enforces.
     public let limits: ParseLimits
     private let root: any ElementHandler
-    /// The open elements' frames, `frames[0..<frameCount]`; each frame's handler is
-    /// retained while it is on the stack.
+    /// The open elements' frames, `frames[0..<frameCount]`.
     private var frames: UnsafeMutablePointer<Frame>
+    /// Per depth, the box of the handler last in charge there (retained), or nil;
+    /// `frameCapacity` of them.
+    private var boxes: UnsafeMutablePointer<Unmanaged<HandlerBox>?>
     private var frameCapacity = 64
     private var frameCount = 0
     /// The accumulated text of the open elements, `text[0..<textCount]`.
@@ -91,6 +95,8 @@ public final class HandlerStack: ParseEventReceiver {
         self.root = root
         self.limits = limits
         frames = .allocate(capacity: frameCapacity)
+        boxes = .allocate(capacity: frameCapacity)
+        boxes.initialize(repeating: nil, count: frameCapacity)
         text = .allocate(capacity: textCapacity)
     }
 
@@ -102,10 +108,9 @@ public final class HandlerStack: ParseEventReceiver {
     }
 
     deinit {
-        for index in 0..<frameCount where !frames[index].isPendingLeaf {
-            Unmanaged.passUnretained(frames[index].handler as AnyObject).release()
-        }
+        releaseBoxes()
         frames.deallocate()
+        boxes.deallocate()
         text.deallocate()
     }
 
@@ -148,18 +153,20 @@ public final class HandlerStack: ParseEventReceiver {
             throw Self.located(error, position)
         }
         top.pointee.hadChildElements = true
-        let parent = top.pointee.handler
         var end = ElementEnd(name: name, text: TextBytes(bytes), startPosition: position,
                              position: position, depth: depth, hadChildElements: false)
         end.kind = kind
         do {
-            if try parent.take(scalar: end) { return }
-            var element = ElementStart(name: name, attributes: .none, position: position, depth: depth)
-            element.kind = kind
-            guard let handler = try parent.handler(forChild: element) else { return }
-            try handler.didStart(element)
-            try handler.didEnd(end)
-            try parent.didFinish(child: handler, element: end)
+            try top.pointee.box._withUnsafeGuaranteedRef { box in
+                let parent = box.handler
+                if try parent.take(scalar: end) { return }
+                var element = ElementStart(name: name, attributes: .none, position: position, depth: depth)
+                element.kind = kind
+                guard let handler = try parent.handler(forChild: element) else { return }
+                try handler.didStart(element)
+                try handler.didEnd(end)
+                try parent.didFinish(child: handler, element: end)
+            }
         } catch {
             throw Self.located(error, position)
         }
@@ -198,18 +205,17 @@ public final class HandlerStack: ParseEventReceiver {
                 }
                 top.pointee.hadChildElements = true
                 if top.pointee.takesLeaves, kind == .markup, attributes.isEmpty {
-                    return push(Frame(handler: top.pointee.handler, name: name, start: position, textStart: textCount,
+                    return push(Frame(box: top.pointee.box, name: name, start: position, textStart: textCount,
                                       accumulates: true, receivesText: false, hadChildElements: false, kind: kind,
                                       takesLeaves: false, isPendingLeaf: true))
                 }
-                guard let child = try top.pointee.handler.handler(forChild: element) else {
+                guard let child = try top.pointee.box._withUnsafeGuaranteedRef({ try $0.handler.handler(forChild: element) }) else {
                     skipping = 1
                     return
                 }
                 handler = child
             }
-            _ = Unmanaged.passUnretained(handler as AnyObject).retain()
-            push(Frame(handler: handler, name: name, start: position, textStart: textCount,
+            push(Frame(box: box(for: handler, at: frameCount), name: name, start: position, textStart: textCount,
                        accumulates: handler.accumulatesText, receivesText: handler.receivesText,
                        hadChildElements: false, kind: kind, takesLeaves: handler.takesLeafChildren))
             try handler.didStart(element)
@@ -223,20 +229,28 @@ public final class HandlerStack: ParseEventReceiver {
     /// ``ElementHandler/didReceive(text:)``; ignored inside a skipped element. Throws
     /// when the element's text passes ``ParseLimits/maxTextBytes``.
     public func text(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws {
+        try text(bytes, at: { position })
+    }
+
+    /// ``text(_:at:)`` for a parser whose positions cost a query each: `position` is
+    /// asked for only when an error needs it. Most text is white space between
+    /// elements, and a position per piece cost 3 % of a dry run (callgrind).
+    @inline(__always)
+    package func text(_ bytes: UnsafeBufferPointer<UInt8>, at position: () -> SourcePosition) throws {
         guard skipping == 0, frameCount > 0 else { return }
         let top = frames + (frameCount - 1)
         if top.pointee.accumulates {
             guard textCount - top.pointee.textStart + bytes.count <= limits.maxTextBytes else {
-                throw IngestError(.data, "text of <\(top.pointee.name)> exceeds \(limits.maxTextBytes) bytes", position: position,
+                throw IngestError(.data, "text of <\(top.pointee.name)> exceeds \(limits.maxTextBytes) bytes", position: position(),
                                   reason: .textLimit(limits.maxTextBytes))
             }
             appendText(bytes)
         }
         guard top.pointee.receivesText else { return }
         do {
-            try top.pointee.handler.didReceive(text: bytes)
+            try top.pointee.box._withUnsafeGuaranteedRef { try $0.handler.didReceive(text: bytes) }
         } catch {
-            throw Self.located(error, position)
+            throw Self.located(error, position())
         }
     }
 
@@ -253,20 +267,22 @@ public final class HandlerStack: ParseEventReceiver {
         frameCount -= 1
         let frame = frames + frameCount
         if frame.pointee.isPendingLeaf { return try endPendingLeaf(frame, at: position) }
-        let handler = frame.pointee.handler
-        // Released when the element is done with, whatever happens.
-        defer { Unmanaged.passUnretained(handler as AnyObject).release() }
         let own = UnsafeBufferPointer(start: text + frame.pointee.textStart, count: textCount - frame.pointee.textStart)
         var end = ElementEnd(name: frame.pointee.name, text: TextBytes(own), startPosition: frame.pointee.start,
                              position: position, depth: frameCount + 1, hadChildElements: frame.pointee.hadChildElements)
         end.kind = frame.pointee.kind
         do {
-            try handler.didEnd(end)
-            if frameCount > 0 { try frames[frameCount - 1].handler.didFinish(child: handler, element: end) }
+            try frame.pointee.box._withUnsafeGuaranteedRef { box in
+                let handler = box.handler
+                try handler.didEnd(end)
+                guard frameCount > 0 else { return }
+                try frames[frameCount - 1].box._withUnsafeGuaranteedRef { try $0.handler.didFinish(child: handler, element: end) }
+            }
         } catch {
             throw Self.located(error, position)
         }
         textCount = frame.pointee.textStart
+        if frameCount == 0 { releaseBoxes() }   // the document is done: so are its handlers
     }
 
     /// The pending leaf in `frame` has a child element after all: its parent is asked
@@ -275,13 +291,12 @@ public final class HandlerStack: ParseEventReceiver {
     private func giveHandler(toPendingLeaf frame: UnsafeMutablePointer<Frame>) throws -> Bool {
         let depth = frameCount
         let element = ElementStart(name: frame.pointee.name, attributes: .none, position: frame.pointee.start, depth: depth)
-        guard let handler = try frames[depth - 2].handler.handler(forChild: element) else {
+        guard let handler = try frames[depth - 2].box._withUnsafeGuaranteedRef({ try $0.handler.handler(forChild: element) }) else {
             textCount = frame.pointee.textStart
             frameCount -= 1
             return false
         }
-        _ = Unmanaged.passUnretained(handler as AnyObject).retain()
-        frame.pointee.handler = handler
+        frame.pointee.box = box(for: handler, at: depth - 1)
         frame.pointee.isPendingLeaf = false
         frame.pointee.takesLeaves = handler.takesLeafChildren
         frame.pointee.accumulates = handler.accumulatesText
@@ -301,18 +316,20 @@ public final class HandlerStack: ParseEventReceiver {
         let depth = frameCount + 1
         let end = ElementEnd(name: frame.pointee.name, text: TextBytes(own), startPosition: frame.pointee.start,
                              position: position, depth: depth, hadChildElements: false)
-        let parent = frame.pointee.handler
         do {
-            if try parent.take(scalar: end) { return }
-            let element = ElementStart(name: end.name, attributes: .none, position: end.startPosition, depth: depth)
-            guard let handler = try parent.handler(forChild: element) else { return }
-            try handler.didStart(element)
-            if handler.receivesText, !own.isEmpty { try handler.didReceive(text: own) }
-            let ended = handler.accumulatesText ? end
-                : ElementEnd(name: end.name, text: TextBytes(UnsafeBufferPointer(start: nil, count: 0)), startPosition: end.startPosition,
-                             position: position, depth: depth, hadChildElements: false)
-            try handler.didEnd(ended)
-            try parent.didFinish(child: handler, element: ended)
+            try frame.pointee.box._withUnsafeGuaranteedRef { box in
+                let parent = box.handler
+                if try parent.take(scalar: end) { return }
+                let element = ElementStart(name: end.name, attributes: .none, position: end.startPosition, depth: depth)
+                guard let handler = try parent.handler(forChild: element) else { return }
+                try handler.didStart(element)
+                if handler.receivesText, !own.isEmpty { try handler.didReceive(text: own) }
+                let ended = handler.accumulatesText ? end
+                    : ElementEnd(name: end.name, text: TextBytes(UnsafeBufferPointer(start: nil, count: 0)), startPosition: end.startPosition,
+                                 position: position, depth: depth, hadChildElements: false)
+                try handler.didEnd(ended)
+                try parent.didFinish(child: handler, element: ended)
+            }
         } catch {
             throw Self.located(error, position)
         }
@@ -335,16 +352,46 @@ public final class HandlerStack: ParseEventReceiver {
         survey.didEnd(depth: depth)
     }
 
-    private func push(_ frame: Frame) {
-        if frameCount == frameCapacity {
-            let larger = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity * 2)
-            larger.moveInitialize(from: frames, count: frameCount)
-            frames.deallocate()
-            frames = larger
-            frameCapacity *= 2
+    /// The box for `handler` at frame index `index`: the one already there when it
+    /// holds the same handler (handlers are usually reused element after element),
+    /// else a new one, which replaces (and releases) it.
+    private func box(for handler: any ElementHandler, at index: Int) -> Unmanaged<HandlerBox> {
+        if index == frameCapacity { grow() }
+        if let box = boxes[index], box._withUnsafeGuaranteedRef({ ObjectIdentifier($0.handler) == ObjectIdentifier(handler) }) {
+            return box
         }
+        boxes[index]?.release()
+        let box = Unmanaged.passRetained(HandlerBox(handler))
+        boxes[index] = box
+        return box
+    }
+
+    private func releaseBoxes() {
+        for index in 0..<frameCapacity {
+            boxes[index]?.release()
+            boxes[index] = nil
+        }
+    }
+
+    private func push(_ frame: Frame) {
+        if frameCount == frameCapacity { grow() }
         (frames + frameCount).initialize(to: frame)
         frameCount += 1
+    }
+
+    /// Doubles the room for frames and boxes (the frames' pointers are not kept across
+    /// a push, so moving them is safe).
+    private func grow() {
+        let larger = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity * 2)
+        larger.moveInitialize(from: frames, count: frameCount)
+        frames.deallocate()
+        frames = larger
+        let largerBoxes = UnsafeMutablePointer<Unmanaged<HandlerBox>?>.allocate(capacity: frameCapacity * 2)
+        largerBoxes.moveInitialize(from: boxes, count: frameCapacity)
+        (largerBoxes + frameCapacity).initialize(repeating: nil, count: frameCapacity)
+        boxes.deallocate()
+        boxes = largerBoxes
+        frameCapacity *= 2
     }
 
     private func appendText(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -368,4 +415,12 @@ public final class HandlerStack: ParseEventReceiver {
         }
         return IngestError(.data, "\(error)", position: position)
     }
+}
+
+/// A handler held strongly in a `let`, so that a call through a borrowed box borrows
+/// the handler too: no reference counting per call, which a handler loaded from an
+/// unowned reference or from memory would cost (measured in BENCHMARKS.md).
+private final class HandlerBox {
+    let handler: any ElementHandler
+    init(_ handler: any ElementHandler) { self.handler = handler }
 }

@@ -229,13 +229,13 @@ public final class ExpatPushParser: PushParser {
 
     /// The interned name for Expat's `cString`, found first in `slot` of the names
     /// last met (documents repeat their structure: the same element at the same depth,
-    /// the same attribute in the same place), which costs a `memcmp` instead of a hash
+    /// the same attribute in the same place), which costs a `strncmp` instead of a `strlen`, a hash
     /// and a probe.
     @inline(__always)
     private func intern(_ cString: UnsafePointer<XML_Char>, slot: Int) -> Unmanaged<Name> {
+        if let recent = recentNames[slot], recent._withUnsafeGuaranteedRef({ names.matches($0, cString: cString) }) { return recent }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self),
                                         count: strlen(cString))
-        if let recent = recentNames[slot], recent._withUnsafeGuaranteedRef({ names.matches($0, bytes) }) { return recent }
         let name = Unmanaged.passUnretained(names.intern(bytes, namespaceSeparator: Self.namespaceSeparator))
         recentNames[slot] = name
         return name
@@ -307,7 +307,10 @@ public final class ExpatPushParser: PushParser {
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: length)
         do {
             if let stack {
-                try stack._withUnsafeGuaranteedRef { try $0.text(bytes, at: position) }
+                // The line and column only if an error needs them; the offset always,
+                // for the bound on bytes without an event (see `ExpatParser.limits`).
+                lastEventOffset = max(lastEventOffset, Int(XML_GetCurrentByteIndex(parser)))
+                try stack._withUnsafeGuaranteedRef { try $0.text(bytes, at: { position }) }
             } else {
                 try receiver.text(bytes, at: position)
             }
