@@ -73,7 +73,21 @@ class SourceNodeHandler: ElementHandler {
         }
     }
 
+    /// Leaf children come whole when their value is their text (see ``take(scalar:)``).
+    var takesLeafChildren: Bool { true }
+
     func take(scalar element: ElementEnd) throws -> Bool {
+        if element.kind == .markup {
+            // A leaf XML child, as didFinish would read it through its handler; nodes
+            // and entities still go through theirs.
+            switch route(for: element.name) {
+            case nil: return true   // nothing wanted: skipped, as handler(forChild:) skips it
+            case .text(let node): owner.capture(slots: node.textSlots, element.text.bytes, kind: .markup, at: element.startPosition)
+            case .json(let node, _): owner.capture(value: .inferring(element.text.bytes), slots: node.jsonSlots)
+            case .node, .entity: return false
+            }
+            return true
+        }
         switch route(for: element.name) {
         case nil, .node: break   // a scalar where elements were expected: nothing to read
         case .text(let node): owner.capture(slots: node.textSlots, element.text.bytes, kind: element.kind, at: element.startPosition)
