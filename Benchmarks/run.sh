@@ -354,6 +354,10 @@ run_db_measurements() {
         measure "ingest-people-x4" "$DATA_ROOT/$big/people.xml" fresh_flat_db -- \
             "$INGEST" "$DATA_ROOT/$big/people.xml" --to db --out "$WORK/ingest-flat.db" --replace --quiet
         expect_count "ingest-people-x4" "$WORK/ingest-flat.db" people "$big"
+        measure "ingest-people-libxml2-x4" "$DATA_ROOT/$big/people.xml" fresh_flat_db -- \
+            "$INGEST" "$DATA_ROOT/$big/people.xml" --parser libxml2 --to db --out "$WORK/ingest-flat.db" --replace --quiet
+        expect_count "ingest-people-libxml2-x4" "$WORK/ingest-flat.db" people "$big"
+        measure "ingest-dry-run-x4" "$DATA_ROOT/$big/people.xml" : -- "$INGEST" "$DATA_ROOT/$big/people.xml" --dry-run --quiet
     fi
 }
 
@@ -578,13 +582,17 @@ print_ratios() {
         echo "  ingest dry-run vs xmlwf: not available (a measurement failed)"
     fi
     if [[ "$FLAT" == 1 ]]; then
-        if have ingest-people ingest-people-x4; then
-            echo "  flatness: ingest peak RSS $(calc "sprintf(\"%.1f\", ${RSS_KB[ingest-people]} / 1024)") MB at N=$N," \
-                 "$(calc "sprintf(\"%.1f\", ${RSS_KB[ingest-people-x4]} / 1024)") MB at N=$((N * 4))" \
-                 "($(times "${RSS_KB[ingest-people-x4]}" "${RSS_KB[ingest-people]}"))"
-        else
-            echo "  flatness: not available (a measurement failed)"
-        fi
+        local small big
+        for small in ingest-people ingest-people-libxml2 ingest-dry-run; do
+            big="$small-x4"
+            if have "$small" "$big"; then
+                echo "  flatness: $small peak RSS $(calc "sprintf(\"%.1f\", ${RSS_KB[$small]} / 1024)") MB at N=$N," \
+                     "$(calc "sprintf(\"%.1f\", ${RSS_KB[$big]} / 1024)") MB at N=$((N * 4))" \
+                     "($(times "${RSS_KB[$big]}" "${RSS_KB[$small]}"))"
+            else
+                echo "  flatness: $small not available (a measurement failed)"
+            fi
+        done
     fi
     echo
 }
@@ -641,7 +649,7 @@ run_schema_measurements() {
     local people="$data/people.xml" posts="$data/posts.xml" json="$data/people.json"
     # The schema `ingest schema infer` writes reproduces the automatic mapping's
     # output, so the two runs below do the same work but for how it is declared.
-    "$INGEST" schema infer "$people" --out "$WORK/people-inferred.json" ||
+    "$INGEST" schema infer "$people" --out "$WORK/people-inferred.json" --replace ||
         fail "ingest schema infer $people failed"
 
     measure schema-auto-people "$people" fresh_schema_dbs -- \
