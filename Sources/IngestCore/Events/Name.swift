@@ -48,6 +48,8 @@ public final class NameTable {
     @exclusivity(unchecked) private var spans: [(start: Int, count: Int)] = []
     /// Every name interned so far, indexed by ``Name/id``.
     @exclusivity(unchecked) public private(set) var names: [Name] = []
+    /// `names` again, unretained: what ``internUnmanaged(_:)`` hands out.
+    @exclusivity(unchecked) private var unmanagedNames: [Unmanaged<Name>] = []
 
     /// An empty table. Each parser interns the names of its document into a table of
     /// its own (``ExpatPushParser/names``); names from two tables are never equal.
@@ -60,6 +62,13 @@ public final class NameTable {
     /// The interned name for `bytes`. `separator`, when given, splits Expat's
     /// `URI<sep>local<sep>prefix` namespace triplets.
     public func intern(_ bytes: UnsafeBufferPointer<UInt8>, namespaceSeparator separator: UInt8? = nil) -> Name {
+        internUnmanaged(bytes, namespaceSeparator: separator).takeUnretainedValue()
+    }
+
+    /// ``intern(_:namespaceSeparator:)`` for a parser that passes names on borrowed
+    /// (`_withUnsafeGuaranteedRef`): a name met before costs no reference counting.
+    /// The table holds the name.
+    package func internUnmanaged(_ bytes: UnsafeBufferPointer<UInt8>, namespaceSeparator separator: UInt8? = nil) -> Unmanaged<Name> {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let mask = slots.count - 1
@@ -68,7 +77,7 @@ public final class NameTable {
             let id = Int(slots[index])
             if id < 0 { break }
             if hashes[id] == hash, spans[id].count == bytes.count, equalBytes(spans[id].start, bytes) {
-                return names[id]
+                return unmanagedNames[id]
             }
             index = (index + 1) & mask
         }
@@ -78,7 +87,7 @@ public final class NameTable {
         spans.append((arena.count, bytes.count))
         arena.append(contentsOf: bytes)
         if names.count * 2 > slots.count { grow() }
-        return name
+        return unmanagedNames[name.id]
     }
 
     /// Whether `name`, interned here, was interned from exactly `bytes`: a check that
@@ -127,6 +136,7 @@ public final class NameTable {
             name = Name(id: id, qualified: string, local: string, namespaceURI: nil)
         }
         names.append(name)
+        unmanagedNames.append(Unmanaged.passUnretained(name))
         return name
     }
 

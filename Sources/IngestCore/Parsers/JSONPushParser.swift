@@ -244,8 +244,8 @@ public final class JSONPushParser: PushParser {
                     }
                     try openDocumentIfNeeded(at: p)
                     isObject.append(object)
-                    containerNames.append(Unmanaged.passUnretained(name))
-                    try receiver.startElement(name, kind: object ? .object : .array, at: here(p))
+                    containerNames.append(name)
+                    try name._withUnsafeGuaranteedRef { try receiver.startElement($0, kind: object ? .object : .array, at: here(p)) }
                     p += 1
                     state = object ? .keyOrObjectEnd : .valueOrArrayEnd
                 case UInt8(ascii: "\""):
@@ -302,12 +302,13 @@ public final class JSONPushParser: PushParser {
         }
     }
 
-    /// The name of the value about to start.
-    private var valueName: Name {
+    /// The name of the value about to start, borrowed from the table (`names`), which
+    /// holds it: passing it on costs no reference counting.
+    private var valueName: Unmanaged<Name> {
         if let last = isObject.last {
-            return last ? key!.takeUnretainedValue() : itemName
+            return last ? key! : Unmanaged.passUnretained(itemName)
         }
-        return lines ? itemName : documentName
+        return Unmanaged.passUnretained(lines ? itemName : documentName)
     }
 
     /// The element depth of the value about to start (the document element is 1).
@@ -323,9 +324,9 @@ public final class JSONPushParser: PushParser {
     }
 
     private func close(at p: Int) throws {
-        let name = containerNames.removeLast().takeUnretainedValue()
+        let name = containerNames.removeLast()
         isObject.removeLast()
-        try receiver.endElement(name, at: here(p))
+        try name._withUnsafeGuaranteedRef { try receiver.endElement($0, at: here(p)) }
         valueEnded()
     }
 
@@ -345,7 +346,7 @@ public final class JSONPushParser: PushParser {
             throw error("nested deeper than \(limits.maxDepth) levels", at: tokenPosition, reason: .depthLimit(limits.maxDepth))
         }
         try openDocumentIfNeeded(at: tokenPosition.byteOffset - base)
-        try receiver.scalar(valueName, kind: kind, text: text, at: tokenPosition)
+        try valueName._withUnsafeGuaranteedRef { try receiver.scalar($0, kind: kind, text: text, at: tokenPosition) }
         valueEnded()
     }
 
@@ -428,7 +429,7 @@ public final class JSONPushParser: PushParser {
         pending = .none
         inScratch = false
         if wasKey {
-            key = Unmanaged.passUnretained(names.intern(text))
+            key = names.internUnmanaged(text)
             state = .colon
         } else {
             try emitScalar(.string, text)
