@@ -51,6 +51,11 @@ final class LeafTakingHandler: ElementHandler {
         try events(harness)
     }
 
+    /// The lines of `log` that `keep` keeps, without their byte offsets (" at …").
+    private func lines(of log: LoggingHandler.Log, where keep: (String) -> Bool) -> [String] {
+        log.lines.filter(keep).map { $0.components(separatedBy: " at ")[0] }
+    }
+
     @Test func leafChildrenArriveWholeWithTheirTextInPieces() throws {
         let log = LoggingHandler.Log()
         try run(LeafTakingHandler("root", log: log)) { harness in
@@ -61,7 +66,7 @@ final class LeafTakingHandler: ElementHandler {
             try harness.element("empty", text: "")
             try harness.end("person")
         }
-        #expect(log.lines.filter { $0.hasPrefix("root took") }.map { $0.components(separatedBy: " at ")[0] } == [
+        #expect(lines(of: log, where: { $0.hasPrefix("root took") }) == [
             "root took first \"Zoë\" kind markup depth 2",
             "root took empty \"\" kind markup depth 2",
         ])
@@ -95,8 +100,7 @@ final class LeafTakingHandler: ElementHandler {
             try harness.end("address")
             try harness.end("person")
         }
-        let interesting = log.lines.filter { !$0.hasPrefix("root start") }
-        #expect(interesting.map { $0.components(separatedBy: " at ")[0] } == [
+        #expect(lines(of: log, where: { !$0.hasPrefix("root start") }) == [
             "root asked for address depth 2",
             "address start",
             "address text \"before \"",
@@ -117,8 +121,7 @@ final class LeafTakingHandler: ElementHandler {
             try harness.element("note", text: "hi")
             try harness.end("person")
         }
-        let interesting = log.lines.filter { !$0.hasPrefix("root start") && !$0.hasPrefix("root end") }
-        #expect(interesting.map { $0.components(separatedBy: " at ")[0] } == [
+        #expect(lines(of: log, where: { !$0.hasPrefix("root start") && !$0.hasPrefix("root end") }) == [
             "root asked for note depth 2",
             "note start",
             "note text \"hi\"",
