@@ -43,6 +43,17 @@ import IngestTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["out.json"])
     }
 
+    @Test("A leftover temporary file under this process's own pid and next name is kept, and another name is taken")
+    func leftoverUnderOwnPIDIsSteppedOver() throws {
+        let directory = try TemporaryDirectory()
+        let leftover = ".out.json.ingest-\(getpid())-\(TemporaryFiles.nextSerial() + 1).tmp"
+        try touch(directory.path(leftover), "an earlier process's")
+        let output = FileOutput(path: directory.path("out.json"), format: .json)
+        try output.writeAndCommit { try $0.write(factory.record("t", [("a", .text("x"))])) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [leftover, "out.json"].sorted())
+        #expect(try String(contentsOfFile: directory.path(leftover), encoding: .utf8) == "an earlier process's")
+    }
+
     @Test("open() removes the temporary files (outputs and spools) of dead processes beside its target")
     func removesStaleTemporaryFiles() throws {
         let directory = try TemporaryDirectory()

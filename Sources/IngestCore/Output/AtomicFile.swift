@@ -24,8 +24,15 @@ package final class AtomicFile {
     package init(target: String) throws {
         self.target = target
         let (directory, base) = Self.split(target)
-        temporaryPath = "\(directory).\(base).ingest-\(getpid())-\(TemporaryFiles.nextSerial()).tmp"
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var path: String
+        var descriptor: Int32
+        repeat {
+            // A name taken already is a leftover of an earlier process that had this
+            // pid (so it was not removed as a dead one's): the next serial is free.
+            path = "\(directory).\(base).ingest-\(getpid())-\(TemporaryFiles.nextSerial()).tmp"
+            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        } while descriptor < 0 && errno == EEXIST
+        temporaryPath = path
         guard descriptor >= 0 else {
             done = true  // nothing was created, so there is nothing to discard
             throw IngestError(.output, "cannot create a file beside it: \(String(cString: strerror(errno)))", file: target)
