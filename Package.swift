@@ -31,7 +31,11 @@ let package = Package(
     traits: [
         .trait(name: "SQLite", description: "The SQLite output (IngestSQLite, through GRDB.swift)."),
         .trait(name: "PostgreSQL", description: "The PostgreSQL output (IngestPostgres, through PostgresNIO)."),
-        .default(enabledTraits: ["SQLite", "PostgreSQL"]),
+        .trait(
+            name: "Command",
+            description: "The ingest command's own dependencies: argument parsing and the feed fetcher's HTTP client."
+        ),
+        .default(enabledTraits: ["SQLite", "PostgreSQL", "Command"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -60,7 +64,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
-        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+        // libzstd is loaded at run time (dlopen), not linked: its few prototypes are
+        // declared in CZstd itself, so the build needs no libzstd-dev (README, "Setting up").
+        .target(name: "CZstd", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
 
         // Events, names, the handler stack, the Expat / libxml2 SAX / JSON push parsers,
         // records, the automatic mapping, streaming Decodable, the Output protocol and
@@ -113,10 +119,10 @@ let package = Package(
             dependencies: [
                 "IngestKit",
                 "IngestPostgres",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Command"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Command"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Command"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Command"])),
             ]
         ),
         // How fast a compressed input reads through DecompressingSource, against `gzip -dc`.

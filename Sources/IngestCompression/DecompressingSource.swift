@@ -92,7 +92,8 @@ public final class DecompressingSource: ByteSource {
     ///     from the first bytes).
     ///   - memoryLimit: the most memory xz's dictionary or zstd's window may take.
     ///   - inputBufferSize: how many compressed bytes are read at a time (at least 64).
-    /// - Throws: ``/IngestCore/IngestError`` `.io` when the decompressor's state cannot be allocated.
+    /// - Throws: ``/IngestCore/IngestError`` `.io` when the decompressor's state cannot be allocated,
+    ///   or, for zstd, when libzstd cannot be loaded (it is loaded at run time, not linked).
     public init(_ compressed: any ByteSource, format: CompressionFormat,
                 memoryLimit: Int = DecompressingSource.defaultMemoryLimit,
                 inputBufferSize: Int = defaultChunkSize) throws {
@@ -107,6 +108,9 @@ public final class DecompressingSource: ByteSource {
             case .zstd: decoder = try ZstdDecoder(memoryLimit: memoryLimit)
             }
         } catch {
+            if case .libraryUnavailable(let why) = error.reason {
+                throw IngestError(.io, "cannot read \(format) input: \(why)", file: compressed.displayName)
+            }
             throw IngestError(.io, "out of memory for the \(format) decompressor", file: compressed.displayName)
         }
         // Room for a magic number at least, which member boundaries look at.
@@ -259,6 +263,8 @@ public final class DecompressingSource: ByteSource {
                         + "allows (at compressed byte \(offset))", file: displayName)
         case .outOfMemory:
             IngestError(.io, "out of memory in the \(format) decompressor (at compressed byte \(offset))", file: displayName)
+        case .libraryUnavailable(let why):
+            IngestError(.io, "cannot read \(format) input: \(why)", file: displayName)
         }
     }
 }

@@ -69,6 +69,32 @@ struct CompressedInputTests {
         #expect(try box.rows("piped.db", "SELECT count(*), sum(id) FROM piped") == [["300", "45150"]])
     }
 
+    @Test("A zstd input on a machine without libzstd: one line naming the file, exit 74, other formats still read",
+          .enabled(if: installed("zstd") && installed("gzip"), "gzip and zstd are needed to make the inputs"))
+    func zstdWithoutTheLibrary() throws {
+        let box = try Sandbox()
+        try box.write("folks.xml.zst", try Self.compress(Data(contentsOf: Locations.folksXML), with: "zstd"))
+        try box.write("folks.xml.gz", try Self.compress(Data(contentsOf: Locations.folksXML), with: "gzip"))
+        // INGEST_LIBZSTD names the library libzstd is loaded from; a path that does not exist
+        // is what a machine without libzstd.so.1 sees.
+        let missing = ["INGEST_LIBZSTD": box.directory.appendingPathComponent("nowhere/libzstd.so.1").path]
+
+        let zstd = try box.run(["folks.xml.zst"], environment: missing)
+        let gzip = try box.run(["folks.xml.gz", "--out", "gzip.db"], environment: missing)
+        let named = try box.run(["folks.xml.zst", "--out", "named.db"], environment: ["INGEST_LIBZSTD": "libzstd.so.1"])
+
+        #expect(zstd.status == 74, "\(zstd)")
+        #expect(zstd.stderrLines.count == 1, "\(zstd)")
+        #expect(zstd.stderr.hasPrefix("ingest: folks.xml.zst: cannot read zstd input: libzstd could not be loaded ("),
+                "\(zstd)")
+        #expect(zstd.stderr.contains("libzstd1"), "\(zstd)")
+        #expect(!box.exists("folks.db"))
+        #expect(gzip.status == 0, "\(gzip)")
+        #expect(try box.rows("gzip.db", "SELECT count(*) FROM people") == [["3"]])
+        #expect(named.status == 0, "\(named)")
+        #expect(try box.rows("named.db", "SELECT firstName FROM people") == [["Matt"], ["Snidely"], ["Dudley"]])
+    }
+
     @Test("A corrupt or truncated stream exits 65 naming the file, and the old output stays",
           .enabled(if: tools.allSatisfy { installed($0.command) }, "gzip, bzip2, xz and zstd are needed to make the inputs"),
           arguments: tools.map(\.command))

@@ -40,6 +40,9 @@ struct DecoderFailure: Error {
         case exceedsMemoryLimit(needed: UInt64?)
         /// The library could not allocate its state.
         case outOfMemory
+        /// The format's library is not on this machine (libzstd is loaded at run
+        /// time); the loader's words.
+        case libraryUnavailable(String)
     }
 
     var reason: Reason

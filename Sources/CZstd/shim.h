@@ -1,2 +1,0 @@
-#include <zstd.h>
-#include <zstd_errors.h>
