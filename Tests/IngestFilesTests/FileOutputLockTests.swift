@@ -54,6 +54,35 @@ import IngestTestSupport
         #expect(try String(contentsOfFile: directory.path(leftover), encoding: .utf8) == "an earlier process's")
     }
 
+    @Test("200 outputs open at once from many tasks: each temporary file has its own name and is registered for signal cleanup until it ends")
+    func manyOutputsAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let count = 200
+        let paths = try await withThrowingTaskGroup(of: (String, Bool, Bool).self) { group in
+            for index in 0..<count {
+                let target = directory.path("out-\(index).json")
+                group.addTask {
+                    let file = try AtomicFile(target: target)
+                    let registered = TemporaryFiles.isRegistered(file.temporaryPath)
+                    // Give the other tasks time to open theirs while this one is open.
+                    try await Task.sleep(for: .milliseconds(20))
+                    if index.isMultiple(of: 2) { try file.commit() } else { file.discard() }
+                    return (file.temporaryPath, registered, TemporaryFiles.isRegistered(file.temporaryPath))
+                }
+            }
+            var results: [(String, Bool, Bool)] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+        #expect(Set(paths.map(\.0)).count == count)
+        let registeredWhileOpen = paths.filter { $0.1 }.count
+        let registeredAfter = paths.filter { $0.2 }.count
+        #expect(registeredWhileOpen == count, "every temporary file registered while open")
+        #expect(registeredAfter == 0, "none left registered after commit or discard")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(left.count == count / 2 && left.allSatisfy { $0.hasPrefix("out-") })
+    }
+
     @Test("open() removes the temporary files (outputs and spools) of dead processes beside its target")
     func removesStaleTemporaryFiles() throws {
         let directory = try TemporaryDirectory()
