@@ -32,7 +32,8 @@ import IngestFeeds
 /// the keys and content hashes already stored for the feed (16 bytes an item, and
 /// the item's first-seen time) that tells new from changed from unchanged.
 ///
-/// Not for several threads at once: call it from one thread at a time.
+/// Safe to share between threads: its calls are serialized, so one source is archived
+/// at a time and a second caller waits for the first.
 public final class FeedArchive: @unchecked Sendable {
     /// Makes the output one source is written to: a fresh one each time, given
     /// ``design``, writing in place with upserts (for SQLite, `.append`).
@@ -50,6 +51,10 @@ public final class FeedArchive: @unchecked Sendable {
     private let makeOutput: OutputMaker
     private let reader: any StoredRowReader
     private let rows = ArchiveRows()
+    /// Safety: every public method holds it for its whole length, so `stored` and the
+    /// outputs are used by one call at a time (a call's second, reading thread runs
+    /// while the calling thread waits for it inside the lock).
+    private let lock = NSLock()
     /// The `feeds` table, by key.
     private var stored: [Int64: StoredFeed] = [:]
 
@@ -76,11 +81,15 @@ public final class FeedArchive: @unchecked Sendable {
     }
 
     /// The sources stored so far, in no particular order.
-    public var feeds: [StoredFeed] { Array(stored.values) }
+    public var feeds: [StoredFeed] { lock.withLock { Array(stored.values) } }
 
     /// The stored feed archived under `source`, or whose `url` is `source` now (it
     /// moved there by a permanent redirect); `nil` for a source not archived yet.
     public func storedFeed(for source: String) -> StoredFeed? {
+        lock.withLock { lookUp(source) }
+    }
+
+    private func lookUp(_ source: String) -> StoredFeed? {
         if let feed = stored[ArchiveKey.feed(source)], feed.source == source { return feed }
         return stored.values.first { $0.source == source || $0.url == source }
     }
@@ -99,6 +108,11 @@ public final class FeedArchive: @unchecked Sendable {
     @discardableResult
     public func archive(_ source: SourceName, fetch: FeedFetch,
                         read: (_ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed) throws -> FeedArchiveCounts {
+        try lock.withLock { try archiveLocked(source, fetch: fetch, read: read) }
+    }
+
+    private func archiveLocked(_ source: SourceName, fetch: FeedFetch,
+                               read: (_ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed) throws -> FeedArchiveCounts {
         let now = ArchiveRows.timestamp(fetch.date)
         var run: SourceRun?
         var counts = FeedArchiveCounts()
@@ -124,7 +138,11 @@ public final class FeedArchive: @unchecked Sendable {
     /// went wrong — in a transaction of its own, leaving its items and validators as
     /// they were. A source never archived gets a row that says only that.
     public func recordFailure(_ source: String, fetch: FeedFetch, error: String) throws {
-        let previous = storedFeed(for: source)
+        try lock.withLock { try recordFailureLocked(source, fetch: fetch, error: error) }
+    }
+
+    private func recordFailureLocked(_ source: String, fetch: FeedFetch, error: String) throws {
+        let previous = lookUp(source)
         let id = previous?.id ?? ArchiveKey.feed(source)
         var row: [String: FieldValue] = [:]
         try makeOutput(Self.design).writeAndCommit { sink in
@@ -153,7 +171,7 @@ public final class FeedArchive: @unchecked Sendable {
         case .given(let name): name
         case .fromFeed: feed.feedLink ?? feed.link ?? "-"
         }
-        let previous = storedFeed(for: name)
+        let previous = lookUp(name)
         let feedID = previous?.id ?? ArchiveKey.feed(name)
         var known: [Int64: (hash: Int64, firstSeen: String?)] = [:]
         if previous != nil {

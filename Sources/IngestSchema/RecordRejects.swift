@@ -29,7 +29,8 @@ public struct RecordRejection: Sendable, Equatable {
 /// ``finish()`` atomically (a program may call it when the run fails too, so the
 /// reasons are there to read) or given up by ``discard()``.
 ///
-/// Used by one parsing thread at a time; read ``count`` once the run is over.
+/// Safe to share between threads (a mapping shared by parsers on several threads
+/// reports into one): every call takes a lock. Read ``count`` once the run is over.
 public final class RecordRejects: @unchecked Sendable {
     /// What a record that does not fit does to the run.
     public enum Mode: String, Sendable, CaseIterable {
@@ -43,11 +44,18 @@ public final class RecordRejects: @unchecked Sendable {
     /// With ``Mode/skip``: the number of rejects that fails the run; `nil` for no limit.
     public let maxErrors: Int?
     /// Records rejected so far.
-    public private(set) var count = 0
+    public var count: Int { lock.withLock { rejected } }
     /// The input being read, for the rejects file's `file` member.
-    public var inputName = ""
+    public var inputName: String {
+        get { lock.withLock { currentInput } }
+        set { lock.withLock { currentInput = newValue } }
+    }
     private let file: AtomicFile?
     private let replace: Bool
+    // Safety: `lock` guards the three members below, the only mutable state.
+    private let lock = NSLock()
+    private var rejected = 0
+    private var currentInput = ""
     private var writer: FileHandle?
 
     /// Rejects that are only counted (``Mode/skip``), or that fail the run (``Mode/fail``).
@@ -75,14 +83,19 @@ public final class RecordRejects: @unchecked Sendable {
 
     /// Records a rejection; throws when the run must stop.
     func reject(_ rejection: RecordRejection, recordStart: SourcePosition) throws {
+        try lock.withLock { try rejectLocked(rejection, recordStart: recordStart) }
+    }
+
+    private func rejectLocked(_ rejection: RecordRejection, recordStart: SourcePosition) throws {
         let what = "\(rejection.entity)\(rejection.field.map { " field \"\($0)\"" } ?? ""): \(rejection.reason)"
         guard mode == .skip else {
             throw IngestError(.data, what, position: rejection.position, reason: .recordRejected)
         }
-        count += 1
+        rejected += 1
+        let count = rejected
         if let writer {
             var members: [(key: String, value: JSONValue)] = [
-                ("file", .string(inputName)),
+                ("file", .string(currentInput)),
                 ("line", .number(String(rejection.position.line))),
                 ("column", .number(String(rejection.position.column))),
                 ("record_line", .number(String(recordStart.line))),
@@ -108,16 +121,20 @@ public final class RecordRejects: @unchecked Sendable {
     /// Puts the rejects file in place, atomically (an existing one is replaced only
     /// when the rejects were created with `replace`).
     public func finish() throws {
-        guard let file, let writer else { return }
-        try? writer.close()
-        self.writer = nil
-        try file.commit(replacing: replace)
+        try lock.withLock {
+            guard let file, let writer else { return }
+            try? writer.close()
+            self.writer = nil
+            try file.commit(replacing: replace)
+        }
     }
 
     /// Gives the rejects file up: an existing file at the path stays as it was.
     public func discard() {
-        try? writer?.close()
-        writer = nil
-        file?.discard()
+        lock.withLock {
+            try? writer?.close()
+            writer = nil
+            file?.discard()
+        }
     }
 }
