@@ -47,6 +47,15 @@ public protocol Output: AnyObject {
     /// left beside the target and that ``open()`` removed (only files of processes
     /// that are gone): for a program to report. Default: none.
     var removedTemporaryFiles: [String] { get }
+
+    /// What the output has to tell a person that did not stop it (a password file it
+    /// ignored), in its own words; worth showing also when the run failed. Default: none.
+    var warnings: [String] { get }
+
+    /// The columns this output added to tables that existed before it was opened
+    /// (appending records with fields a table had no column for), by table, in the
+    /// order added. Default: none.
+    var columnsAddedToExistingTables: [(table: String, columns: [String])] { get }
 }
 
 extension Output {
@@ -54,6 +63,10 @@ extension Output {
     public var prefersWriterThread: Bool { true }
     /// None: an output that builds no temporary files beside its target cleans none.
     public var removedTemporaryFiles: [String] { [] }
+    /// None.
+    public var warnings: [String] { [] }
+    /// None: an output that adds no columns to existing tables.
+    public var columnsAddedToExistingTables: [(table: String, columns: [String])] { [] }
 
     /// The four steps in one call: opens the output, writes it with `body`, commits
     /// it — or, if anything throws, discards it and rethrows.

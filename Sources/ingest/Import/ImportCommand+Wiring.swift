@@ -12,7 +12,9 @@ import Darwin
 extension ImportCommand {
     /// The reader the options ask for: tree mode, a well-formedness check, or the
     /// streaming import with the automatic mapping or a schema.
-    func makeReader(schema: CompiledSchema?, rejects: RecordRejects?) throws -> any RecordReader {
+    /// The reader of one job; `standardInputName` names the document element of JSON
+    /// read from standard input, which has no file name to take it from.
+    func makeReader(schema: CompiledSchema?, rejects: RecordRejects?, standardInputName: String) throws -> any RecordReader {
         if let selection = try xpathSelection() {
             return XPathReader(selection: selection, limits: limits.limits, format: input.format)
         }
@@ -25,6 +27,7 @@ extension ImportCommand {
             mapping: recordMapping,
             limits: limits.limits,
             format: input.format,
+            documentName: standardInputName,
             xmlParser: parsing.parser,
             allowsHugeDocuments: parsing.huge))
         return output.parseOnly ? WellFormednessCheck(importer: importer) : importer

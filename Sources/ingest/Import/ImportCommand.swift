@@ -66,24 +66,19 @@ struct ImportCommand: ParsableCommand {
 
     private func runJobs(schema: CompiledSchema?, rejects: RecordRejects?, validated: [String: InputFile],
                          console: Console, report: inout RunReport) throws {
-        let reader = try makeReader(schema: schema, rejects: rejects)
         for job in jobs() {
             let stopwatch = Stopwatch()
             let rejectedBefore = rejects?.count ?? 0
             let inputs = try job.inputs.map { path in try validated[path] ?? openInput(path) }
-            var reader = reader
-            if let importer = reader as? Importer, inputs.contains(where: { $0.path == nil }) {
-                // Standard input has no name: a JSON top-level array's table is named after the output.
-                var named = importer
-                named.options.documentName = job.output.flatMap { $0 == "-" || output.to == .postgres ? nil : Importer.stem($0) } ?? "stdin"
-                reader = named
-            }
+            // Standard input has no name: a JSON top-level array's table is named after the output.
+            let standardInputName = job.output.flatMap { $0 == "-" || output.to == .postgres ? nil : Importer.stem($0) } ?? "stdin"
+            let reader = try makeReader(schema: schema, rejects: rejects, standardInputName: standardInputName)
             let destination = try makeOutput(for: job, schema: schema)
             for input in inputs { console.info("reading \(input.displayName)") }
             let meter = ProgressTracker(enabled: !messages.quiet)
             defer { meter.finish() }
             // The output's warnings (a password file ignored) matter most when the run fails.
-            let warnings = { for warning in (destination as? PostgresOutput)?.warnings ?? [] { console.warning(warning) } }
+            let warnings = { for warning in destination.warnings { console.warning(warning) } }
             let summary: ImportSummary
             do {
                 summary = try reader.run(inputs, into: destination) { meter.update($0) }
@@ -95,9 +90,7 @@ struct ImportCommand: ParsableCommand {
             }
             meter.finish()
             reportRemovedFiles(of: destination, console: console)
-            let addedColumns = (destination as? SQLiteOutput)?.columnsAddedToExistingTables
-                ?? (destination as? PostgresOutput)?.columnsAddedToExistingTables ?? []
-            for (table, columns) in addedColumns {
+            for (table, columns) in destination.columnsAddedToExistingTables {
                 console.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
             }
             warnings()
