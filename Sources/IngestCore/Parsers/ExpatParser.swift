@@ -139,7 +139,7 @@ public final class ExpatPushParser: PushParser {
         XML_SetExternalEntityRefHandler(parser) { session, _, _, systemID, _ in
             let session = ExpatPushParser.from(UnsafeMutableRawPointer(session))
             let what = systemID.map { String(cString: $0) } ?? "?"
-            session.fail(IngestError(.data, "external entity \"\(what)\" refused: ingest never loads external entities", position: session.position))
+            session.fail(IngestError(.data, ExternalEntity.refusal(what), position: session.position))
             return Int32(XML_STATUS_ERROR.rawValue)
         }
         watchForUndeclaredEntities()

@@ -181,19 +181,7 @@ public final class LibXML2PushParser: PushParser {
     // MARK: - The SAX2 handler
 
     private static func makeHandler() -> xmlSAXHandler {
-        var handler = xmlSAXHandler()
-        // SAX2 defaults first: they keep the DTD's entity and attribute declarations
-        // in a document that holds nothing else.
-        xmlSAXVersion(&handler, 2)
-        handler.startElement = nil
-        handler.endElement = nil
-        handler.processingInstruction = nil
-        handler.comment = nil
-        handler.warning = nil
-        handler.error = nil
-        handler.fatalError = nil
-        // Never load an external DTD, whatever the options say.
-        handler.externalSubset = nil
+        var handler = LibXML2SAXHandler.secure()
         handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
             LibXML2PushParser.with(context) { $0.startElement(context, localName!, prefix, uri, Int(attributeCount), attributes) }
         }
@@ -460,9 +448,7 @@ public final class LibXML2PushParser: PushParser {
         guard failure == nil, let document = context.pointee.myDoc,
               let entity = xmlGetDocEntity(document, name),
               entity.pointee.etype == XML_EXTERNAL_GENERAL_PARSED_ENTITY else { return }
-        let what = entity.pointee.SystemID.map { String(cString: $0) } ?? String(cString: name)
-        fail(IngestError(.data, "external entity \"\(what)\" refused: ingest never loads external entities",
-                         position: currentPosition))
+        fail(IngestError(.data, ExternalEntity.refusal(entity, name: name), position: currentPosition))
     }
 
     /// A libxml2 diagnostic. Warnings and validity errors leave the document

@@ -101,8 +101,7 @@ public final class TreeEventWalker {
         // it): nothing to send, as Expat sends nothing for a skipped entity.
         guard let entity = xmlGetDocEntity(tree.document, reference.pointee.name) else { return }
         guard entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY else {
-            let what = entity.pointee.SystemID.map { String(cString: $0) } ?? String(cString: reference.pointee.name)
-            throw IngestError(.data, "external entity \"\(what)\" refused: ingest never loads external entities",
+            throw IngestError(.data, ExternalEntity.refusal(entity, name: reference.pointee.name),
                               position: position)
         }
         try walkChildren(entity.pointee.children, tree: tree, line: position.line, inEntity: true)

@@ -2,7 +2,7 @@ import IngestCore
 import CLibXML2
 
 /// A whole XML document in memory, parsed by libxml2: elements you can walk and
-/// query with XPath — the seed's tree alternative to streaming.
+/// query with XPath — Neuburg's tree alternative to streaming.
 ///
 /// ```swift
 /// let tree = try XMLTree(contentsOf: "Samples/folks.xml")

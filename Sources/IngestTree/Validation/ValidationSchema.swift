@@ -212,9 +212,8 @@ public final class ValidationSchema {
         guard let node = xmlTextReaderCurrentNode(reader),
               let entity = xmlGetDocEntity(node.pointee.doc, node.pointee.name),
               entity.pointee.etype != XML_INTERNAL_GENERAL_ENTITY else { return nil }
-        let what = entity.pointee.SystemID.map { String(cString: $0) } ?? String(cString: node.pointee.name)
         return .init(level: Int(XML_ERR_ERROR.rawValue), code: 0, domain: 0,
-                     message: "external entity \"\(what)\" refused: ingest never loads external entities",
+                     message: ExternalEntity.refusal(entity, name: node.pointee.name),
                      line: Int(xmlGetLineNo(node)), column: 0, offset: 0)
     }
 

@@ -81,21 +81,9 @@ final class XMLSchemaStream {
     // MARK: - ingest's callbacks, behind the validator's
 
     private static func makeHandler() -> xmlSAXHandler {
-        var handler = xmlSAXHandler()
         // SAX2's defaults keep the DTD's entity declarations in a document that holds
         // nothing else; no tree is built.
-        xmlSAXVersion(&handler, 2)
-        handler.startElementNs = nil
-        handler.endElementNs = nil
-        handler.startElement = nil
-        handler.endElement = nil
-        handler.processingInstruction = nil
-        handler.comment = nil
-        handler.warning = nil
-        handler.error = nil
-        handler.fatalError = nil
-        handler.serror = nil
-        handler.externalSubset = nil
+        var handler = LibXML2SAXHandler.secure()
         handler.characters = { context, _, length in
             XMLSchemaStream.with(context) { $0.spendIfInEntity(Int(length)) }
         }
@@ -136,9 +124,8 @@ final class XMLSchemaStream {
         guard let context, let document = context.pointee.myDoc, let entity = xmlGetDocEntity(document, name),
               entity.pointee.etype != XML_INTERNAL_GENERAL_ENTITY,
               entity.pointee.etype != XML_INTERNAL_PREDEFINED_ENTITY else { return }
-        let what = entity.pointee.SystemID.map { String(cString: $0) } ?? String(cString: name)
         diagnostics.add(.init(level: Int(XML_ERR_ERROR.rawValue), code: 0, domain: 0,
-                              message: "external entity \"\(what)\" refused: ingest never loads external entities",
+                              message: ExternalEntity.refusal(entity, name: name),
                               line: Int(context.pointee.input?.pointee.line ?? 0), column: 0, offset: 0))
     }
 }
