@@ -46,6 +46,9 @@ struct AtomTextReading {
 
 /// `<feed>`: the feed's own elements and its entries.
 final class AtomFeedHandler: ElementHandler {
+    // Safety: the session outlives the handlers that hold it unowned (FeedParseSession
+    // says why), and a handler's state is used by the parsing thread alone, with no
+    // call out that could call back into it (IngestCore's UnsafeCode article).
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)

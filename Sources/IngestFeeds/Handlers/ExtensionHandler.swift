@@ -7,6 +7,9 @@ import IngestCore
 /// against the xml:base in scope, as gofeed resolves them. Unlike gofeed, which
 /// reads Go's tokens, namespace declarations are not attributes here.
 final class ExtensionHandler: ElementHandler {
+    // Safety: the session outlives the handlers that hold it unowned (FeedParseSession
+    // says why), and a handler's state is used by the parsing thread alone, with no
+    // call out that could call back into it (IngestCore's UnsafeCode article).
     unowned(unsafe) let session: FeedParseSession
     private let level: Int
     private var name = ""

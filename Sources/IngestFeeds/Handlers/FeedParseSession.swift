@@ -14,6 +14,8 @@ final class FeedParseSession {
 
     /// Receives each item as it ends, with the feed as read so far.
     private let deliver: (FeedItem, Feed) throws -> Void
+    // Safety: one thread, no reentrance: a session and its handlers are used by the
+    // thread that parses, and `deliver` — the one call out — gets values, not the session.
     /// Items already delivered by an earlier, failed read of the same document:
     /// skipped when this read reaches them again.
     @exclusivity(unchecked) private var skipping: Int

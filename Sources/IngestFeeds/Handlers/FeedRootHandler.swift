@@ -4,6 +4,9 @@ import IngestCore
 /// JSON, the document being an object) and hands it to that format's handler.
 /// Not a feed: an ``IngestCore/IngestError`` of kind `.data` naming what it is.
 final class FeedRootHandler: ElementHandler {
+    // Safety: the session outlives the handlers that hold it unowned (FeedParseSession
+    // says why), and a handler's state is used by the parsing thread alone, with no
+    // call out that could call back into it (IngestCore's UnsafeCode article).
     unowned(unsafe) let session: FeedParseSession
     private var format: (any ElementHandler)?
 

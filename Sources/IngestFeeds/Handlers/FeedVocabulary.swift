@@ -41,6 +41,8 @@ struct FeedTerm {
 
 /// The per-parse cache of ``FeedTerm``s, and the extension keys assigned so far.
 final class FeedVocabulary {
+    // Safety: one thread, no reentrance: a vocabulary belongs to one parse session,
+    // used by that parse's handlers on its thread, and calls out to nothing.
     /// By name id; `nil` until the name is first seen.
     @exclusivity(unchecked) private var terms: [FeedTerm?] = []
     /// By name id: the local name (an unbound `prefix:` split off), once computed.

@@ -9,6 +9,9 @@ import IngestCore
 /// gofeed's examples use); items read before the `version` member are held until
 /// it comes.
 final class JSONFeedHandler: ElementHandler {
+    // Safety: the session outlives the handlers that hold it unowned (FeedParseSession
+    // says why), and a handler's state is used by the parsing thread alone, with no
+    // call out that could call back into it (IngestCore's UnsafeCode article).
     unowned(unsafe) let session: FeedParseSession
     private lazy var author = JSONAuthorHandler(session: session)
     private lazy var authors = JSONAuthorsHandler(session: session)

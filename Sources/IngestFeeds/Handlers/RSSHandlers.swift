@@ -3,6 +3,9 @@ import IngestCore
 /// `<rss>` or `<rdf:RDF>`: the channel, and — RSS 1.0 and 0.90 — the items and
 /// image that follow it. Extensions at this level are skipped, as gofeed does.
 final class RSSRootHandler: ElementHandler {
+    // Safety: the session outlives the handlers that hold it unowned (FeedParseSession
+    // says why), and a handler's state is used by the parsing thread alone, with no
+    // call out that could call back into it (IngestCore's UnsafeCode article).
     unowned(unsafe) let session: FeedParseSession
     private lazy var channel = RSSChannelHandler(session: session)
     private lazy var image = RSSImageHandler(session: session)

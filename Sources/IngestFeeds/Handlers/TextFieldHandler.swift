@@ -7,6 +7,8 @@ import IngestCore
 /// A container handler keeps one and hands it every text child; the value is read
 /// in the container's ``ElementHandler/didFinish(child:element:)``.
 final class TextFieldHandler: ElementHandler {
+    // Safety: the session outlives its handlers (FeedParseSession says why); the
+    // buffers are used by one thread, and no call on them calls back into this handler.
     unowned(unsafe) let session: FeedParseSession
     /// The text, and markup of child elements, read so far.
     @exclusivity(unchecked) private(set) var buffer: [UInt8] = []
@@ -179,6 +181,8 @@ final class TextFieldHandler: ElementHandler {
 
 /// An element inside a ``TextFieldHandler``'s element, written back as markup.
 final class MarkupHandler: ElementHandler {
+    // Safety: the field handler made this one and holds it, and is below it on the
+    // stack whenever it runs.
     unowned(unsafe) let field: TextFieldHandler
     let level: Int
 

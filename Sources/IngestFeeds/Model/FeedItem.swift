@@ -2,7 +2,7 @@
 /// gofeed's universal model, field for field.
 ///
 /// Which element fills which field is gofeed's rule for each format (see
-/// `Sources/IngestFeeds/README.md`): an RSS item's ``published`` is its `pubDate`,
+/// the module's documentation): an RSS item's ``published`` is its `pubDate`,
 /// else `dc:date`, else an embedded `atom:published`; its ``author`` is `author`,
 /// else `dc:author`, `dc:creator`, `itunes:author`, an embedded `atom:author`.
 /// Dates keep their text (``published``) beside the instant read from it

@@ -6,6 +6,8 @@ import IngestCore
 /// with what it had.
 final class RecoveringReceiver: ParseEventReceiver {
     private let target: any ParseEventReceiver
+    // Safety: one thread, no reentrance (IngestCore's UnsafeCode article): the parser
+    // calls the receiver from one thread, and nothing it calls calls back into it.
     @exclusivity(unchecked) private var open: [Name] = []
 
     init(forwardingTo target: any ParseEventReceiver) {
