@@ -13,7 +13,7 @@ let package = Package(
         .package(name: "ingest", path: "../..", traits: []),
     ],
     targets: [
-        // The seed's delegate classes, remade as IngestCore element handlers.
+        // Neuburg's delegate classes, remade as IngestCore element handlers.
         .target(name: "Folks", dependencies: [.product(name: "IngestCore", package: "ingest")]),
         // Prints the people of Samples/folks.xml (or of the file given), read both ways.
         .executableTarget(name: "FolksReader", dependencies: ["Folks", .product(name: "IngestCore", package: "ingest")]),

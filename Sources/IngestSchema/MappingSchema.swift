@@ -1,7 +1,7 @@
 import IngestCore
 import Foundation
 
-/// A mapping schema: the declarative form of what the seed's delegate subclasses
+/// A mapping schema: the declarative form of what Neuburg's delegate subclasses
 /// hard-code per document — which elements are records, which fields they keep,
 /// their types, keys and names in each output, and their child entities.
 ///

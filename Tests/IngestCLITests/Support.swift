@@ -1,4 +1,5 @@
 import Foundation
+import IngestTestSupport
 import GRDB
 import Testing
 
@@ -37,11 +38,8 @@ struct RunResult: CustomStringConvertible {
 
 /// Where things are: the built `ingest` executable and the sample inputs.
 enum Locations {
-    /// The package root: three levels up from this file (Tests/IngestCLITests/Support.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The package root (IngestTestSupport's).
+    static let packageRoot = IngestTestSupport.packageRoot
 
     static let folksXML = packageRoot.appendingPathComponent("Samples/folks.xml")
 

@@ -1,4 +1,5 @@
 import Foundation
+import IngestTestSupport
 import Testing
 import IngestCompression
 import IngestCore

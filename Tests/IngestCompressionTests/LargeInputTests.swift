@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import IngestTestSupport
 import Testing
 import IngestCompression
 import IngestCore

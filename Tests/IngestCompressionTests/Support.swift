@@ -2,20 +2,7 @@ import Foundation
 import Testing
 import IngestCompression
 import IngestCore
-
-/// The package root, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// A temporary directory removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-compression-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
+import IngestTestSupport
 
 /// The format's own command-line tool, which writes the compressed data the tests read:
 /// data as users' files hold it, not as our code would make it.

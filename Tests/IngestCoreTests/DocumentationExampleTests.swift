@@ -16,7 +16,7 @@ struct GettingStartedArticle {
         var firstName = ""
         var lastName = ""
 
-        /// Sets the property called `key`, as the seed's `setValue:forKey:` does.
+        /// Sets the property called `key`, as Neuburg's `setValue:forKey:` does.
         mutating func setValue(_ value: String, forKey key: String) {
             switch key {
             case "firstName": firstName = value

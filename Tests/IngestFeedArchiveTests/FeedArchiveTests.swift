@@ -1,4 +1,5 @@
 import Foundation
+import IngestTestSupport
 import GRDB
 import IngestCore
 import IngestFeedArchive

@@ -6,10 +6,6 @@ import IngestFeeds
 import IngestSQLite
 import IngestTestSupport
 
-/// The package root, from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
 /// An archive in a SQLite file of a temporary directory.
 final class ArchiveFixture {
     let directory: TemporaryDirectory

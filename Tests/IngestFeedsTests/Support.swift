@@ -1,10 +1,7 @@
 import Foundation
 import IngestFeeds
 import IngestCore
-
-/// The package root, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+import IngestTestSupport
 
 /// gofeed's test data, in `../shared/testdata/gofeed` beside the repository.
 enum GofeedData {

@@ -1,4 +1,4 @@
-/// A handler for one element: the seed's `MyXMLParserDelegate`, made Swift.
+/// A handler for one element: Neuburg's `MyXMLParserDelegate`, made Swift.
 ///
 /// The ``HandlerStack`` owns the swapping. When an element starts, the handler in
 /// charge is asked for a handler for that child (``handler(forChild:)``); the stack

@@ -1,4 +1,4 @@
-/// Drives ``ElementHandler``s from parse events: the delegate swapping of the seed,
+/// Drives ``ElementHandler``s from parse events: the delegate swapping of Neuburg's chapter,
 /// done in one place so that handlers never touch the parser.
 ///
 /// The root handler takes the document element. From then on the handler in charge

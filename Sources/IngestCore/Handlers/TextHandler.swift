@@ -1,4 +1,4 @@
-/// The seed's "plain vanilla" delegate: it skips child elements and lets the stack
+/// Neuburg's "plain vanilla" delegate: it skips child elements and lets the stack
 /// accumulate its text, which the parent reads in
 /// ``ElementHandler/didFinish(child:element:)`` as `element.text`.
 ///

@@ -1,6 +1,6 @@
 import IngestCore
 
-/// The seed's `MyPeopleParser`, the handler of the document element: it starts the
+/// Neuburg's `MyPeopleParser`, the handler of the document element: it starts the
 /// list on `<people>`, gives each `<person>` to a ``PersonParser`` and collects the
 /// ``Person`` each one hands back.
 public final class PeopleParser: ElementParser {

@@ -1,4 +1,4 @@
-/// The seed's `Person`: a first and a last name.
+/// Neuburg's `Person`: a first and a last name.
 public struct Person: Equatable, Sendable, CustomStringConvertible {
     public var firstName: String
     public var lastName: String
@@ -8,7 +8,7 @@ public struct Person: Equatable, Sendable, CustomStringConvertible {
         self.lastName = lastName
     }
 
-    /// Sets the property called `key` to `value`, as the seed's key–value coding
+    /// Sets the property called `key` to `value`, as Neuburg's key–value coding
     /// (`setValue:forKey:`) does; returns `false` for a key `Person` has no property for.
     @discardableResult
     public mutating func setValue(_ value: String, forKey key: String) -> Bool {

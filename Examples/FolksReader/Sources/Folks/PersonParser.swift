@@ -1,6 +1,6 @@
 import IngestCore
 
-/// The seed's `MyPersonParser`: each child element of a `<person>` goes to a plain
+/// Neuburg's `MyPersonParser`: each child element of a `<person>` goes to a plain
 /// ``ElementParser``, whose text then sets the ``Person`` property of the same name.
 public final class PersonParser: ElementParser {
     /// The person parsed so far.
@@ -11,7 +11,7 @@ public final class PersonParser: ElementParser {
         ElementParser()
     }
 
-    /// The seed's key–value coding: the child's element name picks the property its
+    /// Neuburg's key–value coding: the child's element name picks the property its
     /// text goes to. An element `Person` has no property for is left out.
     public override func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         guard let child = child as? ElementParser else { return }

@@ -1,7 +1,7 @@
 import IngestCore
 
 /// The people of a `folks.xml`-shaped document, read from a file (or standard input,
-/// `-`) in chunks by Expat: the seed's
+/// `-`) in chunks by Expat: Neuburg's
 /// `[[NSXMLParser alloc] initWithContentsOfURL:url]`, `setDelegate:` and `parse`.
 public func readPeople(fromFile path: String) throws -> [Person] {
     let people = PeopleParser()

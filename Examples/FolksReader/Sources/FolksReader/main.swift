@@ -7,7 +7,7 @@ import Darwin
 
 // folks-reader [FILE]: the people of FILE (default: the repository's
 // Samples/folks.xml), read twice — streamed from the file, then pushed in 16-byte
-// pieces as if they came from a network — with the seed's delegate-swapping parsers.
+// pieces as if they came from a network — with Neuburg's delegate-swapping parsers.
 
 /// Samples/folks.xml of the repository this example sits in (Examples/FolksReader).
 let samplePath: String = {

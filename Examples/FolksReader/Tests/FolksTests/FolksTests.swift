@@ -2,7 +2,7 @@ import Folks
 import IngestCore
 import Testing
 
-/// The repository's Samples/folks.xml: the seed's three people, byte for byte.
+/// The repository's Samples/folks.xml: Neuburg's three people, byte for byte.
 let samplePath: String = {
     var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
     parts.removeLast(5)   // Examples/FolksReader/Tests/FolksTests/FolksTests.swift
