@@ -7,7 +7,7 @@ extension String {
     ///
     /// (GRDB's `quotedDatabaseIdentifier` does not double inner quotes, so it is not
     /// used for names that come from the input.)
-    public var quotedSQLIdentifier: String {
+    package var quotedSQLIdentifier: String {
         var name = replacingOccurrences(of: "\"", with: "\"\"")
         if name.utf8.contains(0) { name = name.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") }
         return "\"" + name + "\""
