@@ -216,7 +216,8 @@ final class SQLiteSink: RecordSink {
     /// What number a field's bytes are, if they are one: ``FieldValue/Number``'s rules.
     private static func numberKind(of field: RecordBatch.Field, in batch: RecordBatch) -> FieldValue.Number.Kind? {
         switch field.kind {
-        case .inferred, .number: NumberSyntax.kind(of: batch.bytes(of: field))
+        case .inferred: NumberSyntax.kind(of: batch.bytes(of: field))
+        case .number: NumberSyntax.jsonKind(of: batch.bytes(of: field))
         case .integer: .integer
         case .real: .real
         default: nil

@@ -448,11 +448,10 @@ protocol RecordEmitter: AnyObject {
 
 extension FieldValue {
     /// The value of a JSON scalar: a string stays text, `true`/`false` a boolean,
-    /// `null` null, and a number is a ``Number`` when INTEGER or REAL holds it exactly,
-    /// otherwise its text as written (`1e5`, `1.50`, an integer past 64 bits).
+    /// `null` null, and a number a ``Number`` (``FieldValue/jsonNumber(_:)``).
     package init(scalar kind: ContentKind, _ bytes: UnsafeBufferPointer<UInt8>) {
         switch kind {
-        case .number: self = .inferring(bytes)
+        case .number: self = .jsonNumber(bytes)
         case .boolean: self = .bool(bytes.first == UInt8(ascii: "t"))
         case .null: self = .null
         default: self = .text(String(decoding: bytes, as: UTF8.self))

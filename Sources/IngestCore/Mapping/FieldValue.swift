@@ -38,12 +38,17 @@ public enum FieldValue: Equatable, Sendable {
     /// A number exactly as written in the input, with the widest type that holds it
     /// without loss.
     public struct Number: Equatable, Sendable {
-        /// The widest type a ``Number`` fits without loss.
+        /// The type a ``Number`` is stored as.
+        ///
+        /// XML text is a number only when the type holds it without loss. A JSON number
+        /// is always a number: an integer when it is one that fits, otherwise a real,
+        /// the nearest `Double` (``text`` keeps every digit for outputs that can write it).
         public enum Kind: Sendable {
             /// Canonical decimal integer that fits in 64 bits (`-12`, `0`; not `007`, `+1`).
             case integer
-            /// Decimal whose text is exactly the shortest form of its `Double`, with at
-            /// most 15 significant digits (`472.942`, `73.0`; not `1.50`, `1e5`).
+            /// From XML: a decimal whose text is exactly the shortest form of its `Double`,
+            /// with at most 15 significant digits (`472.942`, `73.0`; not `1.50`, `1e5`).
+            /// From JSON: any other finite number (`1.50`, `6.02e23`, an integer past 64 bits).
             case real
         }
 
@@ -64,6 +69,16 @@ public enum FieldValue: Equatable, Sendable {
         /// The value as a `Double`: exact for kind ``Kind/real``, and for an integer
         /// the nearest `Double`.
         public var doubleValue: Double { Double(text)! }
+    }
+
+    /// A JSON number token: an integer or a real by ``Number/Kind``'s JSON rule; a
+    /// number too large for a `Double` (`1e400`) is kept as its text.
+    public static func jsonNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldValue {
+        let string = String(decoding: bytes, as: UTF8.self)
+        if let kind = NumberSyntax.jsonKind(of: UnsafeRawBufferPointer(bytes)) {
+            return .number(Number(text: string, kind: kind))
+        }
+        return .text(string)
     }
 
     /// Classifies character data from XML: a number when ``Number`` says it is one
@@ -115,6 +130,13 @@ package enum NumberSyntax {
         if isCanonicalInteger(bytes) { return int64(bytes) != nil ? .integer : nil }
         if isPlainShortestDecimal(bytes) { return .real }
         return kind(of: bytes, text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The kind of a JSON number token (valid JSON number syntax): the lossless kind
+    /// when it has one, else `.real` when its `Double` is finite, else `nil` (`1e400`).
+    package static func jsonKind(of bytes: UnsafeRawBufferPointer) -> FieldValue.Number.Kind? {
+        if let kind = kind(of: bytes) { return kind }
+        return double(bytes).isFinite ? .real : nil
     }
 
     /// The value of a canonical decimal integer, or `nil` past 64 bits.

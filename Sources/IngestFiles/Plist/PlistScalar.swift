@@ -38,12 +38,12 @@ public enum PlistScalar: Equatable, Sendable {
     }
 
     /// A number from nested JSON: integer when it is a canonical 64-bit integer,
-    /// real when it is a finite decimal, else its text as a string.
+    /// else real when its `Double` is finite (as a field's number is), else its text.
     static func number(_ text: String) -> PlistScalar {
         var copy = text
         let isInteger = copy.withUTF8 { NumberSyntax.isCanonicalInteger($0) }
         if isInteger, let value = Int64(text) { return .integer(value) }
-        if !isInteger, let value = Double(text), value.isFinite { return .real(value) }
+        if let value = Double(text), value.isFinite { return .real(value) }
         return .string(text)
     }
 }

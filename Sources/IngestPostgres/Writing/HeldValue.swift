@@ -2,14 +2,15 @@ import IngestCore
 
 /// What one field of a ``/IngestCore/RecordBatch`` holds, decided once from its kind
 /// and, for XML text and JSON numbers, its bytes: by ``/IngestCore/FieldValue``'s
-/// rules, `42` is an integer, `2.5` a real, `007` and `1.50` text. The bytes
+/// rules, `42` is an integer, `2.5` a real, `007` and `1.50` text in XML, and in JSON
+/// `1.50` and `6.02e23` reals. The bytes
 /// themselves are written as they are (``CopyTextEncoder``); nothing is materialised.
 enum HeldValue: Equatable {
     case null
     case boolean(Bool)
     /// The bytes are the integer's canonical decimal text.
     case integer
-    /// The bytes are the real's shortest decimal text.
+    /// The bytes are the real's decimal text (as the input wrote it).
     case real
     /// The bytes are UTF-8 text.
     case text
@@ -25,7 +26,7 @@ enum HeldValue: Equatable {
         case .true: self = .boolean(true)
         case .text: self = .text
         case .inferred, .number:
-            switch NumberSyntax.kind(of: bytes) {
+            switch field.kind == .number ? NumberSyntax.jsonKind(of: bytes) : NumberSyntax.kind(of: bytes) {
             case .integer?: self = .integer
             case .real?: self = .real
             case nil: self = .text
