@@ -142,13 +142,33 @@ public final class FeedArchive: @unchecked Sendable {
     }
 
     private func recordFailureLocked(_ source: String, fetch: FeedFetch, error: String) throws {
-        let previous = lookUp(source)
-        let id = previous?.id ?? ArchiveKey.feed(source)
         var row: [String: FieldValue] = [:]
+        var id = ArchiveKey.feed(source)
         try makeOutput(Self.design).writeAndCommit { sink in
+            let previous = try storedNow(source)
+            id = previous?.id ?? id
             row = try rows.writeFailure(stored: previous, id: id, source: source, fetch: fetch, error: error, to: sink)
         }
         stored[id] = StoredFeed(row: row)
+    }
+
+    /// What the target holds for `source` now: the feed archived under it, or whose
+    /// `url` is `source` now. Read inside an output's write, after it took the target's
+    /// lock, so that a run which overlapped this one is seen — not the `feeds` table as
+    /// this archive read it when it was made, which writing back would undo that run's
+    /// validators and moved URL.
+    private func storedNow(_ source: String) throws -> StoredFeed? {
+        let columns = Self.design.table(named: Table.feeds)!.columns.map(\.name)
+        func feeds(_ matching: [String: FieldValue]) throws -> [StoredFeed] {
+            try reader.storedRows(in: Table.feeds, columns: columns, matching: matching).map {
+                StoredFeed(row: Dictionary(uniqueKeysWithValues: zip(columns, $0)))
+            }
+        }
+        let found = try feeds(["id": .integer(ArchiveKey.feed(source))]).first { $0.source == source }
+            ?? feeds(["source": .text(source)]).first
+            ?? feeds(["url": .text(source)]).first
+        if let found { stored[found.id] = found }
+        return found
     }
 
     // MARK: - One source
@@ -171,7 +191,7 @@ public final class FeedArchive: @unchecked Sendable {
         case .given(let name): name
         case .fromFeed: feed.feedLink ?? feed.link ?? "-"
         }
-        let previous = lookUp(name)
+        let previous = try storedNow(name)
         let feedID = previous?.id ?? ArchiveKey.feed(name)
         var known: [Int64: (hash: Int64, firstSeen: String?)] = [:]
         if previous != nil {

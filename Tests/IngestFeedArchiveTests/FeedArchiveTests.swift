@@ -11,6 +11,28 @@ import Testing
 struct FeedArchiveTests {
     static let podcast = packageRoot.appendingPathComponent("Samples/podcast.rss")
 
+    @Test("An archive made before another run archived a source reads that source under the lock: nothing undone, nothing counted new again")
+    func overlappingRunsSeeWhatWasCommitted() throws {
+        let fixture = try ArchiveFixture()
+        let early = try fixture.archive()   // reads the feeds table while it is still empty
+        let source = "https://example.org/feed.xml"
+        let text = #"<rss version="2.0"><channel><title>T</title><item><guid>a</guid><title>A</title></item>"#
+            + #"<item><guid>b</guid><title>B</title></item></channel></rss>"#
+        let validators = FeedFetch(url: source, status: 200, etag: "\"v1\"", lastModified: "Tue, 24 Nov 2026 10:00:00 GMT")
+        try fixture.archive().archive(.given(source), fetch: validators) { deliver in
+            try FeedReader().read(data: Data(text.utf8), deliver)
+        }
+
+        try early.recordFailure(source, fetch: FeedFetch(url: source, status: 503), error: "HTTP 503")
+        #expect(try fixture.rows("SELECT etag, last_modified, last_status, last_error FROM feeds")
+                == [["\"v1\"", "Tue, 24 Nov 2026 10:00:00 GMT", "503", "HTTP 503"]])
+        let again = try early.archive(.given(source), fetch: validators) { deliver in
+            try FeedReader().read(data: Data(text.utf8), deliver)
+        }
+        #expect(again.description == "0 new, 0 changed, 2 unchanged")
+        #expect(try fixture.rows("SELECT count(*) FROM feeds") == [["1"]])
+    }
+
     @Test("the sample podcast: one feed row, its items, enclosures and authors")
     func samplePodcast() throws {
         let fixture = try ArchiveFixture()
