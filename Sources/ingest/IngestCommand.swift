@@ -20,10 +20,10 @@ struct IngestCommand: ParsableCommand {
           ingest feed.rss --records rss/channel/item --out items.db
           zcat log.jsonl.gz | ingest - --nl --out log.db
           ingest nightly.xml.gz --append --report run.json     (cron)
-          ingest schema infer folks.xml           a mapping schema to edit
 
         All import options: ingest help import (or the README). Exit status: 0 ok,
         64 usage, 65 bad input, 66 missing input, 73 output, 74 I/O, 75 try later.
+        Completion: ingest --generate-completion-script bash|zsh|fish > <file>.
         """,
         version: "0.2.0",
         subcommands: [ImportCommand.self, SchemaCommand.self, FeedCommand.self],
@@ -34,6 +34,7 @@ struct IngestCommand: ParsableCommand {
     /// the message, and exits with its sysexits status (64 for usage errors).
     static func main() {
         do {
+            try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()
         } catch let exit as ExitCode {
@@ -48,6 +49,26 @@ struct IngestCommand: ParsableCommand {
             let message = (error as? IngestError).map(Diagnostics.describe) ?? message(for: error)
             StandardError.write("ingest: \(message)\n")
             Self.exit(withError: ExitCode((error as? IngestError)?.kind.exitCode ?? status.rawValue))
+        }
+    }
+
+    /// `ingest help TOPIC…` where the topic names no command is a usage error (64),
+    /// as a misspelt command is, instead of the overview and 0.
+    static func checkHelpTopic(_ arguments: [String]) throws {
+        guard arguments.first == "help" else { return }
+        var subcommands = configuration.subcommands
+        for name in arguments.dropFirst() where !name.hasPrefix("-") {
+            var names: [String] = []
+            var next: (any ParsableCommand.Type)?
+            for subcommand in subcommands {
+                let commandName = subcommand.configuration.commandName ?? ""
+                names.append(commandName)
+                if commandName == name { next = subcommand }
+            }
+            guard let next else {
+                throw ValidationError("No help topic '\(name)': the commands are \(names.joined(separator: ", ")).")
+            }
+            subcommands = next.configuration.subcommands
         }
     }
 }

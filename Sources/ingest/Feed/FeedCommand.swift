@@ -35,7 +35,8 @@ struct FeedCommand: ParsableCommand {
     /// `--db`, the database of `--to postgres`, as `ingest import` takes it.
     @OptionGroup var postgres: PostgresOptions
 
-    @Option(help: ArgumentHelp("Output path; - writes standard output (json, ndjson). Default: feeds.db, feeds.json, feeds.ndjson.", valueName: "path"),
+    @Option(name: [.customShort("o"), .long],
+            help: ArgumentHelp("Output path; - writes standard output (json, ndjson). Default: feeds.db, feeds.json, feeds.ndjson.", valueName: "path"),
             completion: .file())
     var out: String?
 

@@ -20,7 +20,14 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup(title: "Safety limits") var limits: LimitOptions
     @OptionGroup(title: "Messages") var messages: ReportingOptions
 
-    func validate() throws {
+    /// Checks the options together. Called first thing in ``run()`` rather than as
+    /// argument-parser's `validate()`, which runs before argument-parser reports an
+    /// unknown option: `--ouput new.db` must be reported as the misspelt flag it is
+    /// ("did you mean '--out'?"), not as an input named new.db.
+    func validateOptions() throws {
+        try input.check()
+        try limits.check()
+        try messages.check()
         try validateOutput()
         try validateMapping()
         try validateRecordPathFitsInputs()
@@ -30,6 +37,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try validateOptions()
         let console = Console(quiet: messages.quiet, verbose: messages.verbose)
         var report = RunReport(arguments: Array(CommandLine.arguments.dropFirst()))
         SignalCleanup.install()

@@ -16,7 +16,9 @@ struct InputOptions: ParsableArguments {
     /// The format option and --nl, as one.
     var format: InputFormat? { nl ? .jsonLines : from }
 
-    func validate() throws {
+    /// Checked by ``ImportCommand/validateOptions()``, after argument-parser has reported
+    /// any unknown option.
+    func check() throws {
         if inputs.isEmpty { throw ValidationError("No input: give a file to read, or - for standard input (see ingest help import).") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
         if inputs.contains("") { throw ValidationError("An input name is empty.") }
@@ -68,7 +70,8 @@ struct OutputOptions: ParsableArguments {
     /// `--db`, the database of `--to postgres`.
     @OptionGroup var postgres: PostgresOptions
 
-    @Option(help: ArgumentHelp("Output path; - writes standard output. Default: the input's name with the output's extension.", valueName: "path"),
+    @Option(name: [.customShort("o"), .long],
+            help: ArgumentHelp("Output path; - writes standard output. Default: the input's name with the output's extension.", valueName: "path"),
             completion: .file())
     var out: String?
 
@@ -87,8 +90,12 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("class"), help: ArgumentHelp("Class name of the archived objects with --to archive. Default: from the table name (people -> Person).", valueName: "name"))
     var className: String?
 
-    @Option(help: ArgumentHelp("Wait this long for another run writing the same output (cron overlap), then exit 75. Default: 60.", valueName: "seconds"))
-    var lockTimeout: Double = 60
+    @Option(name: .customLong("lock-timeout"),
+            help: ArgumentHelp("Wait this long for another run writing the same output (cron overlap), then exit 75. Default: 60.", valueName: "seconds"))
+    var lockTimeoutOption: Double?
+
+    /// `--lock-timeout`, or 60 seconds.
+    var lockTimeout: Double { lockTimeoutOption ?? 60 }
 
     @Flag(help: "Parse and map, write nothing; the exit status tells valid from malformed.")
     var dryRun = false
@@ -113,7 +120,9 @@ struct LimitOptions: ParsableArguments {
 
     var limits: ParseLimits { ParseLimits(maxDepth: maxDepth, maxTextBytes: maxTextBytes.value) }
 
-    func validate() throws {
+    /// Checked by ``ImportCommand/validateOptions()``, after argument-parser has reported
+    /// any unknown option.
+    func check() throws {
         if maxDepth < 1 || maxDepth > ParseLimits.maxSupportedDepth {
             throw ValidationError("--max-depth must be from 1 to \(ParseLimits.maxSupportedDepth), what the parsers provably hold.")
         }
@@ -124,7 +133,7 @@ struct LimitOptions: ParsableArguments {
 
 /// Which XML parser, and checks before the import.
 struct ParserOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("XML parser: expat (default) or libxml2 (also ISO-2022-JP, GB18030, UTF-7).", valueName: "name"))
+    @Option(help: ArgumentHelp("XML parser: expat or libxml2 (also ISO-2022-JP, GB18030, UTF-7).", valueName: "name"))
     var parser: XMLParserKind = .expat
 
     @Flag(help: "With --parser libxml2: lift libxml2's own limits. Trusted inputs only.")
@@ -147,7 +156,9 @@ struct ReportingOptions: ParsableArguments {
             completion: .file())
     var report: String?
 
-    func validate() throws {
+    /// Checked by ``ImportCommand/validateOptions()``, after argument-parser has reported
+    /// any unknown option.
+    func check() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other: pick one.") }
         if report == "" { throw ValidationError("--report needs a file name, or - for standard output.") }
     }

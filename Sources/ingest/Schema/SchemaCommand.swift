@@ -9,6 +9,12 @@ struct SchemaCommand: ParsableCommand {
         abstract: "Work with mapping schemas (see Schemas/README.md).",
         subcommands: [SchemaInferCommand.self]
     )
+
+    /// `ingest schema` alone names no subcommand: a usage error (64), not help and 0,
+    /// so a script that left the subcommand out notices.
+    func run() throws {
+        throw ValidationError("Name a subcommand: ingest schema infer <input> (see ingest help schema).")
+    }
 }
 
 /// `ingest schema infer INPUT...`: prints the schema the automatic mapping amounts to.
@@ -62,7 +68,8 @@ struct SchemaInferCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Records to read from each input; 0 reads them all.", valueName: "n"))
     var sample = SchemaInference.defaultSampleSize
 
-    @Option(help: ArgumentHelp("Write the schema to this file (atomically) instead of standard output.", valueName: "path"),
+    @Option(name: [.customShort("o"), .long],
+            help: ArgumentHelp("Write the schema to this file (atomically) instead of standard output.", valueName: "path"),
             completion: .file())
     var out: String?
 

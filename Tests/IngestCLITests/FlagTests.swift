@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Flags as users of sqlite-utils, jq and curl type them: a misspelt flag is named as
+/// such, `-o` is `--out`, help for nothing is an error, and help says each default once.
+@Suite("Flags")
+struct FlagTests {
+    @Test("A misspelt flag is reported first, with the flag it resembles — not as an input named after its value",
+          arguments: [["folks.xml", "--ouput", "new.db"], ["--ouput", "new.db"], ["folks.xml", "--ouput", "new.db", "--max-depth", "0"]])
+    func misspeltFlag(arguments: [String]) throws {
+        let box = try Sandbox()
+        try box.copyFolks()
+
+        let result = try box.run(arguments)
+
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines == ["ingest: Unknown option '--ouput'. Did you mean '--out'?"], "\(result)")
+        #expect(!box.exists("new.db"))
+    }
+
+    @Test("-o is --out, for import, schema infer and feed")
+    func shortOut() throws {
+        let box = try Sandbox()
+        try box.copyFolks()
+
+        let imported = try box.run(["folks.xml", "-o", "people.db"])
+        let schema = try box.run(["schema", "infer", "folks.xml", "-o", "folks.schema.json"])
+        let feed = try box.run(["feed", Locations.packageRoot.appendingPathComponent("Samples/podcast.rss").path,
+                                "--to", "json", "-o", "feed.json"])
+
+        #expect(imported.status == 0, "\(imported)")
+        #expect(try box.rows("people.db", "SELECT count(*) FROM people") == [["3"]])
+        #expect(schema.status == 0 && box.exists("folks.schema.json"), "\(schema)")
+        #expect(feed.status == 0 && box.exists("feed.json"), "\(feed)")
+    }
+
+    @Test("Help for a command that does not exist, and `ingest schema` with no subcommand, exit 64",
+          arguments: [(["help", "nonexistent"], "ingest: No help topic 'nonexistent': the commands are import, schema, feed."),
+                      (["help", "schema", "nope"], "ingest: No help topic 'nope': the commands are infer."),
+                      (["schema"], "ingest: Name a subcommand: ingest schema infer <input> (see ingest help schema).")])
+    func helpForNothing(arguments: [String], message: String) throws {
+        let result = try Sandbox().run(arguments)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines == [message], "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("Help for what exists still exits 0", arguments: [["help"], ["help", "import"], ["help", "schema", "infer"], ["--help"]])
+    func helpForSomething(arguments: [String]) throws {
+        let result = try Sandbox().run(arguments)
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.isEmpty)
+    }
+
+    @Test("Each option's help says its default once: no 'Default:' beside argument-parser's '(default:'",
+          arguments: [["help", "import"], ["help", "feed"], ["help", "schema", "infer"]])
+    func defaultsOnce(arguments: [String]) throws {
+        let result = try Sandbox().run(arguments)
+        #expect(result.status == 0, "\(result)")
+        // Options' help, joined per option (an option starts at a line beginning "  -").
+        var options: [String] = []
+        for line in String(decoding: result.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  -") { options.append(String(line)) } else if !options.isEmpty { options[options.count - 1] += " " + line }
+        }
+        #expect(!options.isEmpty)
+        for option in options {
+            #expect(!(option.contains("Default:") && option.contains("(default:")), "\(option)")
+            #expect(!(option.contains("(default)") && option.contains("default:")), "\(option)")
+        }
+        if arguments == ["help", "import"] {
+            #expect(options.contains { $0.contains("--lock-timeout") && $0.contains("Default: 60.") && !$0.contains("60.0") })
+        }
+    }
+
+    @Test("--help says how to get completion for bash, zsh and fish, and each shell's script is generated")
+    func completionInstall() throws {
+        let help = String(decoding: try Sandbox().run(["--help"]).stdout, as: UTF8.self)
+        #expect(help.contains("Completion: ingest --generate-completion-script bash|zsh|fish > <file>."), "\(help)")
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try Sandbox().run(["--generate-completion-script", shell])
+            #expect(script.status == 0 && script.stdout.count > 100, "\(shell): \(script)")
+        }
+    }
+}
