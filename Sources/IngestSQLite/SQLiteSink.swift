@@ -39,6 +39,8 @@ final class SQLiteSink: RecordSink {
     @exclusivity(unchecked) private var numberKinds: [FieldValue.Number.Kind?] = []
     /// The batch ``write(_:)-(Record)`` writes a single record through.
     private let single = RecordBatch(reservingBytes: 4096)
+    /// How long a text or blob value may be on this connection.
+    private lazy var valueLength = SQLiteValueLength(connection: db.sqliteConnection)
 
     /// Called after each batch is committed (see ``init(database:batchSize:altersExistingTables:afterBatch:design:)``).
     private let afterBatch: (() -> Void)?
@@ -150,7 +152,14 @@ final class SQLiteSink: RecordSink {
             }
         }
         let statement = try table.insertStatement(in: db)
-        try bind(fields, of: batch, to: statement, in: table)
+        do {
+            try bind(fields, of: batch, to: statement, in: table, at: position)
+        } catch {
+            // The values bound before the refused one point into the batch: the
+            // statement must not keep them for a later row.
+            sqlite3_clear_bindings(statement)
+            throw error
+        }
         let status = sqlite3_step(statement)
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
@@ -175,13 +184,16 @@ final class SQLiteSink: RecordSink {
     /// put until the statement has run and its bindings are cleared). Numbers are
     /// bound as numbers unless their column is TEXT; numbers in a BLOB column are
     /// bound as numbers too, as in an untyped one: BLOB affinity stores every value
-    /// as given.
+    /// as given. A text or blob longer than SQLite takes is refused (``SQLiteValueLength``).
     private func bind(_ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, to statement: SQLiteStatement,
-                      in table: SQLiteTable) throws {
+                      in table: SQLiteTable, at position: SourcePosition?) throws {
         for (offset, field) in fields.enumerated() {
             let column = columnOfField[offset]
             let slot = Int32(column + 1)
             let bytes = batch.bytes(of: field)
+            var length: Int32 {
+                get throws { try valueLength.checked(bytes.count, field: field.name.qualified, table: table.name, position: position) }
+            }
             let status: Int32
             switch field.kind {
             case .null:
@@ -197,17 +209,17 @@ final class SQLiteSink: RecordSink {
                 default:
                     if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
                     status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                               Int32(bytes.count), sqliteStatic)
+                                               try length, sqliteStatic)
                 }
             case .text:
                 if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
                 status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                           Int32(bytes.count), sqliteStatic)
+                                           try length, sqliteStatic)
             case .jsonArray, .jsonObject:
                 status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                           Int32(bytes.count), sqliteStatic)
+                                           try length, sqliteStatic)
             case .data:
-                status = sqlite3_bind_blob(statement, slot, bytes.baseAddress!, Int32(bytes.count), sqliteStatic)
+                status = sqlite3_bind_blob(statement, slot, bytes.baseAddress!, try length, sqliteStatic)
             }
             try check(status, "cannot bind a value")
         }

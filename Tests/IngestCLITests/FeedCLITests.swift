@@ -155,6 +155,27 @@ struct FeedCLITests {
         #expect(html.stderr.contains("not a feed"))
     }
 
+    @Test("sizes no Int64 holds (1e19, 1e400), -5 and \"abc\" in a JSON Feed: left out, and the next source is archived")
+    func outOfRangeSizes() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("a.json", """
+            {"version": "https://jsonfeed.org/version/1.1", "title": "Sizes", "items": [{"id": "1", "title": "One",
+             "attachments": [{"url": "https://example.net/1.mp3", "size_in_bytes": 1e19},
+                             {"url": "https://example.net/2.mp3", "size_in_bytes": 1e400},
+                             {"url": "https://example.net/3.mp3", "size_in_bytes": -5},
+                             {"url": "https://example.net/4.mp3", "size_in_bytes": "abc"},
+                             {"url": "https://example.net/5.mp3", "size_in_bytes": 1234}]}]}
+            """)
+        try sandbox.write("b.rss", feedText(threeItems))
+        let result = try sandbox.run(["feed", "a.json", "b.rss", "--out", "x.db"])
+        #expect(result.status == 0, "\(result)")
+        #expect(try sandbox.rows("x.db", "SELECT title FROM feeds ORDER BY title") == [["Sizes"], ["Test feed"]])
+        #expect(try sandbox.rows("x.db", "SELECT url, length FROM enclosures WHERE url LIKE 'https://example.net/%' ORDER BY url")
+                == [["https://example.net/1.mp3", nil], ["https://example.net/2.mp3", nil], ["https://example.net/3.mp3", nil],
+                    ["https://example.net/4.mp3", nil], ["https://example.net/5.mp3", "1234"]])
+        #expect(try sandbox.rows("x.db", "SELECT count(*) FROM items") == [["4"]])
+    }
+
     @Test("an ill-formed feed is read in recovering mode and marked", arguments: [false, true])
     func illFormed(throughStandardInput: Bool) throws {
         let sandbox = try Sandbox()

@@ -206,6 +206,32 @@ struct FeedHTTPTests {
         #expect(try JSONValue(parsing: String(decoding: result.stdout, as: UTF8.self)) == expected.gofeedJSONValue)
     }
 
+    @Test("a URL whose port is past 65535 fails that source (65) and says why; the other source is stored")
+    func portOutOfRange() throws {
+        server.route("/feed.xml", .feed(feedText(threeItems)))
+        let bad = "http://127.0.0.1:99999/feed.xml"
+        let result = try sandbox.run(["feed", bad, server.url("/feed.xml")])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines.contains("ingest: \(bad): invalid URL \(bad): port 99999 is out of range 1-65535"), "\(result)")
+        #expect(try sandbox.rows("feeds.db", "SELECT last_status, last_error FROM feeds WHERE source = '\(bad)'")
+                == [[nil, "invalid URL \(bad): port 99999 is out of range 1-65535"]])
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
+    }
+
+    @Test("a redirect to a port past 65535, or to no host, fails that source (65) and says why; the other source is stored",
+          arguments: [("http://127.0.0.1:99999/x", "port 99999 is out of range 1-65535"), ("http:///x", "it has no host")])
+    func redirectToInvalidURL(location: String, problem: String) throws {
+        server.route("/moved.xml", .redirect(.movedPermanently, to: location))
+        server.route("/feed.xml", .feed(feedText(threeItems)))
+        let result = try sandbox.run(["feed", server.url("/moved.xml"), server.url("/feed.xml")])
+        #expect(result.status == 65, "\(result)")
+        let message = "HTTP 301 redirect to an invalid URL \(location): \(problem)"
+        #expect(result.stderrLines.contains("ingest: \(server.url("/moved.xml")): \(message)"), "\(result)")
+        #expect(try sandbox.rows("feeds.db", "SELECT last_status, last_error FROM feeds WHERE source = '\(server.url("/moved.xml"))'")
+                == [["301", message]])
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
+    }
+
     @Test("a connection refused is temporary (75)")
     func refused() throws {
         // A server's port, once it is closed, refuses.

@@ -15,6 +15,10 @@ public struct Enclosure: Sendable, Hashable {
         self.type = type.nonEmpty
     }
 
-    /// ``length`` as a number of bytes, when it is one.
-    public var byteCount: Int? { length.flatMap { Int($0.trimmingASCIIWhiteSpace()) } }
+    /// ``length`` as a number of bytes, when it is one: a whole number from 0 that
+    /// an `Int` holds; anything else (`-5`, `1e19`, `abc`) is `nil`.
+    public var byteCount: Int? {
+        guard let count = length.flatMap({ Int($0.trimmingASCIIWhiteSpace()) }), count >= 0 else { return nil }
+        return count
+    }
 }

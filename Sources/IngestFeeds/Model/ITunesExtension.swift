@@ -95,7 +95,8 @@ public struct ITunesItemExtension: Sendable, Hashable {
         }
     }
 
-    /// ``duration`` in seconds: `SS`, `MM:SS` or `HH:MM:SS`.
+    /// ``duration`` in seconds: `SS`, `MM:SS` or `HH:MM:SS`; `nil` for other text
+    /// and for a duration too long for an `Int`.
     public var durationSeconds: Int? {
         guard let duration else { return nil }
         let parts = duration.trimmingASCIIWhiteSpace().split(separator: ":", omittingEmptySubsequences: false)
@@ -103,7 +104,10 @@ public struct ITunesItemExtension: Sendable, Hashable {
         var total = 0
         for part in parts {
             guard let value = Int(part.split(separator: ".").first ?? part), value >= 0 else { return nil }
-            total = total * 60 + value
+            let (minutes, overflowed) = total.multipliedReportingOverflow(by: 60)
+            let (sum, overflowedAdding) = minutes.addingReportingOverflow(value)
+            guard !overflowed, !overflowedAdding else { return nil }
+            total = sum
         }
         return total
     }

@@ -38,11 +38,18 @@ struct JSONFeedTranslator {
         item.authors = data.authors?.map(person) ?? item.author.map { [$0] } ?? []
         item.categories = data.tags
         item.enclosures = (data.attachments ?? []).map { attachment in
-            // The size in bytes, when positive, as gofeed writes it.
-            let size = attachment.size.flatMap { Double($0) }.flatMap { $0 > 0 ? String(Int64($0)) : nil }
-            return Enclosure(url: attachment.url, length: size, type: attachment.mimeType)
+            Enclosure(url: attachment.url, length: attachment.size.flatMap(Self.byteCount), type: attachment.mimeType)
         }
         return item
+    }
+
+    /// `size_in_bytes` as gofeed writes it: the whole number of bytes, when the
+    /// size is positive. A size no `Int64` holds (`1e19`, `1e400`) is left out,
+    /// as a size that is not a number is.
+    static func byteCount(_ number: String) -> String? {
+        guard let value = Double(number), value > 0,
+              let bytes = Int64(exactly: value.rounded(.towardZero)) else { return nil }
+        return String(bytes)
     }
 
     /// gofeed reads a JSON Feed author's name as RSS's person text (`Name (email)`).

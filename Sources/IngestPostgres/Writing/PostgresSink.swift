@@ -43,6 +43,8 @@ final class PostgresSink: RecordSink {
     @exclusivity(unchecked) private var fieldOfColumn: [Int] = []
     /// The batch ``write(_:)-(Record)`` writes a single record through.
     private let single = RecordBatch(reservingBytes: 4096)
+    /// How long one encoded row may be.
+    private let rowLength = CopyRowLength()
     /// Names temporary tables of this import: `ingest_<run>_<n>`.
     private let runToken = String(UInt32.random(in: .min ... .max), radix: 16)
     private var temporaryCount = 0
@@ -342,6 +344,13 @@ final class PostgresSink: RecordSink {
                 continue
             }
             let bytes = batch.bytes(of: fields[fields.startIndex + field])
+            do {
+                try rowLength.check(rowBytes: table.buffer.writerIndex - start, adding: bytes.count,
+                                    field: fields[fields.startIndex + field].name.qualified, table: table.name, position: position)
+            } catch {
+                table.buffer.moveWriterIndex(to: start)
+                throw error
+            }
             do {
                 try CopyTextEncoder.append(bytes, holding: heldValues[field], typed: table.columns[column].type,
                                            emptyJSON: table.emptyJSON(forColumn: column), to: &table.buffer)

@@ -12,6 +12,8 @@ import NIOHTTP1
 /// - Redirects are followed here, not by the client, to tell them apart: the
 ///   address the feed is stored under moves along 301 and 308 redirects only (as
 ///   long as every redirect before was permanent too); at most ``maxRedirects``.
+/// - Every address is checked (``FetchableURL``) before the client is given it,
+///   the first and each `Location`: a bad one fails this source alone (65).
 /// - `Accept-Encoding: gzip, deflate`, decoded by the client as the body streams.
 /// - The `Content-Type` charset applies to XML as RFC 7303 says (the parser lets
 ///   a byte order mark win); JSON is UTF-8 whatever it says.
@@ -52,6 +54,7 @@ struct FeedFetcher: Sendable {
         var permanentSoFar = true
         var status: Int?
         do {
+            try Self.check(plan.url)
             for _ in 0...Self.maxRedirects {
                 var request = HTTPClientRequest(url: current.absoluteString)
                 request.headers.add(name: "User-Agent", value: userAgent)
@@ -65,11 +68,11 @@ struct FeedFetcher: Sendable {
                 case 301, 302, 303, 307, 308:
                     try await Self.drain(response.body)
                     guard let location = response.headers.first(name: "Location"),
-                          let next = URL(string: location, relativeTo: current)?.absoluteURL,
-                          let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                          let next = URL(string: location, relativeTo: current)?.absoluteURL else {
                         throw FeedFailure("HTTP \(response.status.code) redirect without a usable Location", status: status,
                                           exitCode: IngestError.Kind.data.exitCode)
                     }
+                    try Self.check(next, redirect: response.status.code)
                     let permanent = response.status.code == 301 || response.status.code == 308
                     permanentSoFar = permanentSoFar && permanent
                     if permanentSoFar { stored = next }
@@ -111,6 +114,18 @@ struct FeedFetcher: Sendable {
         let feed = try parser.finish()
         if !items.isEmpty, await !job.send(items.take()) { return }
         job.end(.finished(feed))
+    }
+
+    /// Throws a failure of this source (65) when `url` is not one to give the client:
+    /// `invalid URL …: port 99999 is out of range 1-65535`, after `HTTP 301 redirect
+    /// to an` when a redirect named it.
+    private static func check(_ url: URL, redirect: UInt? = nil) throws {
+        do {
+            try FetchableURL.check(url)
+        } catch {
+            let message = redirect.map { "HTTP \($0) redirect to an \(error)" } ?? "\(error)"
+            throw FeedFailure(message, status: redirect.map { Int($0) }, exitCode: IngestError.Kind.data.exitCode)
+        }
     }
 
     /// The `charset` parameter of a `Content-Type`, unquoted; `nil` without one.

@@ -25,7 +25,8 @@ enum FeedHelp {
       curl -s URL | ingest feed -                read standard input
 
     EXIT STATUS (sysexits)
-      0 every source read or not modified, 64 usage, 65 not a feed, 66 missing
+      0 every source read or not modified, 64 usage, 65 not a feed or a URL that
+      cannot be fetched (a port past 65535, a redirect to no host), 66 missing
       file or HTTP 404/410/4xx, 73 output cannot be written, 74 I/O error, 75
       only temporary failures (network, timeout, 5xx, 429, PostgreSQL down or
       restarting): the other sources were stored; try again later.
