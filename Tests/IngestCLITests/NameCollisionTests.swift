@@ -46,4 +46,18 @@ struct NameCollisionTests {
         #expect(try box.columns("z.db", table: "z") == ["a\u{FFFD}", "a\u{FFFD}_2"])
         #expect(try storedValues(box, "z.db") == ["z.a\u{FFFD}=1", "z.a\u{FFFD}_2=2"])
     }
+
+    @Test("Records named sqlite_x (kept in _sqlite_x) and _sqlite_x get two tables, also on --append")
+    func reservedPrefixMeetsItsRename() throws {
+        let box = try Sandbox()
+        try box.write("t.json", #"{"sqlite_x":[{"a":1}],"_sqlite_x":[{"a":2}]}"#)
+
+        for run in 1...2 {
+            let result = try box.run(["t.json", "--out", "t.db"] + (run == 2 ? ["--append"] : []))
+            #expect(result.status == 0, "\(result)")
+        }
+
+        #expect(try box.tables("t.db") == ["_sqlite_x", "_sqlite_x_2"])
+        #expect(try storedValues(box, "t.db") == ["_sqlite_x.a=1", "_sqlite_x.a=1", "_sqlite_x_2.a=2", "_sqlite_x_2.a=2"])
+    }
 }
