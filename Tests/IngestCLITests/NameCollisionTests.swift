@@ -47,6 +47,26 @@ struct NameCollisionTests {
         #expect(try storedValues(box, "z.db") == ["z.a\u{FFFD}=1", "z.a\u{FFFD}_2=2"])
     }
 
+    @Test("In an XML plist or archive, a NUL written as U+FFFD does not make two equal keys", arguments: ["plist", "archive"])
+    func nulMeetsReplacementCharacterInXMLPlists(output: String) throws {
+        let box = try Sandbox()
+        try box.write("z.json", #"[{"a\u0000":1,"a\ufffd":2},{"a\ufffd":3,"a\u0000":4}]"#)
+
+        let result = try box.run(["z.json", "--to", output, "--plist-format", "xml", "--out", "z.out"])
+
+        #expect(result.status == 0, "\(result)")
+        let text = String(decoding: try box.contents("z.out"), as: UTF8.self)
+        let records: [[String: Any]]
+        if output == "plist" {
+            records = try #require(try plist(box.contents("z.out")) as? [[String: Any]])
+        } else {
+            let objects = try #require((try plist(box.contents("z.out")) as? [String: Any])?["$objects"] as? [Any])
+            records = objects.compactMap { $0 as? [String: Any] }.filter { $0["$class"] != nil && $0["NS.objects"] == nil && $0["$classname"] == nil }
+        }
+        let fields = records.map { $0.filter { $0.key != "$class" }.mapValues { $0 as? Int } }
+        #expect(fields == [["a\u{FFFD}": 1, "a\u{FFFD}_2": 2], ["a\u{FFFD}": 4, "a\u{FFFD}_2": 3]], "\(text)")
+    }
+
     @Test("Records named sqlite_x (kept in _sqlite_x) and _sqlite_x get two tables, also on --append")
     func reservedPrefixMeetsItsRename() throws {
         let box = try Sandbox()
