@@ -8,9 +8,12 @@ import Foundation
 /// character); and a table name starting with `sqlite_`, in any case — a prefix SQLite
 /// keeps for itself and refuses to create — gets a `_` in front: records named
 /// `sqlite_users` go to `_sqlite_users`. Both are the same in every run, so `--append`
-/// finds the tables and columns again.
+/// finds the tables and columns again. A name so changed can be one another table or
+/// column has (`sqlite_x` and `_sqlite_x`): it then gets a suffix, as any name taken
+/// does (see ``IngestCore/DistinctNames``).
 enum SQLiteNames {
-    /// The table records named `name` are kept in.
+    /// The table records named `name` are kept in (before any suffix that tells it
+    /// from another table's name).
     static func table(_ name: String) -> String {
         let name = column(name)
         guard name.utf8.count >= 7 else { return name }

@@ -24,14 +24,16 @@ final class SQLiteSink: RecordSink {
     private let db: Database
     private let batchSize: Int?
     private let altersExistingTables: Bool
-    /// Tables by name, compared by bytes (see ``ExactString``).
+    /// Tables by the name the records give them, compared by bytes (see ``ExactString``).
     private var tables: [ExactString: SQLiteTable] = [:]
     private var tableOrder: [SQLiteTable] = []
+    /// The names of the tables written, distinct as SQLite compares them: records
+    /// named `sqlite_x` and `_sqlite_x` are not both kept in `_sqlite_x`.
+    private var tableNames = DistinctNames(comparing: .asciiCaseInsensitive)
     // Touched for every row on one thread: exclusivity is checked statically only.
     // Safety: a sink is used by the one thread that writes (it is not `Sendable`),
     // and nothing it calls while accessing these — its tables, GRDB, SQLite — can
     // call back into it, so no two accesses overlap.
-    @exclusivity(unchecked) private var current: SQLiteTable?
     @exclusivity(unchecked) private var rowsInBatch = 0
     @exclusivity(unchecked) private var inTransaction = false
     /// Per row: the column index of each field, and what number each field is.
@@ -262,19 +264,29 @@ final class SQLiteSink: RecordSink {
     }
 
     func renameTable(_ oldRecordTable: String, to newRecordTable: String) throws {
-        let old = SQLiteNames.table(oldRecordTable), new = SQLiteNames.table(newRecordTable)
-        guard let table = tables.removeValue(forKey: ExactString(old)) else { return }
+        guard let table = tables.removeValue(forKey: ExactString(oldRecordTable)) else { return }
+        if let target = tables[ExactString(newRecordTable)] {
+            // Another input of this run wrote these records' table already.
+            guard !table.preexisting else {
+                throw IngestError(.data, "cannot rename the table \(table.name) to \(target.name): the import writes a table of that name already")
+            }
+            tableOrder.removeAll { $0 === table }
+            tableNames.release(table.name)
+            try target.absorb(table, in: db)
+            return
+        }
+        tableNames.release(table.name)
+        let new = tableNames.claim(SQLiteNames.table(newRecordTable))
         if !table.preexisting, try tableExists(new) {
             // An earlier run already named these records' table `new` (this run
             // called it `old` until a second kind of record appeared): the rows
             // written so far join it, as later ones will.
-            if current === table { current = nil }
             tableOrder.removeAll { $0 === table }
-            try self.table(named: new).absorb(table, in: db)
+            try openTable(new, for: newRecordTable).absorb(table, in: db)
             return
         }
         try table.rename(to: new, in: db)
-        tables[ExactString(new)] = table
+        tables[ExactString(newRecordTable)] = table
     }
 
     /// Whether the database has a table `name`. Asked of SQLite itself, which
@@ -305,13 +317,17 @@ final class SQLiteSink: RecordSink {
         for table in tableOrder { table.releaseStatements() }
     }
 
+    /// The table of the records named `recordTable`: the first time, the first name
+    /// free among this run's tables of ``SQLiteNames/table(_:)``, `…_2`, `…_3`…
+    /// (see ``IngestCore/DistinctNames``).
     private func table(named recordTable: String) throws -> SQLiteTable {
-        let name = SQLiteNames.table(recordTable)
-        if let current, current.name.hasSameBytes(as: name) { return current }
-        if let table = tables[ExactString(name)] {
-            current = table
-            return table
-        }
+        if let table = tables[ExactString(recordTable)] { return table }
+        return try openTable(tableNames.claim(SQLiteNames.table(recordTable)), for: recordTable)
+    }
+
+    /// The table `name`, claimed for the records named `recordTable`: the database's,
+    /// if it has one, or one created with its first record that has a field.
+    private func openTable(_ name: String, for recordTable: String) throws -> SQLiteTable {
         let table: SQLiteTable
         if try tableExists(name) {
             let columns = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [name])
@@ -323,9 +339,8 @@ final class SQLiteSink: RecordSink {
             table = SQLiteTable(name: name, existingColumns: nil)
         }
         table.conflictClause = design?.conflictClauses[name]
-        tables[ExactString(name)] = table
+        tables[ExactString(recordTable)] = table
         tableOrder.append(table)
-        current = table
         return table
     }
 }

@@ -27,9 +27,14 @@ final class SQLiteTable {
     /// The columns `ALTER TABLE … ADD COLUMN` added to a preexisting table, in order.
     private(set) var addedColumns: [String] = []
     /// Column index by field name.
-    @exclusivity(unchecked) private var indexByName = NameIndex()
-    /// The names taken, as SQLite compares identifiers: ASCII letters without case.
-    private var takenNames: Set<[UInt8]> = []
+    @exclusivity(unchecked) private var columnOfField = NameIndex()
+    /// The fields given a column, in the order met, for ``absorb(_:in:)``.
+    private var fields: [(name: Name, column: Int)] = []
+    /// Column index by column name.
+    private var columnNamed = NameIndex()
+    /// The column names, distinct as SQLite compares identifiers (ASCII letters
+    /// without case); those of a preexisting table exist already.
+    private var names: DistinctNames
     @exclusivity(unchecked) private var insert: Statement?
     @exclusivity(unchecked) private(set) var rowCount = 0
     /// Appended to the INSERT (a declared table's upsert).
@@ -44,7 +49,8 @@ final class SQLiteTable {
         preexisting = existingColumns != nil
         isCreated = preexisting
         addsColumns = !preexisting || altersExisting
-        for column in existingColumns ?? [] { register(column) }
+        names = DistinctNames(comparing: .asciiCaseInsensitive, existing: existingColumns?.map(\.name) ?? [])
+        for column in existingColumns ?? [] { append(column) }
     }
 
     /// Whether the table exists in the database yet. A table this run creates is
@@ -71,7 +77,7 @@ final class SQLiteTable {
     /// rows are kept, NULL in it.
     func createIfNeeded(in db: Database) throws {
         guard !isCreated else { return }
-        if columns.isEmpty { register(Column(name: uniqueName(for: "_"), type: .untyped)) }
+        if columns.isEmpty { append(Column(name: names.claim("_"), type: .untyped)) }
         try db.execute(sql: "CREATE TABLE \(name.quotedSQLIdentifier) (\(columnDefinitions))")
         isCreated = true
         try insertWaitingRows(in: db)
@@ -90,16 +96,19 @@ final class SQLiteTable {
     /// narrowest that holds the field's value) if new. A preexisting table that may
     /// not gain columns (``addsColumns``) refuses a new field with a `.data` error at
     /// `position`, the record's.
-    func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition, in db: Database) throws -> Int {
-        if let index = indexByName.value(for: name) { return index }
-        let stored = SQLiteNames.column(name.qualified)
-        if stored != name.qualified, let index = indexByName.value(forQualified: stored) {
-            // A column an earlier run made for this field, its NUL written as U+FFFD.
-            indexByName.set(index, for: name)
-            return index
-        }
+    ///
+    /// The column's name is the field's (a NUL written as U+FFFD, see ``SQLiteNames``)
+    /// when no other column has it, else the first free of `name_2`, `name_3`… (see
+    /// ``IngestCore/DistinctNames``); a preexisting table's column of exactly that name
+    /// is the field's.
+    func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition?, in db: Database) throws -> Int {
+        if let index = columnOfField.value(for: name) { return index }
+        let choice = names.choose(for: SQLiteNames.column(name.qualified))
         let index: Int
-        do {
+        if choice.exists {
+            index = columnNamed.value(forQualified: choice.name)!
+            names.take(choice)
+        } else {
             guard addsColumns else {
                 throw IngestError(.data, "the existing table \(self.name) has no column for field \(name.qualified)",
                                   position: position, reason: .missingColumn(table: self.name, field: name.qualified))
@@ -109,8 +118,9 @@ final class SQLiteTable {
                 throw IngestError(.data, "table \(self.name) would need more than \(limit) columns (SQLite's limit) for field \(name.qualified): choose a deeper record path, or write JSON",
                                   position: position)
             }
-            let column = Column(name: uniqueName(for: stored), type: held ?? .untyped)
-            register(column)
+            names.take(choice)
+            let column = Column(name: choice.name, type: held ?? .untyped)
+            append(column)
             index = columns.count - 1
             if isCreated {
                 try db.execute(sql: "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)")
@@ -118,25 +128,14 @@ final class SQLiteTable {
                 if preexisting { addedColumns.append(column.name) }
             }
         }
-        indexByName.set(index, for: name)
+        columnOfField.set(index, for: name)
+        fields.append((name, index))
         return index
     }
 
-    /// A name no other column has, as SQLite compares names: `id`, then `id_2`, `id_3`…
-    private func uniqueName(for name: String) -> String {
-        var candidate = name
-        var suffix = 2
-        while takenNames.contains(SQLIdentifier.folded(candidate)) {
-            candidate = "\(name)_\(suffix)"
-            suffix += 1
-        }
-        return candidate
-    }
-
-    private func register(_ column: Column) {
+    private func append(_ column: Column) {
         columns.append(column)
-        indexByName.set(columns.count - 1, forQualified: column.name)
-        takenNames.insert(SQLIdentifier.folded(column.name))
+        columnNamed.set(columns.count - 1, forQualified: column.name)
     }
 
     /// Widens column `index` so it holds a value needing `needed` (nested data of
@@ -160,22 +159,24 @@ final class SQLiteTable {
         try db.execute(sql: "ALTER TABLE \(scratch.quotedSQLIdentifier) RENAME TO \(name.quotedSQLIdentifier)")
     }
 
-    /// Moves the rows of `other`, a table this run created, into this one (adding the
-    /// columns it lacks where it may gain columns), and drops `other`.
+    /// Moves the rows of `other`, a table this run created, into this one, and drops
+    /// `other`. Each of `other`'s fields finds its column here as a record's field
+    /// would (adding it where the table may gain columns), so the rows moved and the
+    /// rows to come keep each field in one column.
     func absorb(_ other: SQLiteTable, in db: Database) throws {
         insert = nil
-        for column in other.columns where !takenNames.contains(SQLIdentifier.folded(column.name)) {
-            guard addsColumns else {
-                throw IngestError(.data, "the existing table \(name) has no column for field \(column.name)",
-                                  reason: .missingColumn(table: name, field: column.name))
-            }
-            register(Column(name: column.name, type: column.type, jsonShape: column.jsonShape))
-            try db.execute(sql: "ALTER TABLE \(name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)")
-            if preexisting { addedColumns.append(column.name) }
+        var targets: [String] = [], sources: [String] = []
+        for (field, index) in other.fields {
+            let column = other.columns[index]
+            let target = try columnIndex(for: field, holding: column.type, at: nil, in: db)
+            try accommodate(column.type, shape: column.jsonShape, inColumn: target, db: db)
+            if column.holdsEmptyText { columns[target].holdsEmptyText = true }
+            targets.append(columns[target].name.quotedSQLIdentifier)
+            sources.append(column.name.quotedSQLIdentifier)
         }
         if other.isCreated {
-            let names = other.columns.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
-            try db.execute(sql: "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) SELECT \(names) FROM \(other.name.quotedSQLIdentifier)")
+            if !isCreated { try create(in: db) }
+            try db.execute(sql: "INSERT INTO \(name.quotedSQLIdentifier) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(other.name.quotedSQLIdentifier)")
             try db.execute(sql: "DROP TABLE \(other.name.quotedSQLIdentifier)")
         }
         for _ in 0..<other.waitingEmptyRows { try db.execute(sql: "INSERT INTO \(name.quotedSQLIdentifier) DEFAULT VALUES") }

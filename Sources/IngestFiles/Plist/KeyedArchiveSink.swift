@@ -59,6 +59,8 @@ final class KeyedArchiveSink: FileRecordSink {
     /// Record classes by table, in the order met: their UID and where their entry
     /// was reserved (binary: byte offset in `objectRefs`; XML: in `objectText`).
     private var classes: [(table: String, uid: UInt64, reserved: UInt64)] = []
+    /// XML: the keys of each class's fields, by index in ``classes``.
+    private var xmlKeys: [XMLPlistKeys] = []
     private var arrayClass: UInt64?
     private var dictionaryClass: UInt64?
 
@@ -105,11 +107,13 @@ final class KeyedArchiveSink: FileRecordSink {
 
     func write(_ record: Record) throws {
         let uid = allocate()
+        let recordClass = classIndex(for: record.table)
         try writer.beginDictionary()
         try writer.key("$class")
-        try writer.uid(classUID(for: record.table))
+        try writer.uid(classes[recordClass].uid)
         for field in record.fields {
-            let key = field.name.qualified.hasPrefix("$") ? "$" + field.name.qualified : field.name.qualified
+            let key = xml == nil ? Self.archivedKey(field.name.qualified)
+                                 : xmlKeys[recordClass].key(for: field.name, writtenAs: Self.archivedKey(field.name.qualified))
             switch field.value {
             case .null: continue
             case .bool(let flag):
@@ -167,12 +171,20 @@ final class KeyedArchiveSink: FileRecordSink {
         return uid
     }
 
-    private func classUID(for table: String) -> UInt64 {
-        if let found = classes.first(where: { $0.table.hasSameBytes(as: table) }) { return found.uid }
+    /// A field's key as `NSKeyedArchiver` writes it: a name starting with `$` gets
+    /// another `$`, so it cannot be taken for one of the archive's own keys.
+    private static func archivedKey(_ name: String) -> String {
+        name.hasPrefix("$") ? "$" + name : name
+    }
+
+    /// The index in ``classes`` of the class of `table`'s records.
+    private func classIndex(for table: String) -> Int {
+        if let found = classes.firstIndex(where: { $0.table.hasSameBytes(as: table) }) { return found }
         let index = classes.count
         classes.append((table, 0, 0))
         classes[index].uid = enqueue(.recordClass(index: index))
-        return classes[index].uid
+        if xml != nil { xmlKeys.append(XMLPlistKeys()) }
+        return index
     }
 
     private func foundationClassUID(_ name: String) -> UInt64 {

@@ -21,6 +21,8 @@ final class PlistSink: FileRecordSink {
     private let binary: BinaryPlistWriter?
     /// Interns the keys of every nested value this sink writes.
     private let nestedNames = NameTable()
+    /// XML: the keys of each table's fields, by table index.
+    private var xmlKeys: [XMLPlistKeys] = []
     private var writer: any PlistEventWriter { xml ?? binary! }
 
     init(output: OutputFile, format: PlistFormat) throws {
@@ -39,22 +41,31 @@ final class PlistSink: FileRecordSink {
 
     func write(_ record: Record) throws {
         let table = try tables.index(of: record.table)
-        if let xml { xml.output = tables.writer(at: table) }
+        if let xml {
+            xml.output = tables.writer(at: table)
+            if xmlKeys.count <= table { xmlKeys.append(XMLPlistKeys()) }
+        }
         try writer.beginDictionary()
         for field in record.fields {
             switch try PlistContent(field.value, dates: true) {
             case .absent: continue
             case .scalar(let scalar):
-                try writer.key(field.name.qualified)
+                try writer.key(key(for: field.name, in: table))
                 try writer.scalar(scalar)
             case .nested(let text):
-                try writer.key(field.name.qualified)
+                try writer.key(key(for: field.name, in: table))
                 try writer.write(json: text, dates: true, names: nestedNames)
             }
         }
         try writer.endDictionary()
         if let binary { try tables.writer(at: table).write(bigEndian: UInt64(binary.lastRef), size: 4) }
         tables.countRecord(at: table)
+    }
+
+    /// The key of field `name` in the records of table `table`: its name, or in XML,
+    /// the table's key for it (see ``XMLPlistKeys``).
+    private func key(for name: Name, in table: Int) -> String {
+        xml == nil ? name.qualified : xmlKeys[table].key(for: name, writtenAs: name.qualified)
     }
 
     func renameTable(_ old: String, to new: String) throws {
@@ -71,6 +82,8 @@ final class PlistSink: FileRecordSink {
         try file.write(XMLPlistWriter.header)
         let several = tables.tables.count > 1
         if several { try file.write("<dict>\n") }
+        // Table names differ, but not always as XML carries them (see ``XMLPlistKeys``).
+        var tableKeys = DistinctNames(comparing: .bytes)
         for table in tables.tables {
             // Records were spooled indented for a root array; with several tables the
             // root dictionary's keys and arrays stay at column 0 (whitespace is not
@@ -78,7 +91,7 @@ final class PlistSink: FileRecordSink {
             if several {
                 xml.output = file
                 xml.depth = 0
-                try xml.key(table.name)
+                try xml.key(tableKeys.claim(XMLPlistWriter.readBack(table.name)))
             }
             if table.recordCount == 0 { try file.write("<array/>\n"); continue }
             try file.write("<array>\n")

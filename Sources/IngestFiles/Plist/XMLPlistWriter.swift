@@ -122,6 +122,24 @@ final class XMLPlistWriter: PlistEventWriter {
         try output.write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// `text` as a reader of the written text gets it back: the characters XML 1.0
+    /// cannot carry (see the type's notes) are U+FFFD.
+    static func readBack(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isReplaced) else { return text }
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { kept.append(isReplaced(scalar) ? "\u{FFFD}" : scalar) }
+        return String(kept)
+    }
+
+    /// Whether XML 1.0 cannot carry `scalar`, which is written as U+FFFD.
+    private static func isReplaced(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case ..<0x20, 0xFFFE, 0xFFFF: true
+        default: false
+        }
+    }
+
     /// Writes `text` as XML character data (see the type's notes).
     func writeEscaped(_ text: String) throws {
         var text = text

@@ -28,7 +28,9 @@ final class PostgresSink: RecordSink {
     /// Bytes of encoded rows at which a batch goes to the server.
     let batchSize: Int
 
-    private var tables: [String: PostgresTable] = [:]
+    /// Tables by name, compared by bytes (see ``IngestCore/ExactString``): names that
+    /// differ only in their Unicode normalisation are two tables, as PostgreSQL keeps them.
+    private var tables: [ExactString: PostgresTable] = [:]
     /// In the order first met (a design's: parents before children).
     private(set) var tableOrder: [PostgresTable] = []
     // Safety (`@exclusivity(unchecked)` here and below): only the import's writer
@@ -88,8 +90,8 @@ final class PostgresSink: RecordSink {
     }
 
     func renameTable(_ old: String, to new: String) throws {
-        guard let table = tables.removeValue(forKey: old) else { return }
-        guard tables[new] == nil else {
+        guard let table = tables.removeValue(forKey: ExactString(old)) else { return }
+        guard tables[ExactString(new)] == nil else {
             throw IngestError(.data, "cannot rename the table \(old) to \(new): the import writes a table of that name already")
         }
         try PostgresIdentifier.check(new, what: "table")
@@ -107,7 +109,7 @@ final class PostgresSink: RecordSink {
             throw exists([new])
         }
         table.name = new
-        tables[new] = table
+        tables[ExactString(new)] = table
     }
 
     // MARK: the end
@@ -159,8 +161,8 @@ final class PostgresSink: RecordSink {
     // MARK: tables
 
     private func table(named name: String, firstRecord record: Int, of batch: RecordBatch) throws -> PostgresTable {
-        if let current, current.name == name { return current }
-        if let table = tables[name] {
+        if let current, current.name.hasSameBytes(as: name) { return current }
+        if let table = tables[ExactString(name)] {
             current = table
             return table
         }
@@ -190,7 +192,7 @@ final class PostgresSink: RecordSink {
             if mode == .create, try catalog.tableExists(name) { throw exists([name]) }
             table = try newTable(name, physicalName: temporaryName(), firstRecord: record, of: batch)
         }
-        tables[name] = table
+        tables[ExactString(name)] = table
         tableOrder.append(table)
         current = table
         return table
@@ -282,7 +284,7 @@ final class PostgresSink: RecordSink {
                                     doing: "cannot create a staging table for \(designed.name)")
                 table.stagingName = staging
             }
-            tables[designed.name] = table
+            tables[ExactString(designed.name)] = table
             tableOrder.append(table)
         }
     }

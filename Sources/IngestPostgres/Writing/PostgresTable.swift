@@ -5,11 +5,12 @@ import PostgresNIO  // ByteBuffer
 /// the rows being copied fill, and the rows encoded since the last batch went out.
 ///
 /// Column names follow the SQLite output's rules, so one mapping names its columns the
-/// same in both: a field's name as it is, and a second field whose name differs only
-/// in case gets `_2`, `_3`… (SQLite compares names without case; PostgreSQL, for quoted
-/// names, with). PostgreSQL keeps at most 63 bytes of a name, so a longer name is cut
-/// there (``PostgresIdentifier/fitted(_:reserving:)``), and a field with an empty name
-/// (a JSON key `""`), which PostgreSQL cannot name a column after, is called `_`.
+/// same in both: a field's name as it is, and a field whose name another column has —
+/// differing only in case included — gets `_2`, `_3`… (SQLite compares names without
+/// case; PostgreSQL, for quoted names, with; see ``IngestCore/DistinctNames``).
+/// PostgreSQL keeps at most 63 bytes of a name, so a longer name is cut there
+/// (``PostgresIdentifier/fitted(_:reserving:)``), and a field with an empty name (a
+/// JSON key `""`), which PostgreSQL cannot name a column after, is called `_`.
 final class PostgresTable {
     struct Column {
         var name: String
@@ -52,11 +53,14 @@ final class PostgresTable {
     /// others get their defaults (a serial key, a timestamp).
     @exclusivity(unchecked) private(set) var copiedColumns: [Int] = []
     @exclusivity(unchecked) private var isCopied: [Bool] = []
-    /// Column index by field name, and by column name.
-    @exclusivity(unchecked) private var indexByName = NameIndex()
-    /// The names taken, as SQLite compares identifiers (ASCII letters without case), so
-    /// that both outputs give a mapping's fields the same column names.
-    private var takenNames: Set<[UInt8]> = []
+    /// Column index by field name.
+    @exclusivity(unchecked) private var columnOfField = NameIndex()
+    /// Column index by column name.
+    private var columnNamed = NameIndex()
+    /// The column names, distinct as SQLite compares identifiers (ASCII letters without
+    /// case), so that both outputs give a mapping's fields the same column names; those
+    /// of a table that existed, or that a design declares, exist already.
+    private var names: DistinctNames
     /// Columns added to a table that existed (with `--alter`), in order.
     private(set) var addedColumns: [String] = []
 
@@ -74,7 +78,8 @@ final class PostgresTable {
         addsColumns = designed == nil && (existingColumns == nil || altersExisting)
         self.designed = designed
         isChild = designed?.foreignKey != nil
-        for column in existingColumns ?? [] { register(column, copied: designed != nil) }
+        names = DistinctNames(comparing: .asciiCaseInsensitive, existing: existingColumns?.map(\.name) ?? [])
+        for column in existingColumns ?? [] { append(column, copied: designed != nil) }
     }
 
     /// What resolving a field's column asks of the database first.
@@ -91,7 +96,7 @@ final class PostgresTable {
     /// A table that may not refuses with `.data` at `position`.
     @inline(__always)
     func column(for name: Name, at position: SourcePosition) throws -> (index: Int, change: ColumnChange) {
-        if let index = indexByName.value(for: name) {
+        if let index = columnOfField.value(for: name) {
             return (index, isCopied[index] ? .none : .startCopying(index))
         }
         return try resolveColumn(for: name, at: position)
@@ -101,9 +106,12 @@ final class PostgresTable {
     private func resolveColumn(for name: Name, at position: SourcePosition) throws -> (index: Int, change: ColumnChange) {
         let change: ColumnChange
         let index: Int
-        // A column of an existing table may carry the name cut to 63 bytes by an earlier import.
-        if let existing = indexByName.value(forQualified: PostgresIdentifier.fitted(name.qualified)), !columns[existing].widens {
-            index = existing
+        // The field's name cut to 63 bytes, or the first free of `…_2`, `…_3`: an existing
+        // column of exactly that name (cut by an earlier import too) is the field's.
+        let choice = names.choose(for: name.qualified.isEmpty ? "_" : name.qualified, fitted: PostgresIdentifier.fitted)
+        if choice.exists {
+            index = columnNamed.value(forQualified: choice.name)!
+            names.take(choice)
             change = isCopied[index] ? .none : .startCopying(index)
         } else {
             guard addsColumns else {
@@ -114,12 +122,13 @@ final class PostgresTable {
                                   position: position, reason: .missingColumn(table: self.name, field: name.qualified))
             }
             try PostgresIdentifier.check(name.qualified, what: "column", position: position)
-            register(Column(name: uniqueName(for: name.qualified.isEmpty ? "_" : name.qualified), type: .untyped, widens: true), copied: false)
+            names.take(choice)
+            append(Column(name: choice.name, type: .untyped, widens: true), copied: false)
             index = columns.count - 1
             if !createdHere { addedColumns.append(columns[index].name) }
             change = .add(index)
         }
-        indexByName.set(index, for: name)
+        columnOfField.set(index, for: name)
         return (index, change)
     }
 
@@ -127,7 +136,7 @@ final class PostgresTable {
     /// SQLite output gives one (SQLite has no table without columns): both outputs give
     /// the same tables. Returns its index, for the caller to add it to the table.
     func addPlaceholderColumn() -> Int {
-        register(Column(name: uniqueName(for: "_"), type: .untyped, widens: true), copied: false)
+        append(Column(name: names.claim("_"), type: .untyped, widens: true), copied: false)
         return columns.count - 1
     }
 
@@ -139,24 +148,10 @@ final class PostgresTable {
         copiedColumns.append(index)
     }
 
-    /// A name no other column has, as SQLite compares names: `id`, then `id_2`,
-    /// `id_3`…, at most 63 bytes.
-    private func uniqueName(for name: String) -> String {
-        var candidate = PostgresIdentifier.fitted(name)
-        var suffix = 2
-        while takenNames.contains(SQLIdentifier.folded(candidate)) {
-            let tail = "_\(suffix)"
-            candidate = PostgresIdentifier.fitted(name, reserving: tail.utf8.count) + tail
-            suffix += 1
-        }
-        return candidate
-    }
-
-    private func register(_ column: Column, copied: Bool) {
+    private func append(_ column: Column, copied: Bool) {
         columns.append(column)
         isCopied.append(false)
-        indexByName.set(columns.count - 1, forQualified: column.name)
-        takenNames.insert(SQLIdentifier.folded(column.name))
+        columnNamed.set(columns.count - 1, forQualified: column.name)
         if copied { startCopying(columns.count - 1) }
     }
 
