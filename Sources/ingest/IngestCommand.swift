@@ -17,9 +17,9 @@ struct IngestCommand: ParsableCommand {
         EXAMPLES
           ingest folks.xml                        writes folks.db (table people)
           ingest folks.xml --to plist             writes folks.plist
-          ingest feed.rss --records rss/channel/item --out items.db
           zcat log.jsonl.gz | ingest - --nl --out log.db
           ingest nightly.xml.gz --append --report run.json     (cron)
+          ingest schema infer folks.xml           a mapping schema to edit
 
         All import options: ingest help import (or the README). Exit status: 0 ok,
         64 usage, 65 bad input, 66 missing input, 73 output, 74 I/O, 75 try later.
