@@ -42,7 +42,7 @@ final class SQLiteSink: RecordSink {
     /// The batch ``write(_:)-(Record)`` writes a single record through.
     private let single = RecordBatch(reservingBytes: 4096)
     /// How long a text or blob value may be on this connection.
-    private lazy var valueLength = SQLiteValueLength(connection: db.sqliteConnection)
+    private let valueLength: SQLiteValueLength
 
     /// Called after each batch is committed (see ``init(database:batchSize:altersExistingTables:afterBatch:design:)``).
     private let afterBatch: (() -> Void)?
@@ -61,6 +61,7 @@ final class SQLiteSink: RecordSink {
     init(database: Database, batchSize: Int? = nil, altersExistingTables: Bool = false,
          afterBatch: (() -> Void)? = nil, design: SQLiteDesign? = nil) {
         db = database
+        valueLength = SQLiteValueLength(connection: database.sqliteConnection)
         self.batchSize = batchSize
         self.altersExistingTables = altersExistingTables
         self.afterBatch = afterBatch
@@ -193,9 +194,10 @@ final class SQLiteSink: RecordSink {
             let column = columnOfField[offset]
             let slot = Int32(column + 1)
             let bytes = batch.bytes(of: field)
-            var length: Int32 {
-                get throws { try valueLength.checked(bytes.count, field: field.name.qualified, table: table.name, position: position) }
-            }
+            // Within the limit (every value but a hostile one) the count is exact as an Int32.
+            let length = bytes.count <= valueLength.limit
+                ? Int32(truncatingIfNeeded: bytes.count)
+                : try valueLength.checked(bytes.count, field: field.name.qualified, table: table.name, position: position)
             let status: Int32
             switch field.kind {
             case .null:
@@ -211,17 +213,17 @@ final class SQLiteSink: RecordSink {
                 default:
                     if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
                     status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                               try length, sqliteStatic)
+                                               length, sqliteStatic)
                 }
             case .text:
                 if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
                 status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                           try length, sqliteStatic)
+                                           length, sqliteStatic)
             case .jsonArray, .jsonObject:
                 status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                           try length, sqliteStatic)
+                                           length, sqliteStatic)
             case .data:
-                status = sqlite3_bind_blob(statement, slot, bytes.baseAddress!, try length, sqliteStatic)
+                status = sqlite3_bind_blob(statement, slot, bytes.baseAddress!, length, sqliteStatic)
             }
             try check(status, "cannot bind a value")
         }
