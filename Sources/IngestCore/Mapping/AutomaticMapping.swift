@@ -221,16 +221,21 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     /// Held strongly: the mapping holds no handler, so there is no cycle, and a
     /// strong `let` costs no reference counting per use (an `unowned` one does).
     let mapping: AutomaticMapping
+    /// Whether this collection is a JSON array the record path named (`--records
+    /// people` on `{"people": [...]}`): its items are the records.
+    let isNamedArray: Bool
     @exclusivity(unchecked) private var name: Name?
     /// What every collection element at this place knows, shared.
     @exclusivity(unchecked) private var state: CollectionState!
     private lazy var recordHandler = RecordHandler(emitter: self, mapping: mapping)
 
-    init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = []) {
+    init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = [],
+         isNamedArray: Bool = false) {
         self.recordStep = recordStep
         self.documentStep = documentStep
         self.parentSteps = parentSteps
         self.mapping = mapping
+        self.isNamedArray = isNamedArray
     }
 
     var accumulatesText: Bool { false }
@@ -253,6 +258,14 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
             if state.isPure { try losePurity() }
             return nil
         }
+        if element.kind == .array, recordStep != nil, !isNamedArray, element.name.qualified != "item" {
+            // The record path names a JSON array (`people`, not `people/item`): a
+            // record that is a list of records is never what is meant, so its items
+            // are the records, in a table named after the array.
+            if documentStep != nil, mapping.documentMismatch != nil { return nil }
+            return CollectionHandler(recordStep: "item", mapping: mapping, parentSteps: parentSteps + [name!.qualified],
+                                     isNamedArray: true)
+        }
         if state.tableNames[element.name] == nil {
             if documentStep != nil, mapping.documentMismatch != nil { return nil }
             if !mapping.foundRecord { mapping.didFindRecord() }
@@ -268,7 +281,7 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
 
     /// Where records named `kind` are, for ``RecordLocationObserver``.
     private func path(to kind: Name) -> [String] {
-        guard let recordPath = mapping.recordPath else { return parentSteps + [name!.qualified, kind.qualified] }
+        guard let recordPath = mapping.recordPath, !isNamedArray else { return parentSteps + [name!.qualified, kind.qualified] }
         var steps = recordPath.steps
         if steps.last == "*" { steps[steps.count - 1] = kind.qualified }
         return steps

@@ -1,12 +1,6 @@
 import ArgumentParser
 import IngestKit
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--records` checked against the inputs before anything is read or written.
 extension ImportCommand {
     /// A one-step `--records` (`item`) names the items of a top-level JSON array or
@@ -26,9 +20,7 @@ extension ImportCommand {
     private func isXML(_ name: String) -> Bool {
         if let format = input.format { return format == .xml }
         if let format = InputFormat.fromExtension(of: name) { return format == .xml }
-        var info = stat()
-        guard name != "-", stat(name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              let file = try? InputFile(path: name).decompressed() else { return false }
+        guard InputResemblance.isRegularFile(name), let file = try? InputFile(path: name).decompressed() else { return false }
         return (try? InputFormat.detect(file)) == .xml
     }
 }

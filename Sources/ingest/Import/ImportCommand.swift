@@ -47,7 +47,7 @@ struct ImportCommand: ParsableCommand {
             try LargeStackThread.run { try runImport(console: console, report: &report) }
             try report.finish(status: 0, error: nil, to: messages.report)
         } catch {
-            let failure = CommandFailure(error)
+            let failure = CommandFailure(explained(error))
             console.error(failure.message)
             try? report.finish(status: failure.status, error: failure.message, to: messages.report)
             throw ExitCode(failure.status)
@@ -114,6 +114,22 @@ struct ImportCommand: ParsableCommand {
         for path in destination.removedTemporaryFiles {
             console.info("removed \(path), left by a run that no longer exists")
         }
+    }
+
+    /// A data error on an input file that is not XML or JSON at all, said as what
+    /// the file looks like ("CSV text", "a SQLite database", "empty") rather than as
+    /// the parser's first complaint; other errors as they are.
+    private func explained(_ error: any Error) -> any Error {
+        guard let error = error as? IngestError, error.kind == .data, let file = error.file,
+              input.inputs.contains(file), InputResemblance.isRegularFile(file),
+              let sample = try? InputFile(path: file).decompressed().peek({ Array($0.prefix(InputResemblance.sampleSize)) }),
+              let resemblance = InputResemblance.describe(sample) else { return error }
+        let message = switch resemblance {
+        case "empty": "is empty: there is no XML or JSON in it"
+        case "nothing but white space": "holds nothing but white space: there is no XML or JSON in it"
+        default: "looks like \(resemblance), not XML or JSON (the parser stopped at \(error.position.map { "\($0): " } ?? "")\(error.message))"
+        }
+        return IngestError(.data, message, file: file)
     }
 
     /// One output and the inputs that go into it.
