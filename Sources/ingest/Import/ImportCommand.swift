@@ -72,41 +72,61 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
+    /// Runs every job. Each job's output is written all or nothing; a job that fails
+    /// leaves its output as it was and, unless `--fail-fast` (or it is the only job),
+    /// the run carries on with the next, then ends with the worst failure's status.
     private func runJobs(schema: CompiledSchema?, rejects: RecordRejects?, validated: [String: InputFile],
                          console: Console, report: inout RunReport) throws {
-        for job in jobs() {
-            let stopwatch = Stopwatch()
-            let rejectedBefore = rejects?.count ?? 0
-            let inputs = try job.inputs.map { path in try validated[path] ?? openInput(path) }
-            // Standard input has no name: a JSON top-level array's table is named after the output.
-            let standardInputName = job.output.flatMap { $0 == "-" || output.to == .postgres ? nil : Importer.stem($0) } ?? "stdin"
-            let reader = try makeReader(schema: schema, rejects: rejects, standardInputName: standardInputName)
-            let destination = try makeOutput(for: job, schema: schema)
-            for input in inputs { console.info("reading \(input.displayName)") }
-            let meter = ProgressTracker(enabled: !messages.quiet)
-            defer { meter.finish() }
-            // The output's warnings (a password file ignored) matter most when the run fails.
-            let warnings = { for warning in destination.warnings { console.warning(warning) } }
-            let summary: ImportSummary
+        let jobs = jobs()
+        var failed: [(job: Job, failure: CommandFailure)] = []
+        for job in jobs {
             do {
-                summary = try reader.run(inputs, into: destination) { meter.update($0) }
+                try run(job, schema: schema, rejects: rejects, validated: validated, console: console, report: &report)
             } catch {
-                meter.finish()
-                reportRemovedFiles(of: destination, console: console)
-                warnings()
-                throw error
+                if output.failFast || jobs.count == 1 { throw error }
+                let failure = CommandFailure(explained(error))
+                console.error(failure.message)
+                report.add(failedJob: job, failure: failure)
+                failed.append((job, failure))
             }
+        }
+        guard !failed.isEmpty else { return }
+        throw JobFailures(failed: failed.map { ($0.job.inputs.joined(separator: ", "), $0.failure) }, of: jobs.count)
+    }
+
+    private func run(_ job: Job, schema: CompiledSchema?, rejects: RecordRejects?, validated: [String: InputFile],
+                     console: Console, report: inout RunReport) throws {
+        let stopwatch = Stopwatch()
+        let rejectedBefore = rejects?.count ?? 0
+        let inputs = try job.inputs.map { path in try validated[path] ?? openInput(path) }
+        // Standard input has no name: a JSON top-level array's table is named after the output.
+        let standardInputName = job.output.flatMap { $0 == "-" || output.to == .postgres ? nil : Importer.stem($0) } ?? "stdin"
+        let reader = try makeReader(schema: schema, rejects: rejects, standardInputName: standardInputName)
+        let destination = try makeOutput(for: job, schema: schema)
+        for input in inputs { console.info("reading \(input.displayName)") }
+        let meter = ProgressTracker(enabled: !messages.quiet)
+        defer { meter.finish() }
+        // The output's warnings (a password file ignored) matter most when the run fails.
+        let warnings = { for warning in destination.warnings { console.warning(warning) } }
+        let summary: ImportSummary
+        do {
+            summary = try reader.run(inputs, into: destination) { meter.update($0) }
+        } catch {
             meter.finish()
             reportRemovedFiles(of: destination, console: console)
-            for (table, columns) in destination.columnsAddedToExistingTables {
-                console.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
-            }
             warnings()
-            if job.output != nil { console.info("wrote \(destination.displayName)") }
-            let rejected = (rejects?.count ?? 0) - rejectedBefore
-            report.add(job: job, summary: summary, rejected: rejected, seconds: stopwatch.seconds)
-            console.summary(summaryLine(job, summary, rejected: rejected, seconds: stopwatch.seconds))
+            throw error
         }
+        meter.finish()
+        reportRemovedFiles(of: destination, console: console)
+        for (table, columns) in destination.columnsAddedToExistingTables {
+            console.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
+        }
+        warnings()
+        if job.output != nil { console.info("wrote \(destination.displayName)") }
+        let rejected = (rejects?.count ?? 0) - rejectedBefore
+        report.add(job: job, summary: summary, rejected: rejected, seconds: stopwatch.seconds)
+        console.summary(summaryLine(job, summary, rejected: rejected, seconds: stopwatch.seconds))
     }
 
     /// With `--verbose`, the temporary files of killed runs the output removed.

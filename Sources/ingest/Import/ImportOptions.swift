@@ -97,6 +97,9 @@ struct OutputOptions: ParsableArguments {
     /// `--lock-timeout`, or 60 seconds.
     var lockTimeout: Double { lockTimeoutOption ?? 60 }
 
+    @Flag(help: "With several inputs and no --out: stop at the first input that fails. Default: carry on with the next, exit with the worst failure's status.")
+    var failFast = false
+
     @Flag(help: "Parse and map, write nothing; the exit status tells valid from malformed.")
     var dryRun = false
 

@@ -16,6 +16,9 @@ import Darwin
 ///               "records": 500000, "tables": [{"name": "people", "records": 500000}], "rejected": 0,
 ///               "seconds": 3.1}]}
 /// ```
+///
+/// An output whose job failed while the run carried on with the next input holds
+/// `output`, `inputs` (names only), `exitStatus` and `error` instead of the counts.
 struct RunReport {
     private let arguments: [String]
     private let started: time_t = time(nil)
@@ -34,6 +37,16 @@ struct RunReport {
             ("tables", .array(summary.tables.map { .object([("name", .string($0.name)), ("records", .number(String($0.records)))]) })),
             ("rejected", .number(String(rejected))),
             ("seconds", .number(String(Decimal(seconds, places: 3).description))),
+        ]))
+    }
+
+    /// A job that failed: its output was left as it was.
+    mutating func add(failedJob job: ImportCommand.Job, failure: CommandFailure) {
+        outputs.append(.object([
+            ("output", job.output.map(JSONValue.string) ?? .null),
+            ("inputs", .array(job.inputs.map { .object([("name", .string($0))]) })),
+            ("exitStatus", .number(String(failure.status))),
+            ("error", .string(failure.message)),
         ]))
     }
 

@@ -12,6 +12,9 @@ struct CommandFailure {
         case let error as IngestError:
             message = Diagnostics.describe(error)
             status = error.kind.exitCode
+        case let error as JobFailures:
+            message = error.message
+            status = error.status
         case let error as ValidationError:
             message = error.message
             status = 64
