@@ -16,14 +16,14 @@ extension ByteSource {
     ///
     /// Call it before the first read, and afterwards read only the source it returns:
     /// - a ``DecompressingSource`` when the input is compressed;
-    /// - otherwise, an ``/IngestCore/InputFile`` itself (its own ``/IngestCore/InputFile/peek(_:)`` looked at the
+    /// - otherwise, an ``/IngestCore/InputFile`` itself (its own ``/IngestCore/InputFile/peek(atLeast:_:)`` looked at the
     ///   first bytes, and it serves them again), or for any other source a wrapper that
     ///   serves the bytes looked at and then the rest.
     ///
     /// - Parameter memoryLimit: passed to ``DecompressingSource/init(_:format:memoryLimit:inputBufferSize:)``.
     public func decompressingIfCompressed(memoryLimit: Int = DecompressingSource.defaultMemoryLimit) throws -> any ByteSource {
         if let file = self as? InputFile {
-            guard let format = try file.peek({ CompressionFormat.detect($0) }) else { return file }
+            guard let format = try CompressionFormat.detect(in: file) else { return file }
             return try DecompressingSource(file, format: format, memoryLimit: memoryLimit)
         }
         let replaying = try ReplayingSource(readingStartOf: self, count: CompressionFormat.magicByteCount)
@@ -43,7 +43,7 @@ extension InputFile {
     /// try Importer().run([input], into: SQLiteOutput(path: "people.db", mode: .replace))
     /// ```
     public func decompressed(memoryLimit: Int = DecompressingSource.defaultMemoryLimit) throws -> InputFile {
-        guard let format = try peek({ CompressionFormat.detect($0) }) else { return self }
+        guard let format = try CompressionFormat.detect(in: self) else { return self }
         return InputFile(decoding: try DecompressingSource(self, format: format, memoryLimit: memoryLimit), from: self)
     }
 }

@@ -1,3 +1,5 @@
+import IngestCore
+
 /// A compressed format ingest reads directly, recognised by the magic bytes its data
 /// starts with — never by the file's name, so `people.xml` that is really gzip and
 /// standard input (which has no name) are both read right.
@@ -18,6 +20,22 @@ public enum CompressionFormat: String, CaseIterable, Sendable, CustomStringConve
     /// How many leading bytes ``detect(_:)`` needs to recognise every format: pass at
     /// least this many, or the whole input when it is shorter.
     public static let magicByteCount = 6
+
+    /// Whether an input starting with `byte` may be compressed: its first byte is
+    /// the first of a magic number. XML and JSON never start so (`<`, `{`, `[`, white
+    /// space, a byte order mark), so one byte is enough to rule them out.
+    public static func mayStart(with byte: UInt8) -> Bool {
+        byte == 0x1F || byte == 0x42 || byte == 0xFD || byte == 0x28 || byte & 0xF0 == 0x50
+    }
+
+    /// The format of the input `file` holds, looking at no more of it than tells:
+    /// one byte, or ``magicByteCount`` when that byte may start a magic number (a
+    /// pipe fed line by line is not waited on for bytes the answer does not need).
+    public static func detect(in file: InputFile) throws -> CompressionFormat? {
+        let first = try file.peek(atLeast: 1) { $0.first }
+        guard let first, mayStart(with: first) else { return nil }
+        return try file.peek(atLeast: magicByteCount) { detect($0) }
+    }
 
     /// The format whose magic bytes `firstBytes` starts with, or `nil` when it starts
     /// with none of them (plain XML or JSON, say, or fewer bytes than a magic number).

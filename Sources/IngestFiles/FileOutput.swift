@@ -68,6 +68,11 @@ public final class FileOutput: Output {
     public var lockTimeout: Double = 60
     /// The temporary files of killed runs that ``open()`` removed from beside the target.
     public private(set) var removedTemporaryFiles: [String] = []
+    /// Called once when ``open()`` starts waiting for another run's lock, with the
+    /// holder's process id when known.
+    public var whileWaitingForLock: ((_ holder: Int32?) -> Void)?
+    /// How long ``open()`` waited for another run's lock, in seconds.
+    public private(set) var secondsWaitedForLock: Double = 0
     private var file: OutputFile?
 
     /// An output writing `format` to `path` (`-` for standard output); nothing is
@@ -84,8 +89,9 @@ public final class FileOutput: Output {
     /// Checks the target (an existing file without ``replace`` is an `.output` error,
     /// exit status 73) and creates the temporary file beside it.
     public func open() throws {
-        let file = try OutputFile(path: path, replace: replace, lockTimeout: lockTimeout)
+        let file = try OutputFile(path: path, replace: replace, lockTimeout: lockTimeout, whileWaiting: whileWaitingForLock)
         removedTemporaryFiles = file.removedTemporaryFiles
+        secondsWaitedForLock = file.secondsWaitedForLock
         self.file = file
     }
 

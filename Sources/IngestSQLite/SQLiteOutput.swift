@@ -68,6 +68,11 @@ public final class SQLiteOutput: Output {
     private var file: AtomicFile?
     private var queue: DatabaseQueue?
     private var lock: OutputLock?
+    /// Called once when ``open()`` starts waiting for another run's lock, with the
+    /// holder's process id when known.
+    public var whileWaitingForLock: ((_ holder: Int32?) -> Void)?
+    /// How long ``open()`` waited for another run's lock, in seconds.
+    public private(set) var secondsWaitedForLock: Double = 0
 
     /// - Parameters:
     ///   - path: the database file, or `-` for standard output.
@@ -95,7 +100,8 @@ public final class SQLiteOutput: Output {
     /// what it took.
     public func open() throws {
         if path != "-" {
-            lock = try OutputLock(on: path, timeout: lockTimeout)
+            lock = try OutputLock(on: path, timeout: lockTimeout, whileWaiting: whileWaitingForLock)
+            secondsWaitedForLock = lock?.waitedSeconds ?? 0
             removedTemporaryFiles = AtomicFile.removeStale(beside: path)
         }
         do {

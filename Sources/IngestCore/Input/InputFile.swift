@@ -31,9 +31,11 @@ public final class InputFile: ByteSource {
     private let decoded: (any ByteSource)?
     private let stored: InputFile?
     private var closed = false
-    /// Bytes read ahead by ``peek(_:)``, served before the rest of the input.
+    /// Bytes read ahead by ``peek(atLeast:_:)``, served before the rest of the input.
     private var lookahead: [UInt8] = []
     private var lookaheadOffset = 0
+    /// Whether peeking met the end of the input.
+    private var lookaheadEnded = false
 
     /// Opens `path` for reading; `-` means standard input.
     public init(path: String) throws {
@@ -102,18 +104,29 @@ public final class InputFile: ByteSource {
         return try readFromDescriptor(into: buffer)
     }
 
-    /// Shows `body` the first bytes of the input (up to 4 KiB, fewer if the input is
-    /// shorter) without consuming them: later reads start at the beginning. Call it
-    /// before the first read.
-    public func peek<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
-        if lookahead.isEmpty {
-            var bytes = [UInt8](repeating: 0, count: 4096)
-            var filled = 0
-            while filled < bytes.count {
+    /// The most bytes ``peek(atLeast:_:)`` shows.
+    public static let peekLimit = 4096
+
+    /// Shows `body` the first bytes of the input without consuming them: later reads
+    /// start at the beginning. Call it before the first read.
+    ///
+    /// It waits for `minimum` bytes (at most ``peekLimit``), or the end of the input,
+    /// and shows what has arrived by then — more when a read brings more. Ask only
+    /// for what is needed: on a pipe fed line by line (`tail -f log | ingest -`),
+    /// waiting for 4 KiB would hold back the first records until that much arrived.
+    public func peek<T>(atLeast minimum: Int = InputFile.peekLimit, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        let wanted = min(max(minimum, 1), Self.peekLimit)
+        if lookahead.count < wanted, !lookaheadEnded, lookaheadOffset == 0 {
+            var bytes = lookahead + [UInt8](repeating: 0, count: Self.peekLimit - lookahead.count)
+            var filled = lookahead.count
+            while filled < wanted {
                 let count = try bytes.withUnsafeMutableBytes {
                     try readFromDescriptor(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
                 }
-                if count == 0 { break }
+                if count == 0 {
+                    lookaheadEnded = true
+                    break
+                }
                 filled += count
             }
             lookahead = Array(bytes[..<filled])

@@ -56,6 +56,15 @@ public protocol Output: AnyObject {
     /// (appending records with fields a table had no column for), by table, in the
     /// order added. Default: none.
     var columnsAddedToExistingTables: [(table: String, columns: [String])] { get }
+
+    /// Called by ``open()`` once, when another run holds the target's lock and this
+    /// one starts waiting for it, with the holder's process id when known: for a
+    /// program to say why nothing seems to happen. Default: not offered (never called).
+    var whileWaitingForLock: ((_ holder: Int32?) -> Void)? { get set }
+
+    /// How long ``open()`` waited for another run's lock, in seconds: time that was
+    /// not spent on the import. Default: 0.
+    var secondsWaitedForLock: Double { get }
 }
 
 extension Output {
@@ -67,6 +76,13 @@ extension Output {
     public var warnings: [String] { [] }
     /// None: an output that adds no columns to existing tables.
     public var columnsAddedToExistingTables: [(table: String, columns: [String])] { [] }
+    /// Not offered: an output that takes no lock never waits for one.
+    public var whileWaitingForLock: ((_ holder: Int32?) -> Void)? {
+        get { nil }
+        set {}
+    }
+    /// 0: an output that takes no lock never waits for one.
+    public var secondsWaitedForLock: Double { 0 }
 
     /// The four steps in one call: opens the output, writes it with `body`, commits
     /// it — or, if anything throws, discards it and rethrows.

@@ -16,12 +16,17 @@ import Darwin
 /// while it still holds the lock; a waiter that locked a file removed meanwhile
 /// notices (the name leads to another file, or none) and starts over.
 ///
+/// The holder writes its process id into the file, so that a run that has to wait can
+/// say whom it waits for.
+///
 /// The lock binds ingest runs (and programs using these outputs) to each other; a
 /// program that opens the file directly is not held back by it.
 package final class OutputLock {
     /// The lock file: `.<name>.ingest.lock` in the output's directory.
     package let path: String
     private var descriptor: Int32 = -1
+    /// How long ``init(on:timeout:whileWaiting:)`` waited for another run, in seconds.
+    package private(set) var waitedSeconds: Double = 0
 
     /// The lock file's name for `target`.
     package static func path(for target: String) -> String {
@@ -32,11 +37,20 @@ package final class OutputLock {
     /// Takes the lock on `target`, waiting up to `timeout` seconds for a run that
     /// holds it. Throws `.temporary` (exit 75) when the wait is over and the other run
     /// still holds it; `.output` when the lock file cannot be created or locked.
-    package init(on target: String, timeout: Double) throws {
+    ///
+    /// `whileWaiting` is called once, when the lock turns out to be held, with the
+    /// holder's process id (`nil` when it wrote none, as a run of an older version).
+    package init(on target: String, timeout: Double, whileWaiting: ((_ holder: Int32?) -> Void)? = nil) throws {
         path = Self.path(for: target)
         let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int64(max(0, timeout) * 1000))
+        let started = clock.now
+        let deadline = started + .milliseconds(Int64(max(0, timeout) * 1000))
         var pause: Int64 = 5  // milliseconds between tries, doubling to 200
+        var toldWaiting = whileWaiting == nil
+        defer {
+            let waited = clock.now - started
+            waitedSeconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
+        }
         while true {
             if descriptor < 0 {
                 descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -64,10 +78,36 @@ package final class OutputLock {
                 throw IngestError(.temporary, "another run is writing it (it holds \(path)); waited \(Self.seconds(timeout)) s",
                                   file: target, reason: .outputBusy(waitedSeconds: timeout))
             }
+            if !toldWaiting {
+                // The holder writes its id just after locking: give it a moment to.
+                let holder = holderProcessID
+                if holder != nil || clock.now - started > .milliseconds(100) {
+                    toldWaiting = true
+                    whileWaiting?(holder)
+                }
+            }
             usleep(useconds_t(pause * 1000))
             pause = min(pause * 2, 200)
         }
         TemporaryFiles.register(path)
+        writeProcessID()
+    }
+
+    /// Writes this process's id into the held lock file, for runs that wait to name.
+    private func writeProcessID() {
+        let text = Array("\(getpid())\n".utf8)
+        guard ftruncate(descriptor, 0) == 0 else { return }
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// The process id the holder of the lock wrote into the file, if any.
+    private var holderProcessID: Int32? {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let digits = bytes.prefix(count).prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard let id = Int32(String(decoding: digits, as: UTF8.self)), id > 0 else { return nil }
+        return id
     }
 
     deinit { release() }

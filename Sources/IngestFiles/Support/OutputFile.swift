@@ -21,16 +21,20 @@ final class OutputFile {
     let replace: Bool
     /// Temporary files of killed runs removed from beside the target.
     let removedTemporaryFiles: [String]
+    /// How long the lock was waited for, in seconds.
+    let secondsWaitedForLock: Double
     private let file: AtomicFile
     private var lock: OutputLock?
     private var writerStorage: BufferedFileWriter?
 
     /// Prepares `path`, waiting up to `lockTimeout` seconds for another run's lock on
-    /// it (then `.temporary`). An existing file is refused (`.output`) unless `replace`.
-    init(path: String, replace: Bool, lockTimeout: Double) throws {
+    /// it (then `.temporary`; `whileWaiting` is told the holder's process id once the
+    /// wait starts). An existing file is refused (`.output`) unless `replace`.
+    init(path: String, replace: Bool, lockTimeout: Double, whileWaiting: ((_ holder: Int32?) -> Void)? = nil) throws {
         self.path = path
         self.replace = replace
-        let lock = path == "-" ? nil : try OutputLock(on: path, timeout: lockTimeout)
+        let lock = path == "-" ? nil : try OutputLock(on: path, timeout: lockTimeout, whileWaiting: whileWaiting)
+        secondsWaitedForLock = lock?.waitedSeconds ?? 0
         removedTemporaryFiles = path == "-" ? [] : AtomicFile.removeStale(beside: path)
         if path != "-", FileStatus.exists(path), !replace {
             throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: false))

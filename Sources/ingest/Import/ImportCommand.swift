@@ -103,6 +103,9 @@ struct ImportCommand: ParsableCommand {
         let standardInputName = job.output.flatMap { $0 == "-" || output.to == .postgres ? nil : Importer.stem($0) } ?? "stdin"
         let reader = try makeReader(schema: schema, rejects: rejects, standardInputName: standardInputName)
         let destination = try makeOutput(for: job, schema: schema)
+        destination.whileWaitingForLock = { [lockTimeout = output.lockTimeout, name = destination.displayName] holder in
+            console.notice(LockWaitNotice.text(holder: holder, output: name, timeout: lockTimeout))
+        }
         for input in inputs { console.info("reading \(input.displayName)") }
         let meter = ProgressTracker(enabled: !messages.quiet)
         defer { meter.finish() }
@@ -125,8 +128,14 @@ struct ImportCommand: ParsableCommand {
         warnings()
         if job.output != nil { console.info("wrote \(destination.displayName)") }
         let rejected = (rejects?.count ?? 0) - rejectedBefore
-        report.add(job: job, summary: summary, rejected: rejected, seconds: stopwatch.seconds)
-        console.summary(summaryLine(job, summary, rejected: rejected, seconds: stopwatch.seconds))
+        // Time spent waiting for another run is not time spent importing.
+        let seconds = max(0, stopwatch.seconds - destination.secondsWaitedForLock)
+        report.add(job: job, summary: summary, rejected: rejected, seconds: seconds)
+        var line = summaryLine(job, summary, rejected: rejected, seconds: seconds)
+        if destination.secondsWaitedForLock >= 0.05 {
+            line += " after waiting \(Decimal(destination.secondsWaitedForLock, places: 1)) s for another run"
+        }
+        console.summary(line)
     }
 
     /// With `--verbose`, the temporary files of killed runs the output removed.

@@ -1,8 +1,9 @@
 /// What the command says on standard error, and when:
 ///
 /// - errors always;
-/// - the one-line summary on a terminal, or with `--verbose` (a cron job run
-///   without `-v` stays silent on success, so cron mails nothing);
+/// - the one-line summary, and a wait for another run's lock, on a terminal or with
+///   `--verbose` (a cron job run without `-v` stays silent on success, so cron mails
+///   nothing);
 /// - what is being done, with `--verbose`;
 /// - nothing but errors with `--quiet`.
 struct Console: Sendable {
@@ -22,6 +23,12 @@ struct Console: Sendable {
     }
 
     func summary(_ line: String) {
+        notice(line)
+    }
+
+    /// What a person watching should know now (the run waits for another): on a
+    /// terminal or with `--verbose`, as the summary.
+    func notice(_ line: String) {
         if !quiet, verbose || StandardError.isTerminal { StandardError.write("ingest: \(line)\n") }
     }
 }
