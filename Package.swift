@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The library is cut in layers a program picks from (see README, "Architecture"):
+// The library is cut in layers a program picks from (see Documentation/Library.md, "Architecture"):
 // IngestCore parses and maps with nothing but the C libraries; each output, the tree
 // mode and the mapping schemas are modules of their own on top of it; IngestKit
 // re-exports them all but IngestPostgres (so a program that takes IngestKit does not build
@@ -16,7 +16,7 @@ import PackageDescription
 let package = Package(
     name: "ingest",
     // Linux is built and tested; macOS is written for but not tested here; iOS and the
-    // other Apple platforms lack Expat in their SDKs (README, "Platforms").
+    // other Apple platforms lack Expat in their SDKs (Documentation/SettingUp.md, "Platforms").
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "IngestKit", targets: ["IngestKit"]),
@@ -69,7 +69,7 @@ let package = Package(
         .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
         // libzstd is loaded at run time (dlopen), not linked: its few prototypes are
-        // declared in CZstd itself, so the build needs no libzstd-dev (README, "Setting up").
+        // declared in CZstd itself, so the build needs no libzstd-dev (Documentation/SettingUp.md, "Prerequisites").
         .target(name: "CZstd", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
 
         // Events, names, the handler stack, the Expat / libxml2 SAX / JSON push parsers,

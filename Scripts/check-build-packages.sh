@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a build read a header, or linked a library, from a Debian development
-# package that is not on the README's list ("Setting up", Prerequisites) — so a
+# package that is not on the list in Documentation/SettingUp.md ("Prerequisites") — so a
 # reintroduced `#include <zstd.h>` or `link "zstd"` cannot slip past a machine that
 # happens to have libzstd-dev.
 #
@@ -13,7 +13,7 @@
 set -euo pipefail
 build=${1:-.build}
 
-# The README's list (keep the two in step), and the C toolchain's own headers.
+# Documentation/SettingUp.md's list (keep the two in step), and the C toolchain's own headers.
 allowed='^(libexpat1-dev|libxml2-dev|libsqlite3-dev|zlib1g-dev|libbz2-dev|liblzma-dev'
 allowed+='|libc6-dev|linux-libc-dev|libcrypt-dev|libgcc-[0-9]+-dev|libstdc\+\+-[0-9]+-dev)(:[a-z0-9]+)?$'
 
@@ -48,7 +48,7 @@ used=$(awk '$1 ~ /-dev$/ {print $1}' <<< "$owners" | sort -u)
 while read -r owner path; do
     case "$owner" in *-dev) ;; *) continue ;; esac
     if ! [[ "$owner" =~ $allowed ]]; then
-        echo "check-build-packages: the build used $path, from $owner, which is not on the README's list"
+        echo "check-build-packages: the build used $path, from $owner, which is not on the list in Documentation/SettingUp.md"
         failed=1
     fi
 done <<< "$owners"

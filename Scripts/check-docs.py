@@ -2,6 +2,12 @@
 """Lists the public declarations of the library that have no doc comment.
 
     python3 Scripts/check-docs.py [--all] [--summary] [PATH...]
+    python3 Scripts/check-docs.py --guides [--ingest BINARY] [--links-only] [-v] [FILE...]
+
+--guides checks the guides instead (README.md, Documentation/*.md, BENCHMARKS.md, ...):
+every relative link resolves, to a file and to a heading's anchor, and every
+command-line example runs with the ingest binary given; Scripts/check-guides.py does
+that and says how.
 
 PATH is a folder or file under Sources (default: every module but the command,
 Sources/ingest, whose declarations are not a library's API). Each declaration that
@@ -347,6 +353,12 @@ def swift_files(paths):
 
 
 def main():
+    if "--guides" in sys.argv[1:]:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("check_guides", os.path.join(ROOT, "Scripts", "check-guides.py"))
+        guides = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(guides)
+        return guides.main([a for a in sys.argv[1:] if a != "--guides"])
     parser = argparse.ArgumentParser(description="List public declarations without doc comments.")
     parser.add_argument("paths", nargs="*", help="folders or files (default: Sources, without Sources/ingest)")
     parser.add_argument("--all", action="store_true", help="include witnesses of standard-library protocols")

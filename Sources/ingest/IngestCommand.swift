@@ -21,7 +21,7 @@ struct IngestCommand: ParsableCommand {
           ingest nightly.xml.gz --append --report run.json     (cron)
           ingest schema infer folks.xml           a mapping schema to edit
 
-        All import options: ingest help import (or the README). Exit status: 0 ok,
+        All import options: ingest help import (or Documentation/). Exit status: 0 ok,
         64 usage, 65 bad input, 66 missing input, 73 output, 74 I/O, 75 try later.
         Completion: ingest --generate-completion-script bash|zsh|fish > <file>.
         """,

@@ -181,7 +181,7 @@ struct JSONInputTests {
         print("JSONTestSuite: \(accepted) y_ accepted, \(rejected) n_ rejected")
     }
 
-    @Test("JSONTestSuite i_ files behave as the README says",
+    @Test("JSONTestSuite i_ files behave as Documentation/Mappings.md says",
           .enabled(if: JSONTestSuite.isPresent, JSONTestSuite.absentMessage))
     func implementationDefined() throws {
         let box = try Sandbox()

@@ -31,7 +31,7 @@ final class PersonHandler: ElementHandler {
     }
 }
 
-/// folks.json's top-level object, as the README shows it.
+/// folks.json's top-level object, as Documentation/Library.md shows it.
 final class FolksHandler: ElementHandler {
     let people = PeopleHandler()
     func handler(forChild element: ElementStart) -> (any ElementHandler)? {

@@ -43,7 +43,8 @@ struct GofeedTranslatorTests {
 
     /// The pairs whose expected file, compared as raw JSON without gofeed's
     /// unmarshalling, differs from ours — each because the file holds something
-    /// gofeed's model has no field for, which its test drops (the README's table).
+    /// gofeed's model has no field for, which its test drops (the table in
+    /// Sources/IngestFeeds/IngestFeeds.docc/IngestFeeds.md).
     static let rawDifferences: [String: String] = [
         "translator/rss/feed_item_enclosure_-_rss_channel_item_enclosure":
             "the file has an \"enclosure\" key (with type audio/jpeg) and \"title\": \"\" in the image; "

@@ -3,9 +3,10 @@ import IngestTestSupport
 import IngestFeeds
 import Testing
 
-/// The README's example, as written there but for the sample's path (the tests do
-/// not change the working directory), with `print` caught.
-@Suite("The README's example")
+/// The example of Documentation/Feeds.md (once the README's), as written there but
+/// for the sample's path (the tests do not change the working directory), with `print`
+/// caught.
+@Suite("The example of Documentation/Feeds.md")
 struct ReadmeExampleTests {
     final class Output {
         var lines: [String] = []

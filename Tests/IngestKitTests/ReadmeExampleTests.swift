@@ -10,12 +10,14 @@ import Glibc
 import Darwin
 #endif
 
-// The Swift samples of README.md, compiled here as they are written (in this struct,
-// so that their names stay out of the test module's), run by the tests below, with a
-// check that every Swift block of the README is here.
+// The Swift samples of the guides (Documentation/Library.md, and one each in
+// Documentation/Feeds.md and Documentation/Outputs.md; they were README.md's until it
+// became a front page), compiled here as they are written (in this struct, so that
+// their names stay out of the test module's), run by the tests below, with a check
+// that every Swift block of README.md and of the guides is here.
 
 struct ReadmeSamples {
-    /// README "Feeds": a feed's items printed as they are read.
+    /// Documentation/Feeds.md: a feed's items printed as they are read.
     func printFeedItems() throws {
         let url = URL(fileURLWithPath: "Samples/podcast.rss")   // import IngestFeeds (or IngestKit)
         let feed = try FeedReader().read(contentsOf: url) { item, feed in
@@ -141,7 +143,7 @@ struct ReadmeSamples {
 }
 
 extension ReadmeSamples {
-    @Suite("README.md's Swift samples") struct Tests {
+    @Suite("The Swift samples of README.md and Documentation/") struct Tests {
         let samples = ReadmeSamples()
         let seedPeople = [ReadmeSamples.Person(firstName: "Matt", lastName: "Neuburg"),
                           ReadmeSamples.Person(firstName: "Snidely", lastName: "Whiplash"),
@@ -149,10 +151,23 @@ extension ReadmeSamples {
 
         func sample(_ name: String) -> String { packageRoot.appendingPathComponent(name).path }
 
-        @Test func everySwiftBlockOfTheReadmeIsCompiledHere() throws {
-            #expect(try swiftCodeBlocks(inArticle: "README.md").count == 9)
-            for block in try codeBlocks(ofArticle: "README.md", missingFrom: #filePath) {
-                Issue.record("a Swift block of README.md is not compiled here:\n\(block)")
+        /// The pages with Swift blocks and how many each has; README.md and every other
+        /// guide in Documentation/ have none.
+        static let swiftBlocks = ["Documentation/Library.md": 7, "Documentation/Feeds.md": 1,
+                                  "Documentation/Outputs.md": 1]
+
+        @Test func everySwiftBlockOfTheReadmeAndTheGuidesIsCompiledHere() throws {
+            let guides = try FileManager.default
+                .contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Documentation").path)
+                .filter { $0.hasSuffix(".md") }.map { "Documentation/\($0)" }.sorted()
+            #expect(Set(Self.swiftBlocks.keys).isSubset(of: guides), "guides: \(guides)")
+            #expect(Self.swiftBlocks.values.reduce(0, +) == 9)
+            for article in ["README.md"] + guides {
+                #expect(try swiftCodeBlocks(inArticle: article).count == Self.swiftBlocks[article, default: 0],
+                        "the Swift blocks of \(article)")
+                for block in try codeBlocks(ofArticle: article, missingFrom: #filePath) {
+                    Issue.record("a Swift block of \(article) is not compiled here:\n\(block)")
+                }
             }
         }
 

@@ -3,7 +3,8 @@ import Testing
 @testable import IngestKit
 import IngestTestSupport
 
-/// Every sample in `Samples/` maps as the README says.
+/// Every sample in `Samples/` maps as Documentation/Command.md ("Samples") and
+/// Documentation/Mappings.md say.
 @Suite struct SampleTests {
     func sample(_ name: String) throws -> String {
         try String(contentsOf: packageRoot.appendingPathComponent("Samples/\(name)"), encoding: .utf8)

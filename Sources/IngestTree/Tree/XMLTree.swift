@@ -13,9 +13,10 @@ import CLibXML2
 /// ```
 ///
 /// **Memory.** The tree holds every node of the document at once: expect several
-/// times the file's size (see the README). ``init(reading:maxBytes:)`` refuses inputs
-/// larger than `maxBytes` before building anything. Streaming (``/IngestCore/ExpatParser``,
-/// ``/IngestCore/Importer``) keeps memory flat instead.
+/// times the file's size (see Documentation/TreeAndValidation.md).
+/// ``init(reading:maxBytes:)`` refuses inputs larger than `maxBytes` before building
+/// anything. Streaming (``/IngestCore/ExpatParser``, ``/IngestCore/Importer``) keeps
+/// memory flat instead.
 ///
 /// **Safety.** Parsing never touches the network (`XML_PARSE_NONET`), never loads an
 /// external DTD and never loads an external entity: a reference to one stays an
