@@ -4,9 +4,34 @@ extension JSONValue {
     /// or object holding only scalars stays on one line when that line fits in
     /// `width` columns: a schema's field reads as `{"name": "id", "type": "integer"}`.
     public func prettyText(width: Int = 100) -> String {
+        prettyText(width: width, indent: 0, column: 0)
+    }
+
+    /// The value as ``prettyText(width:)`` lays it out inside an enclosing value
+    /// indented by `indent` spaces, where it starts `column` columns into its line:
+    /// for writers that stream a large array or object part by part and must lay out
+    /// each part as the whole would.
+    public func prettyText(width: Int = 100, indent: Int, column: Int) -> String {
         var out = ""
-        writePretty(to: &out, indent: 0, column: 0, width: width)
+        writePretty(to: &out, indent: indent, column: column, width: width)
         return out
+    }
+
+    /// One member of an object indented by `indent` spaces, as the object's pretty
+    /// text holds it on its own line — indentation, `"key": ` and value — without the
+    /// separator after it.
+    public static func prettyMember(_ key: String, _ value: JSONValue, indent: Int, width: Int = 100) -> String {
+        var out = ""
+        writePrettyMember(key, value, to: &out, indent: indent, width: width)
+        return out
+    }
+
+    private static func writePrettyMember(_ key: String, _ value: JSONValue, to out: inout String, indent: Int, width: Int) {
+        let start = out.utf8.count
+        out += String(repeating: " ", count: indent + 2)
+        JSONValue.writeString(key, to: &out)
+        out += ": "
+        value.writePretty(to: &out, indent: indent + 2, column: out.utf8.count - start, width: width)
     }
 
     private func writePretty(to out: inout String, indent: Int, column: Int, width: Int) {
@@ -26,11 +51,7 @@ extension JSONValue {
             if let line = oneLine, column + line.count <= width { return out += line }
             out += "{\n"
             for (index, member) in members.enumerated() {
-                let start = out.utf8.count
-                out += String(repeating: " ", count: indent + 2)
-                JSONValue.writeString(member.key, to: &out)
-                out += ": "
-                member.value.writePretty(to: &out, indent: indent + 2, column: out.utf8.count - start, width: width)
+                Self.writePrettyMember(member.key, member.value, to: &out, indent: indent, width: width)
                 out += index < members.count - 1 ? ",\n" : "\n"
             }
             out += String(repeating: " ", count: indent) + "}"

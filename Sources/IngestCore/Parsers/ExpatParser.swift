@@ -41,18 +41,16 @@ public struct ExpatParser: StreamingParser {
             session.sniff(UnsafeRawBufferPointer(start: buffer, count: count))
             consumed += count
             try session.parseBuffer(count: count, isFinal: count == 0).mapError { $0.inFile(input.displayName) }.get()
-            if consumed - session.lastEventOffset > limits.maxTextBytes + chunkSize {
-                throw IngestError(.data, "more than \(limits.maxTextBytes) bytes without a complete tag or text: a name, an attribute value or a comment longer than that",
-                                  file: input.displayName, position: session.position, reason: .textLimit(limits.maxTextBytes))
-            }
+            try session.checkTokenLimit(limits.maxTextBytes, consumed: consumed, slack: chunkSize)
             progress?(consumed)
             if count == 0 { return }
         }
     }
 
-    /// An ``ExpatPushParser`` delivering to `receiver`, whose errors name `displayName`.
+    /// An ``ExpatPushParser`` delivering to `receiver`, whose errors name `displayName`,
+    /// bounded by ``limits``.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) -> any PushParser {
-        ExpatPushParser(receiver: receiver, displayName: displayName)
+        ExpatPushParser(receiver: receiver, limits: limits, displayName: displayName)
     }
 }
 
@@ -84,6 +82,11 @@ public final class ExpatPushParser: PushParser {
     public let names = NameTable()
     /// The input's name in error messages.
     public let displayName: String
+    /// Bounds the bytes pushed without an event, as ``ExpatParser/limits`` does
+    /// (beyond the last push); `nil`: unbounded.
+    public let limits: ParseLimits?
+    /// Bytes pushed so far.
+    private var pushed = 0
     var failure: IngestError?
     /// The declared encoding neither Expat nor iconv could read, for the error message.
     var unreadableEncoding: (name: String, reason: ExpatIconvEncoding.Refusal)?
@@ -106,9 +109,11 @@ public final class ExpatPushParser: PushParser {
     /// A parser sending the events of one document to `receiver`. `encoding`, when
     /// given, overrides the document's XML declaration, as an HTTP charset does
     /// (RFC 7303); Expat reads the names it reads in a declaration (through iconv for
-    /// single-byte ones).
-    public init(receiver: any ParseEventReceiver, encoding: String? = nil, displayName: String = "<memory>") {
+    /// single-byte ones). `limits`, when given, bounds one token's bytes.
+    public init(receiver: any ParseEventReceiver, encoding: String? = nil, limits: ParseLimits? = nil,
+                displayName: String = "<memory>") {
         self.receiver = receiver
+        self.limits = limits
         stack = (receiver as? HandlerStack).map { Unmanaged.passUnretained($0) }
         self.displayName = displayName
         parser = XML_ParserCreateNS(encoding, XML_Char(bitPattern: Self.namespaceSeparator))
@@ -184,6 +189,16 @@ public final class ExpatPushParser: PushParser {
     /// events they complete; throws `.data` at the first error, naming ``displayName``.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         try parse(bytes, isFinal: false).mapError { $0.inFile(displayName) }.get()
+        pushed += bytes.count
+        if let limits { try checkTokenLimit(limits.maxTextBytes, consumed: pushed, slack: bytes.count) }
+    }
+
+    /// Throws when more than `limit` bytes, beyond `slack` (the bytes read or pushed
+    /// last, which may end with a whole event), came after the last event: a token
+    /// that long would otherwise be held whole, and rescanned, by Expat.
+    func checkTokenLimit(_ limit: Int, consumed: Int, slack: Int) throws {
+        guard consumed - lastEventOffset > limit + slack else { return }
+        throw IngestError.tokenLimit(limit, file: displayName, position: position)
     }
 
     /// Tells Expat the document ended; throws `.data` when it is incomplete (an

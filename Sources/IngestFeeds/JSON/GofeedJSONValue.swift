@@ -24,17 +24,18 @@ struct JSONObjectBuilder {
         if !values.isEmpty { members.append((key, .array(values))) }
     }
 
-    /// A member written even when empty.
-    mutating func always(_ key: String, _ value: JSONValue) {
-        members.append((key, value))
-    }
-
     var value: JSONValue { .object(members) }
 }
 
 extension Feed {
     /// The feed as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
+        .object(gofeedJSONMembersBeforeItems + [("items", .array(items.map(\.gofeedJSONValue)))]
+                    + gofeedJSONMembersAfterItems)
+    }
+
+    /// The members gofeed writes before `items`: every feed-level field.
+    var gofeedJSONMembersBeforeItems: [(key: String, value: JSONValue)] {
         var object = JSONObjectBuilder()
         object.add("title", title?.value)
         object.add("description", description?.value)
@@ -56,10 +57,12 @@ extension Feed {
         object.add("itunesExt", iTunes?.gofeedJSONValue)
         object.add("extensions", extensions.isEmpty ? nil : Extension.jsonValue(extensions))
         object.add("custom", custom.isEmpty ? nil : Extension.jsonValue(custom))
-        object.always("items", .array(items.map(\.gofeedJSONValue)))
-        object.always("feedType", .string(format.family.rawValue))
-        object.always("feedVersion", .string(format.version))
-        return object.value
+        return object.members
+    }
+
+    /// The members gofeed writes after `items`: the format, always.
+    var gofeedJSONMembersAfterItems: [(key: String, value: JSONValue)] {
+        [("feedType", .string(format.family.rawValue)), ("feedVersion", .string(format.version))]
     }
 }
 

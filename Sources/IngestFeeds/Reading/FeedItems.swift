@@ -95,7 +95,7 @@ public struct FeedItems: AsyncSequence {
                     try core.push(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 }
             } catch let error as IngestError
-                        where error.kind == .data && core.failedInParser && options.recovery == .fallback && canReopen {
+                        where core.mayRecover(from: error) && options.recovery == .fallback && canReopen {
                 let again = try open()
                 self.source = again
                 finished = false

@@ -23,8 +23,8 @@ final class FeedParserCore {
     private var recoveringReceiver: RecoveringReceiver?
     private var repair: XMLRepairFilter?
     private var repaired: [UInt8] = []
-    /// Bytes seen before the syntax could be told.
-    private var pending: [UInt8] = []
+    /// Holds the bytes seen until the syntax can be told.
+    private var sniffer: FeedSniffer
     private(set) var syntax: FeedSniffer.Syntax?
     /// Bytes pushed so far.
     private(set) var consumed = 0
@@ -38,6 +38,7 @@ final class FeedParserCore {
         self.priorError = priorError
         self.xmlMode = xmlMode
         self.displayName = displayName
+        sniffer = FeedSniffer(maxWhiteSpace: options.limits.maxTextBytes)
         session = FeedParseSession(options: options, skipping: skipping, deliver: deliver)
         stack = HandlerStack(root: FeedRootHandler(session: session), limits: options.limits)
     }
@@ -45,11 +46,14 @@ final class FeedParserCore {
     /// Items delivered or skipped so far.
     var itemCount: Int { session.itemCount }
 
-    /// Whether a failure so far came from the XML parser (the document is not
-    /// well-formed, or its encoding unreadable), so that a recovering read may
-    /// succeed where this one failed.
-    var failedInParser: Bool {
-        session.handlerError == nil && session.deliveryError == nil && syntax == .xml && xmlMode == .strict
+    /// Whether `error`, which stopped this read, came from the XML parser (the
+    /// document is not well-formed, or its encoding unreadable), so that a
+    /// recovering read may succeed where this one failed. A token past
+    /// ``IngestCore/ParseLimits`` would stop that read too.
+    func mayRecover(from error: IngestError) -> Bool {
+        if case .textLimit? = error.reason { return false }
+        return error.kind == .data && session.handlerError == nil && session.deliveryError == nil && syntax == .xml
+            && xmlMode == .strict
     }
 
     /// Parses the next bytes of the document.
@@ -60,15 +64,14 @@ final class FeedParserCore {
                 try send(parser, bytes, final: false)
                 return
             }
-            pending.append(contentsOf: bytes)
-            try start(final: false)
+            try start(adding: bytes, final: false)
         }
     }
 
     /// The document has ended: finishes it and returns the feed (without items).
     func finish() throws -> Feed {
         try run {
-            if parser == nil { try start(final: true) }
+            if parser == nil { try start(adding: UnsafeRawBufferPointer(start: nil, count: 0), final: true) }
             guard let parser else {
                 throw IngestError(.data, consumed == 0 ? "empty input: not a feed" : "only white space: not a feed",
                                   file: displayName)
@@ -118,9 +121,16 @@ final class FeedParserCore {
     }
 
     /// Creates the parser once the syntax can be told, and feeds it what came so far.
-    private func start(final: Bool) throws {
-        let verdict = pending.withUnsafeBufferPointer { FeedSniffer.sniff($0, final: final) }
+    private func start(adding bytes: UnsafeRawBufferPointer, final: Bool) throws {
+        let verdict: FeedSniffer.Verdict?
+        do {
+            verdict = try sniffer.add(bytes, final: final)
+        } catch let error as IngestError {
+            throw error.inFile(displayName)
+        }
         guard let verdict else { return }
+        var pending = sniffer.pending
+        sniffer = FeedSniffer(maxWhiteSpace: 0)
         syntax = verdict.syntax
         let parser: any PushParser
         // RFC 7303: a byte order mark says the encoding, whatever the charset says.
@@ -134,14 +144,14 @@ final class FeedParserCore {
             if let spaces = verdict.whiteSpaceBeforeDeclaration { pending.removeSubrange(spaces) }
             switch xmlMode {
             case .strict:
-                parser = ExpatPushParser(receiver: stack, encoding: charset, displayName: displayName)
+                parser = ExpatPushParser(receiver: stack, encoding: charset, limits: options.limits, displayName: displayName)
             case .recovering:
                 let recovering = RecoveringReceiver(forwardingTo: stack)
                 let libxml2 = try LibXML2PushParser(receiver: recovering, recovers: true, encoding: charset,
                                                     displayName: displayName)
                 recoveringReceiver = recovering
                 recoveringParser = libxml2
-                repair = XMLRepairFilter()
+                repair = XMLRepairFilter(maxTokenBytes: options.limits.maxTextBytes)
                 parser = libxml2
             }
         case .other(let byte):
@@ -149,19 +159,21 @@ final class FeedParserCore {
                               file: displayName, position: .start)
         }
         self.parser = parser
-        let bytes = pending
-        pending = []
-        try bytes.withUnsafeBytes { try send(parser, $0, final: false) }
+        try pending.withUnsafeBytes { try send(parser, $0, final: false) }
     }
 
     private func send(_ parser: any PushParser, _ bytes: UnsafeRawBufferPointer, final: Bool) throws {
-        guard var repair else {
+        guard repair != nil else {
             try parser.feed(bytes)
             return
         }
         repaired.removeAll(keepingCapacity: true)
-        repair.repair(bytes, final: final, into: &repaired)
-        self.repair = repair
+        do {
+            // In place: a copy of the filter would copy the tag it holds at every chunk.
+            try repair!.repair(bytes, final: final, into: &repaired)
+        } catch let error as IngestError {
+            throw error.inFile(displayName)
+        }
         try repaired.withUnsafeBytes { try parser.feed($0) }
     }
 

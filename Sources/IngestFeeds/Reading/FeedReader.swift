@@ -103,7 +103,7 @@ public struct FeedReader: Sendable {
             do {
                 return try pump(source, into: first)
             } catch let error as IngestError
-                        where error.kind == .data && first.failedInParser && options.recovery == .fallback && reopen != nil {
+                        where first.mayRecover(from: error) && options.recovery == .fallback && reopen != nil {
                 let again = try reopen!()
                 let second = FeedParserCore(options: options, xmlMode: .recovering, skipping: first.itemCount,
                                             priorError: error, displayName: source.displayName, deliver: deliver)

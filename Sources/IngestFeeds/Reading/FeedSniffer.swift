@@ -1,8 +1,14 @@
+import IngestCore
+
 /// Tells XML from JSON by the first bytes of an input — a byte order mark, then
 /// the first character that is not white space — and finds where an XML
 /// declaration preceded by white space starts (PHP-made feeds often begin with
 /// a blank line, which XML does not allow before `<?xml`).
-enum FeedSniffer {
+///
+/// Bytes are added as they come and held until the syntax can be told; each is
+/// looked at once (the scan resumes where it stopped), and white space before the
+/// document is bounded by ``IngestCore/ParseLimits/maxTextBytes``, as a token is.
+struct FeedSniffer {
     enum Syntax: Equatable {
         case xml
         case json
@@ -19,25 +25,53 @@ enum FeedSniffer {
         var whiteSpaceBeforeDeclaration: Range<Int>?
     }
 
-    /// The verdict on `bytes`, or `nil` when more bytes are needed to tell (they
-    /// are all white space so far, or an XML declaration may be cut) and `final` is
-    /// false. With `final`, `nil` means the input is empty or white space.
-    static func sniff(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> Verdict? {
+    /// The most white space held before the document: beyond, the input is refused.
+    let maxWhiteSpace: Int
+    /// The bytes added so far, held until the verdict.
+    private(set) var pending: [UInt8] = []
+    /// Where the white space after the byte order mark starts, once the first bytes
+    /// are known.
+    private var start: Int?
+    /// Where the scan for the first character that is not white space resumes.
+    private var index = 0
+    /// Bytes looked at so far, counted for the tests: each byte of white space once.
+    private(set) var bytesExamined = 0
+
+    init(maxWhiteSpace: Int) {
+        self.maxWhiteSpace = maxWhiteSpace
+    }
+
+    /// Adds `bytes` and returns the verdict, or `nil` when more bytes are needed
+    /// to tell (they are all white space so far, or an XML declaration may be cut)
+    /// and `final` is false. With `final`, `nil` means the input is empty or white
+    /// space. Throws `.data` when the white space before the document passes
+    /// ``maxWhiteSpace``.
+    mutating func add(_ bytes: UnsafeRawBufferPointer, final: Bool) throws -> Verdict? {
+        pending.append(contentsOf: bytes)
+        let verdict = pending.withUnsafeBufferPointer { scan($0, final: final) }
+        if verdict == nil, let start, pending.count - start > maxWhiteSpace {
+            throw IngestError.tokenLimit(maxWhiteSpace, "white space before the document", position: .start)
+        }
+        return verdict
+    }
+
+    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) -> Verdict? {
         if bytes.count < 4, !final { return nil }
-        var index = 0
-        var bom = false
-        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
-            return Verdict(syntax: .xml, hasByteOrderMark: true)
+        if start == nil {
+            if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
+                return Verdict(syntax: .xml, hasByteOrderMark: true)
+            }
+            if bytes.count >= 2, (bytes[0] == 0 && bytes[1] == UInt8(ascii: "<")) || (bytes[0] == UInt8(ascii: "<") && bytes[1] == 0) {
+                return Verdict(syntax: .xml, hasByteOrderMark: false)
+            }
+            start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+            index = start!
         }
-        if bytes.count >= 2, (bytes[0] == 0 && bytes[1] == UInt8(ascii: "<")) || (bytes[0] == UInt8(ascii: "<") && bytes[1] == 0) {
-            return Verdict(syntax: .xml, hasByteOrderMark: false)
-        }
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            bom = true
-            index = 3
-        }
-        let start = index
+        let start = start!
+        let bom = start == 3
+        let scanFrom = index
         while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        bytesExamined += index - scanFrom
         guard index < bytes.count else { return nil }
         switch bytes[index] {
         case UInt8(ascii: "<"):

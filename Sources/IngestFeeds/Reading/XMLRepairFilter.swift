@@ -1,3 +1,5 @@
+import IngestCore
+
 /// Repairs, on the bytes, the faults of real feeds that libxml2's recovering mode
 /// handles badly, before it reads them:
 /// - a bare `&` (`Fish & Chips`, `?a=1&b=2`) becomes `&amp;`, and a bare `<`
@@ -14,7 +16,9 @@
 /// untouched, and references XML knows (`&amp;`, `&#233;`, entities the document
 /// may declare) are left alone. It runs only when a feed has already failed to
 /// parse as well-formed XML. Chunks may end anywhere: what cannot be decided yet
-/// is held for the next one.
+/// is held for the next one — a few bytes, or a tag whose `>` has not come, which
+/// is scanned once (the scan resumes in the next chunk). A tag, comment, CDATA
+/// section, processing instruction or DOCTYPE is bounded by `maxTokenBytes`.
 struct XMLRepairFilter {
     private enum State { case text, comment, cdata, instruction, declaration }
 
@@ -22,6 +26,19 @@ struct XMLRepairFilter {
     private var quote: UInt8 = 0
     private var declarationDepth = 0
     private var held: [UInt8] = []
+    /// While `held` is a tag whose end has not come: the quote its scan stands in
+    /// (0 outside attribute values).
+    private var heldTagQuote: UInt8?
+    /// The most bytes one tag (attributes included), comment, CDATA section,
+    /// processing instruction or DOCTYPE may have.
+    let maxTokenBytes: Int
+    /// Bytes of the comment, CDATA section, processing instruction or DOCTYPE
+    /// being passed through, and whether it has passed ``maxTokenBytes``.
+    private var markupBytes = 0, markupTooLong = false
+    /// Bytes processed for good, before `held`.
+    private var processed = 0
+    /// Bytes looked at in search of tag ends, counted for the tests: each once.
+    private(set) var tagBytesExamined = 0
     /// The names of the open elements, outermost first.
     private var open: [[UInt8]] = []
     /// Lines ended, and bytes since the last line end, before the bytes being processed.
@@ -32,18 +49,66 @@ struct XMLRepairFilter {
     /// HTML's elements that have no content, which HTML lets a feed leave open.
     private static let emptyHTMLElements: [[UInt8]] = ["br", "hr", "img", "wbr"].map { Array($0.utf8) }
 
+    /// A filter that refuses a token longer than `maxTokenBytes`
+    /// (``IngestCore/ParseLimits/maxTextBytes``).
+    init(maxTokenBytes: Int) {
+        self.maxTokenBytes = maxTokenBytes
+    }
+
     /// Appends the repaired form of `chunk` to `output`; `final` when it is the last.
-    mutating func repair(_ chunk: UnsafeRawBufferPointer, final: Bool, into output: inout [UInt8]) {
+    /// Throws `.data` when a token passes ``maxTokenBytes``.
+    mutating func repair(_ chunk: UnsafeRawBufferPointer, final: Bool, into output: inout [UInt8]) throws {
+        var bytes = UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count)
+        if var quote = heldTagQuote {
+            // A tag is held: its end is looked for in the new bytes alone.
+            let end = HTMLScanner.tagEnd(bytes, from: 0, quote: &quote)
+            tagBytesExamined += end.map { $0 + 1 } ?? bytes.count
+            guard let end else {
+                held.append(contentsOf: bytes)
+                heldTagQuote = quote
+                try checkHeldTag()
+                if final {
+                    endHeldTag(complete: false, into: &output)
+                    closeAll(into: &output)
+                }
+                return
+            }
+            held.append(contentsOf: bytes[...end])
+            try checkHeldTag()
+            endHeldTag(complete: true, into: &output)
+            bytes = UnsafeBufferPointer(rebasing: bytes[(end + 1)...])
+        }
         if held.isEmpty {
-            process(UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count),
-                    final: final, into: &output)
+            process(bytes, final: final, into: &output)
         } else {
             var work = held
             held = []
-            work.append(contentsOf: chunk)
+            work.append(contentsOf: bytes)
             work.withUnsafeBufferPointer { process($0, final: final, into: &output) }
         }
+        if heldTagQuote != nil { try checkHeldTag() }
+        if markupTooLong {
+            throw IngestError.tokenLimit(maxTokenBytes, "a comment, CDATA section, processing instruction or DOCTYPE",
+                                         position: SourcePosition(line: lines + 1, column: column + 1, byteOffset: processed))
+        }
         if final { closeAll(into: &output) }
+    }
+
+    /// Writes the held tag: repaired when `complete`, else (the input ended in it) as it is.
+    private mutating func endHeldTag(complete: Bool, into output: inout [UInt8]) {
+        let tagBytes = held
+        held = []
+        heldTagQuote = nil
+        tagBytes.withUnsafeBufferPointer { bytes in
+            if complete { tag(bytes, 0...(bytes.count - 1), into: &output) } else { output.append(contentsOf: bytes) }
+            advance(bytes, to: bytes.count)
+        }
+    }
+
+    private func checkHeldTag() throws {
+        guard held.count > maxTokenBytes else { return }
+        throw IngestError.tokenLimit(maxTokenBytes, "a tag with its attributes",
+                                     position: SourcePosition(line: lines + 1, column: column + 1, byteOffset: processed))
     }
 
     private mutating func process(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool, into output: inout [UInt8]) {
@@ -60,6 +125,12 @@ struct XMLRepairFilter {
         }
         while index < count {
             let byte = bytes[index]
+            if state == .text {
+                markupBytes = 0
+            } else {
+                markupBytes += 1
+                if markupBytes > maxTokenBytes { markupTooLong = true; return }
+            }
             switch state {
             case .text:
                 if byte == UInt8(ascii: "<") {
@@ -86,8 +157,11 @@ struct XMLRepairFilter {
                         index += 1
                         continue
                     }
-                    guard let end = HTMLScanner.tagEnd(bytes, from: index + 1) else {
-                        if !final { held = Array(bytes[index...]); return }
+                    var tagQuote: UInt8 = 0
+                    let tagEnd = HTMLScanner.tagEnd(bytes, from: index + 1, quote: &tagQuote)
+                    tagBytesExamined += (tagEnd ?? count - 1) - index
+                    guard let end = tagEnd else {
+                        if !final { held = Array(bytes[index...]); heldTagQuote = tagQuote; return }
                         output.append(contentsOf: bytes[index...])
                         return
                     }
@@ -256,6 +330,7 @@ struct XMLRepairFilter {
 
     /// Counts the line ends of `bytes[..<end]`, the part processed for good.
     private mutating func advance(_ bytes: UnsafeBufferPointer<UInt8>, to end: Int) {
+        processed += max(0, end)
         for offset in 0..<max(0, end) {
             if bytes[offset] == 0x0A { lines += 1; column = 0 } else { column += 1 }
         }

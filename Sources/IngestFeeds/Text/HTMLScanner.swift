@@ -111,6 +111,12 @@ struct HTMLScanner {
     /// quoted attribute values; `nil` when the bytes end first.
     static func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         var quote: UInt8 = 0
+        return tagEnd(bytes, from: from, quote: &quote)
+    }
+
+    /// ``tagEnd(_:from:)`` resumed inside a quoted value when `quote` is its quote
+    /// character; when the bytes end first, `quote` says where the scan stood.
+    static func tagEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, quote: inout UInt8) -> Int? {
         var index = from
         while index < bytes.count {
             let byte = bytes[index]

@@ -40,14 +40,15 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
                            exitCode: temporary ? IngestError.Kind.temporary.exitCode : IngestError.Kind.input.exitCode)
     }
 
-    /// A library error as it is: its message (with the command's hint) and status.
+    /// A library error as it is: its message (with the command's hint, but for a
+    /// limit `ingest feed` has no option to raise) and status.
     static func ingest(_ error: IngestError, status: Int? = nil) -> FeedFailure {
         let serverFailure = switch error.reason {
         case .serverUnavailable?, .outputBusy?: true
         default: false
         }
-        return FeedFailure(Diagnostics.describe(error), status: status, exitCode: error.kind.exitCode,
-                           isServerFailure: serverFailure)
+        let message = if case .textLimit? = error.reason { error.description } else { Diagnostics.describe(error) }
+        return FeedFailure(message, status: status, exitCode: error.kind.exitCode, isServerFailure: serverFailure)
     }
 
     /// Any error met while fetching: the library's keep their kind; the network's
