@@ -20,12 +20,12 @@ struct AutomaticMappingOutputTests {
                  make.record("people", ["firstName": .text("Dudley"), "lastName": .text("Doright"), "age": .null])]
             }
         }
-        #expect(try server.psql("SELECT \"firstName\", \"lastName\", age::text FROM people", database: database)
+        #expect(try server.psql("SELECT firstname, lastname, age::text FROM people", database: database)
                 == [["Matt", "Neuburg", "52"], ["Snidely", "Whiplash", "40"], ["Dudley", "Doright", nil]])
         #expect(try server.psql("""
             SELECT column_name::text, data_type::text FROM information_schema.columns
             WHERE table_name = 'people' ORDER BY ordinal_position
-            """, database: database) == [["firstName", "text"], ["lastName", "text"], ["age", "bigint"]])
+            """, database: database) == [["firstname", "text"], ["lastname", "text"], ["age", "bigint"]])
         #expect(try server.tables(in: database) == ["people"], "no temporary table is left")
     }
 
