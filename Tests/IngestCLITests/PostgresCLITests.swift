@@ -262,9 +262,9 @@ struct PostgresCLITests {
         #expect(try server.value("SELECT count(*) FROM information_schema.columns WHERE table_name = 'People'", database: database) == "2")
     }
 
-    @Test("--pg-names is in --help")
+    @Test("--pg-names is in ingest help import")
     func namesHelp() throws {
-        let help = try Sandbox().run(["--help"])
+        let help = try Sandbox().run(["help", "import"])
         #expect(help.stdout.contains("--pg-names <lower|exact>"), "\(help)")
     }
 
