@@ -16,6 +16,14 @@ import IngestCore
 ///   row, a child row without a key of its own is added unless the same row is there,
 ///   and nothing is deleted — the rows the SQLite output gives.
 ///
+/// Tables and columns grown from the records are named in lower case
+/// (``IdentifierCase/lower``, the default), as PostgreSQL folds names written without
+/// quotes: records `Person` with a field `firstName` become the table `person` with
+/// the column `firstname`, and `select firstname from person` finds them.
+/// ``IdentifierCase/exact`` keeps the records' spelling instead, as quoted
+/// mixed-case names. A design's names are never folded: its tables and columns are
+/// named as it declares them.
+///
 /// Rows go in with `COPY … FROM STDIN`, in batches of ``batchSize`` bytes encoded
 /// straight from the records' bytes: the next batch is encoded while the server copies
 /// the last one, and memory stays flat whatever the input's size.
@@ -48,6 +56,24 @@ public final class PostgresOutput: Output {
         case append
     }
 
+    /// How the tables and columns grown from the records are spelled. (Names are always
+    /// written quoted, so a name that is a keyword — `order`, `user` — is a name too.)
+    public enum IdentifierCase: String, Sendable, CaseIterable {
+        /// Folded to lower case, as PostgreSQL folds a name written without quotes
+        /// (ASCII letters only, see ``PostgresIdentifier/folded(_:)``), so queries need
+        /// no quotes: the field `firstName` is the column `firstname`. Names that fold to
+        /// one another's (`ID` and `id`) are still two columns, `id` and `id_2`, as the
+        /// SQLite output tells them apart.
+        ///
+        /// With ``Mode/append``, a record or field finds a table or column of its exact
+        /// name first — one an earlier import made with ``exact``, or before names were
+        /// folded — and else the one of its folded name.
+        case lower
+        /// As the records spell them (`"firstName"`, which a query must quote): the
+        /// names of versions before names were folded.
+        case exact
+    }
+
     /// Where to connect.
     public let settings: PostgresConnectionSettings
     /// What the import does with tables that exist.
@@ -58,6 +84,9 @@ public final class PostgresOutput: Output {
     public let altersExistingTables: Bool
     /// Tables declared up front (a mapping schema's), or `nil` to grow them from the records.
     public let design: TableDesign?
+    /// How the tables and columns grown from the records are spelled; a ``design``'s
+    /// keep the names it declares.
+    public let identifierCase: IdentifierCase
     /// Bytes of encoded rows at which a batch goes to the server.
     public var batchSize = 1 << 20
     /// Batches that may wait for the server while the next is encoded; 0 sends each
@@ -89,12 +118,14 @@ public final class PostgresOutput: Output {
     ///   - mode: ``Mode/create`` (the default) refuses tables that exist.
     ///   - altersExistingTables: see ``altersExistingTables``.
     ///   - design: tables a mapping schema declares; `nil` grows tables from the records.
+    ///   - identifierCase: how names grown from the records are spelled; lower case by default.
     public init(settings: PostgresConnectionSettings, mode: Mode = .create, altersExistingTables: Bool = false,
-                design: TableDesign? = nil) {
+                design: TableDesign? = nil, identifierCase: IdentifierCase = .lower) {
         self.settings = settings
         self.mode = mode
         self.altersExistingTables = altersExistingTables
         self.design = design
+        self.identifierCase = identifierCase
     }
 
     /// An output for a libpq connection string (`postgresql://…`, `host=… dbname=…`),
@@ -103,9 +134,9 @@ public final class PostgresOutput: Output {
     /// - Throws: `.usage` for a string libpq would refuse, and for a password in it
     ///   (see ``PostgresConnectionSettings/init(_:environment:systemUser:homeDirectory:)``).
     public convenience init(connectionString: String, mode: Mode = .create, altersExistingTables: Bool = false,
-                            design: TableDesign? = nil) throws {
+                            design: TableDesign? = nil, identifierCase: IdentifierCase = .lower) throws {
         self.init(settings: try PostgresConnectionSettings(connectionString), mode: mode,
-                  altersExistingTables: altersExistingTables, design: design)
+                  altersExistingTables: altersExistingTables, design: design, identifierCase: identifierCase)
     }
 
     deinit {
@@ -130,7 +161,7 @@ public final class PostgresOutput: Output {
         try session.execute("SET LOCAL lock_timeout = \(milliseconds)", doing: "cannot set lock_timeout")
         let catalog = PostgresCatalog(session: session, schema: try PostgresCatalog.currentSchema(session))
         let sink = PostgresSink(session: session, catalog: catalog, mode: mode, altersExistingTables: altersExistingTables,
-                                design: design, batchSize: batchSize)
+                                design: design, foldsNames: identifierCase == .lower, batchSize: batchSize)
         self.sink = sink
         if let design { try sink.prepare(design) }
     }

@@ -36,7 +36,7 @@ struct PostgresCLITests {
         #expect(postgres.summary?.contains("3 records in 1 table (people) to postgresql://") == true, "\(postgres)")
         #expect(try server.tables(in: database) == ["people"])
         try Self.expectSameTable("people", server: server, database: database, as: box, file: "folks.db", orderBy: nil)
-        #expect(try server.psql("SELECT \"firstName\", \"lastName\" FROM people", database: database) == folks)
+        #expect(try server.psql("select firstname, lastname from people", database: database) == folks)
     }
 
     @Test("generated people.xml: the same columns and values as --to db",
@@ -84,8 +84,9 @@ struct PostgresCLITests {
             WHERE table_schema = 'public' AND table_name = '\(table)' ORDER BY ordinal_position
             """, database: database)
         let columns = types.map { $0[0]! }
-        #expect(columns == (try box.columns(file, table: table)), sourceLocation: sourceLocation)
-        let order = orderBy.map { " ORDER BY \"\($0)\"" } ?? ""
+        // The SQLite output's names, in lower case as --pg-names lower (the default) spells them.
+        #expect(columns == (try box.columns(file, table: table)).map(asciiLowercased), sourceLocation: sourceLocation)
+        let order = orderBy.map { " ORDER BY \"\(asciiLowercased($0))\"" } ?? ""
         let postgresRows = try server.psql("SELECT * FROM \"\(table)\"\(order)", database: database)
         let sqliteRows = try box.rows(file, "SELECT * FROM \"\(table)\"\(orderBy.map { " ORDER BY \"\($0)\"" } ?? " ORDER BY rowid")")
         #expect(postgresRows.count == sqliteRows.count, sourceLocation: sourceLocation)
@@ -193,7 +194,7 @@ struct PostgresCLITests {
 
         let replaced = try box.run(["folks.xml", "--to", "postgres", "--db", uri, "--replace", "-q"])
         #expect(replaced.status == 0, "\(replaced)")
-        #expect(try server.psql("SELECT \"firstName\", \"lastName\" FROM people", database: database) == folks)
+        #expect(try server.psql("select firstname, lastname from people", database: database) == folks)
         #expect(try server.tables(in: database) == ["people"])
     }
 
@@ -225,9 +226,46 @@ struct PostgresCLITests {
         let sessions = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'ingest'"
         for _ in 0..<500 where try server.value(sessions, database: database) != "0" { usleep(20_000) }
         #expect(try server.value(sessions, database: database) == "0")
-        #expect(try server.psql("SELECT \"firstName\", \"lastName\" FROM people", database: database) == folks)
+        #expect(try server.psql("select firstname, lastname from people", database: database) == folks)
         #expect(try server.tables(in: database) == ["people"])
         #expect(try server.value("SELECT count(*) FROM pg_class WHERE relname LIKE 'ingest%'", database: database) == "0")
+    }
+
+    // MARK: names
+
+    @Test("--pg-names: lower (the default) needs no quotes, exact keeps the input's spelling, --append finds either")
+    func names() throws {
+        let (server, database, uri) = try Self.database("cli_names")
+        let box = try Sandbox()
+        try box.write("folks.json", try Data(contentsOf: Locations.packageRoot.appendingPathComponent("Samples/folks.json")))
+        try box.write("twins.json", #"{"Things": [{"ID": 1, "id": "one", "Order": "first"}]}"#)
+
+        let lower = try box.run(["folks.json", "twins.json", "--to", "postgres", "--db", uri, "-q"])
+        #expect(lower.status == 0, "\(lower)")
+        #expect(try server.psql("select firstname, lastname from people", database: database) == folks)
+        #expect(try server.psql(#"select id::text, id_2, "order" from things"#, database: database) == [["1", "one", "first"]],
+                "ID and id fold alike and stay two columns")
+
+        let exact = try box.run(["folks.json", "--to", "postgres", "--db", uri, "--pg-names", "exact", "-q"])
+        #expect(exact.status == 73, "people exists; \"People\" would not: \(exact)")
+        try box.write("Folks.json", #"{"People": [{"firstName": "Nell", "lastName": "Fenwick"}]}"#)
+        let mixed = try box.run(["Folks.json", "--to", "postgres", "--db", uri, "--pg-names", "exact", "-q"])
+        #expect(mixed.status == 0, "\(mixed)")
+        #expect(try server.psql(#"SELECT "firstName", "lastName" FROM "People""#, database: database) == [["Nell", "Fenwick"]])
+
+        // An append without --pg-names finds the mixed-case table and columns: no new ones.
+        let appended = try box.run(["Folks.json", "--to", "postgres", "--db", uri, "--append", "-q"])
+        #expect(appended.status == 0, "\(appended)")
+        #expect(try server.tables(in: database) == ["People", "people", "things"])
+        #expect(try server.psql(#"SELECT "firstName", "lastName" FROM "People""#, database: database)
+                == [["Nell", "Fenwick"], ["Nell", "Fenwick"]])
+        #expect(try server.value("SELECT count(*) FROM information_schema.columns WHERE table_name = 'People'", database: database) == "2")
+    }
+
+    @Test("--pg-names is in ingest help import")
+    func namesHelp() throws {
+        let help = try Sandbox().run(["help", "import"])
+        #expect(help.stdout.contains("--pg-names <lower|exact>"), "\(help)")
     }
 
     // MARK: many importers
@@ -249,7 +287,7 @@ struct PostgresCLITests {
             #expect(run.status == 0, "\(run)")
         }
         #expect(try server.value("SELECT count(*) FROM people", database: database) == String(4 * count))
-        #expect(try server.value("SELECT count(*) FROM (SELECT \"firstName\" FROM people GROUP BY 1 HAVING count(*) <> 4) AS odd",
+        #expect(try server.value("SELECT count(*) FROM (SELECT firstname FROM people GROUP BY 1 HAVING count(*) <> 4) AS odd",
                                  database: database) == "0", "every record four times, none lost or doubled")
         #expect(try server.tables(in: database) == ["people"])
     }
@@ -376,6 +414,9 @@ struct PostgresOptionTests {
         (["--to", "postgres"], "--to postgres needs --db"),
         (["--to", "postgres", "--db", "postgresql://host:notaport/db"], "--db: "),
         (["--to", "postgres", "--db", "postgresql:///db?nonsense=1"], "--db: "),
+        (["--pg-names", "exact", "--out", "x.db"], "--pg-names spells the names of --to postgres only"),
+        (["--to", "postgres", "--db", "postgresql:///db", "--schema", "s.json", "--pg-names", "lower"], "a --schema's tables and columns are named as it writes them"),
+        (["--to", "postgres", "--db", "postgresql:///db", "--pg-names", "upper"], "--pg-names"),
     ])
     func usage(arguments: [String], message: String) throws {
         let box = try Sandbox()
@@ -413,4 +454,9 @@ private final class UncheckedResults: @unchecked Sendable {
 private struct UncheckedSandbox: @unchecked Sendable {
     let box: Sandbox
     init(_ box: Sandbox) { self.box = box }
+}
+
+/// `name` with its ASCII letters in lower case, as `--pg-names lower` spells names.
+private func asciiLowercased(_ name: String) -> String {
+    String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
 }

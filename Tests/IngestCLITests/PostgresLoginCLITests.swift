@@ -35,7 +35,7 @@ struct PostgresLoginCLITests {
                                  environment: clean(box, ["PGPASSWORD": TestPostgresServer.password]))
 
         #expect(result.status == 0, "\(result)")
-        #expect(try server.psql("SELECT \"firstName\", \"lastName\" FROM people", database: database) == folks)
+        #expect(try server.psql("select firstname, lastname from people", database: database) == folks)
         #expect(try server.value("SELECT tableowner::text FROM pg_tables WHERE tablename = 'people'", database: database) == user)
     }
 
@@ -60,7 +60,7 @@ struct PostgresLoginCLITests {
         let private_ = try box.run(["folks.xml", "--to", "postgres", "--db", uri, "-q"], environment: clean(box))
         #expect(private_.status == 0, "\(private_)")
         #expect(private_.stderr.isEmpty, "\(private_)")
-        #expect(try server.psql("SELECT \"firstName\", \"lastName\" FROM people", database: database) == folks)
+        #expect(try server.psql("select firstname, lastname from people", database: database) == folks)
     }
 
     @Test("a wrong password: exit 75, one line, the password never shown, nothing written")
@@ -108,6 +108,6 @@ struct PostgresLoginCLITests {
         #expect(result.status == 0, "\(result)")
         #expect(result.summary?.contains("3 records in 1 table (people) to postgresql://\(user)@") == true, "\(result)")
         #expect(!result.stderr.contains(TestPostgresServer.password), "\(result)")
-        #expect(try server.psql("SELECT \"firstName\", \"lastName\" FROM people", database: database) == folks)
+        #expect(try server.psql("select firstname, lastname from people", database: database) == folks)
     }
 }

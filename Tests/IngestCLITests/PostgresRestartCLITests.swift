@@ -41,7 +41,7 @@ struct PostgresRestartCLITests {
                     "\(mode): \(result)")
             #expect(result.stderr.contains("Nothing was written; run again later"), "\(mode): \(result)")
 
-            #expect(try server.psql("SELECT \"firstName\", \"lastName\" FROM people", database: database) == folks, "\(mode)")
+            #expect(try server.psql("select firstname, lastname from people", database: database) == folks, "\(mode)")
             #expect(try server.tables(in: database) == ["people"], "\(mode)")
             #expect(try server.value("SELECT count(*) FROM pg_class WHERE relname LIKE 'ingest%'", database: database) == "0", "\(mode)")
         }

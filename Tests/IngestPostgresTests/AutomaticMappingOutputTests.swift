@@ -20,12 +20,12 @@ struct AutomaticMappingOutputTests {
                  make.record("people", ["firstName": .text("Dudley"), "lastName": .text("Doright"), "age": .null])]
             }
         }
-        #expect(try server.psql("SELECT \"firstName\", \"lastName\", age::text FROM people", database: database)
+        #expect(try server.psql("SELECT firstname, lastname, age::text FROM people", database: database)
                 == [["Matt", "Neuburg", "52"], ["Snidely", "Whiplash", "40"], ["Dudley", "Doright", nil]])
         #expect(try server.psql("""
             SELECT column_name::text, data_type::text FROM information_schema.columns
             WHERE table_name = 'people' ORDER BY ordinal_position
-            """, database: database) == [["firstName", "text"], ["lastName", "text"], ["age", "bigint"]])
+            """, database: database) == [["firstname", "text"], ["lastname", "text"], ["age", "bigint"]])
         #expect(try server.tables(in: database) == ["people"], "no temporary table is left")
     }
 
@@ -96,25 +96,30 @@ struct AutomaticMappingOutputTests {
                 == [["1", nil, nil], [nil, "2", nil], ["4", nil, "3"]])
     }
 
-    @Test func columnNamesFollowTheSQLiteOutputRules() async throws {
+    @Test(arguments: PostgresOutput.IdentifierCase.allCases)
+    func columnNamesFollowTheSQLiteOutputRules(names: PostgresOutput.IdentifierCase) async throws {
         let server = try TestPostgresServer.shared.get()
         let database = try server.makeDatabase("names")
         let settings = try server.settings(database)
         let long = String(repeating: "é", count: 40)  // 80 bytes
         try await onThread {
             let make = RecordMaker()
-            try run(PostgresOutput(settings: settings)) {
+            try run(PostgresOutput(settings: settings, identifierCase: names)) {
                 [make.record("Mixed Case \"table\"", pairs: [("id", .text("lower")), ("ID", .text("upper")), ("Id", .text("title")),
                                                             ("x\"); DROP TABLE t; --", .text("hostile")), ("dc:title", .text("prefixed")),
                                                             (long + "a", .text("long 1")), (long + "b", .text("long 2")), ("q\"\u{301}", .text("combining"))])]
             }
         }
         let columns = try server.psql("""
-            SELECT column_name::text FROM information_schema.columns WHERE table_name = 'Mixed Case "table"' ORDER BY ordinal_position
+            SELECT column_name::text FROM information_schema.columns WHERE table_name = '\(names == .lower ? "mixed case" : "Mixed Case") "table"' ORDER BY ordinal_position
             """, database: database).map { $0[0]! }
         let cut = String(repeating: "é", count: 31)  // 62 bytes: one more é would pass 63
-        #expect(columns == ["id", "ID_2", "Id_3", "x\"); DROP TABLE t; --", "dc:title", cut, String(repeating: "é", count: 30) + "_2", "q\"\u{301}"])
-        #expect(try server.psql("SELECT * FROM \"Mixed Case \"\"table\"\"\"", database: database)
+        // Lower case: the same names with their ASCII letters folded.
+        let exact = ["id", "ID_2", "Id_3", "x\"); DROP TABLE t; --", "dc:title", cut, String(repeating: "é", count: 30) + "_2", "q\"\u{301}"]
+        #expect(columns == (names == .lower
+            ? ["id", "id_2", "id_3", "x\"); drop table t; --", "dc:title", cut, String(repeating: "é", count: 30) + "_2", "q\"\u{301}"]
+            : exact))
+        #expect(try server.psql("SELECT * FROM \"\(names == .lower ? "mixed case" : "Mixed Case") \"\"table\"\"\"", database: database)
                 == [["lower", "upper", "title", "hostile", "prefixed", "long 1", "long 2", "combining"]])
     }
 

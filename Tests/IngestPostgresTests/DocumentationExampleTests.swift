@@ -42,7 +42,7 @@ struct IngestPostgresArticle {
             #expect(summary.recordCount == 3)
             #expect(summary.tables.map(\.name) == ["people"])
         }
-        #expect(try server.psql("SELECT \"firstName\", \"lastName\" FROM people", database: database)
+        #expect(try server.psql("select firstname, lastname from people", database: database)
                 == [["Matt", "Neuburg"], ["Snidely", "Whiplash"], ["Dudley", "Doright"]])
     }
 

@@ -9,14 +9,16 @@ import Testing
 /// Random table and field names that PostgreSQL cannot keep apart as they are (see
 /// ``NameCase``): names differing only in case (kept apart as the SQLite output keeps
 /// them) or past 63 bytes. Every value comes back once, each field's values in one
-/// column of their own, and an append of the same document finds the same columns.
+/// column of their own, and an append of the same document finds the same columns —
+/// also when the tables were made with exact names and the append folds them.
 /// Names with a NUL are left out: PostgreSQL refuses them, and so does the output.
 @Suite(.enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct PostgresNamePropertyTests {
     static let tableNames = NameCase.tableNames.filter { !$0.utf8.contains(0) && $0.utf8.count <= PostgresIdentifier.maximumLength }
     static let fieldNames = NameCase.fieldNames.filter { !$0.utf8.contains(0) }
 
-    @Test func everyValueUnderOneColumnTheSameOnAppend() async throws {
+    @Test(arguments: [(PostgresOutput.IdentifierCase.lower, PostgresOutput.IdentifierCase.lower), (.exact, .exact), (.exact, .lower)])
+    func everyValueUnderOneColumnTheSameOnAppend(created: PostgresOutput.IdentifierCase, appended: PostgresOutput.IdentifierCase) async throws {
         let server = try TestPostgresServer.shared.get()
         let database = try server.makeDatabase("names")
         let settings = try server.settings(database)
@@ -30,8 +32,8 @@ struct PostgresNamePropertyTests {
             try again.json.write(toFile: inputAgain, atomically: false, encoding: .utf8)
 
             try await onThread {
-                try Importer().run([InputFile(path: input)], into: PostgresOutput(settings: settings))
-                try Importer().run([InputFile(path: inputAgain)], into: PostgresOutput(settings: settings, mode: .append))
+                try Importer().run([InputFile(path: input)], into: PostgresOutput(settings: settings, identifierCase: created))
+                try Importer().run([InputFile(path: inputAgain)], into: PostgresOutput(settings: settings, mode: .append, identifierCase: appended))
             }
 
             let stored = try await Self.storedValues(client)

@@ -7,7 +7,8 @@ import IngestPostgres
 import Testing
 
 /// The same records into the SQLite output and the PostgreSQL output give the same
-/// tables, the same column names in the same order, and the same values.
+/// tables, the same column names in the same order — in lower case unless the
+/// PostgreSQL output keeps names exact — and the same values.
 @Suite(.enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct SQLiteParityTests {
     static func records(_ make: RecordMaker) -> [IngestCore.Record] {
@@ -19,13 +20,14 @@ struct SQLiteParityTests {
          make.record("cities", pairs: [("city", .text("Paris")), ("CITY", .text("PARIS")), ("City_2", .text("clash")), ("", .text("nameless"))])]
     }
 
-    @Test func sameTablesColumnsAndValuesAsTheSQLiteOutput() async throws {
+    @Test(arguments: PostgresOutput.IdentifierCase.allCases)
+    func sameTablesColumnsAndValuesAsTheSQLiteOutput(names: PostgresOutput.IdentifierCase) async throws {
         let server = try TestPostgresServer.shared.get()
         let database = try server.makeDatabase("parity")
         let settings = try server.settings(database)
         try await onThread {
             let make = RecordMaker()
-            try run(PostgresOutput(settings: settings)) { Self.records(make) }
+            try run(PostgresOutput(settings: settings, identifierCase: names)) { Self.records(make) }
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-parity-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -40,7 +42,10 @@ struct SQLiteParityTests {
                 SELECT column_name::text FROM information_schema.columns WHERE table_name = '\(table)' ORDER BY ordinal_position
                 """, database: database).map { $0[0]! }
             // The one difference: PostgreSQL cannot name a column "", the SQLite output can.
-            #expect(postgresColumns == sqliteColumns.map { $0.isEmpty ? "_" : $0 }, "\(table)")
+            // Lower case: SQLite's names with their ASCII letters folded, as PostgreSQL folds unquoted names.
+            let expected = sqliteColumns.map { $0.isEmpty ? "_" : names == .lower ? PostgresIdentifier.folded($0) : $0 }
+            #expect(postgresColumns == expected, "\(table)")
+            if names == .lower { #expect(expected != sqliteColumns, "the records have mixed-case names to fold") }
 
             let sqliteRows = try await sqlite.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedSQLIdentifier)").map { row in

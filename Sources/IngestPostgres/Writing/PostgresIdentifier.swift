@@ -7,6 +7,10 @@ import IngestCore
 /// at 63 bytes (`NAMEDATALEN` - 1) without an error, so a longer name is cut here
 /// first, at a character boundary (``fitted(_:reserving:)``), where the output can
 /// still tell two long names apart.
+///
+/// Names the output makes from records are folded to lower case first
+/// (``folded(_:)``, unless ``PostgresOutput/IdentifierCase/exact`` is asked for), so
+/// that a query can name them without quotes: `select firstname from people`.
 public enum PostgresIdentifier {
     /// The longest identifier PostgreSQL keeps, in UTF-8 bytes.
     public static let maximumLength = 63
@@ -27,6 +31,21 @@ public enum PostgresIdentifier {
     /// without doubling those inside; handing it escaped names keeps them one identifier.
     static func escaped(_ name: String) -> String {
         name.replacingAll("\"", with: "\"\"")
+    }
+
+    /// `name` as PostgreSQL folds an identifier written without quotes: the ASCII
+    /// letters A–Z to a–z, every other character as it is (`firstName` → `firstname`,
+    /// `Ärger` → `Ärger`).
+    ///
+    /// Only ASCII, because that is what PostgreSQL does to an unquoted name, whatever
+    /// the database's locale: a column named by this fold is the one
+    /// `select firstname from people` finds. A name with other letters needs quotes in
+    /// a query either way, and a Unicode fold would give it a spelling the input never
+    /// had (`STRASSE` and `Straße` are not lower-case forms of one another). ASCII
+    /// folding also keeps apart exactly the names the SQLite output keeps apart.
+    public static func folded(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
+        return String(decoding: SQLIdentifier.folded(name), as: UTF8.self)
     }
 
     /// `name`, cut to at most 63 bytes less `reserving` (room for a suffix such as

@@ -11,7 +11,8 @@ import PostgresNIO
 ///
 /// - Without a design, tables and columns are created as records need them, typed and
 ///   widened as their values demand (``PostgresColumnType``), named as the SQLite
-///   output names them (``PostgresTable``).
+///   output names them (``PostgresTable``) — in lower case unless the output keeps
+///   names exact (``PostgresOutput/IdentifierCase``).
 /// - With a design (a mapping schema's tables), ``prepare(_:)`` creates them; for an
 ///   upsert each table's rows are copied into a session-private staging table and
 ///   merged: `INSERT … ON CONFLICT (key) DO UPDATE` for a table with a primary key, and
@@ -25,18 +26,27 @@ final class PostgresSink: RecordSink {
     let mode: PostgresOutput.Mode
     let altersExistingTables: Bool
     let design: TableDesign?
+    /// Whether tables and columns grown from the records get their names in lower case.
+    let foldsNames: Bool
     /// Bytes of encoded rows at which a batch goes to the server.
     let batchSize: Int
 
-    /// Tables by name, compared by bytes (see ``IngestCore/ExactString``): names that
-    /// differ only in their Unicode normalisation are two tables, as PostgreSQL keeps them.
+    /// Tables by the name the records give them, compared by bytes (see
+    /// ``IngestCore/ExactString``): names that differ only in their Unicode
+    /// normalisation are two tables, as PostgreSQL keeps them.
     private var tables: [ExactString: PostgresTable] = [:]
+    /// With ``foldsNames``, the names of the tables written, so that records whose
+    /// names fold to one (`People` and `people`) get two tables, `people` and
+    /// `people_2`, as each gets its own without folding.
+    private var tableNames = DistinctNames(comparing: .bytes)
     /// In the order first met (a design's: parents before children).
     private(set) var tableOrder: [PostgresTable] = []
     // Safety (`@exclusivity(unchecked)` here and below): only the import's writer
     // thread calls the sink; what the session's executor thread runs captures copies
     // (encoded rows, SQL, names), never these properties, so no accesses overlap.
     @exclusivity(unchecked) private var current: PostgresTable?
+    /// The records' name for ``current``.
+    @exclusivity(unchecked) private var currentRecordName = ""
     @exclusivity(unchecked) private var bufferedBytes = 0
     /// Per field of the record being written: its column and what it holds; per
     /// column: the field filling it (-1: none).
@@ -52,12 +62,13 @@ final class PostgresSink: RecordSink {
     private var temporaryCount = 0
 
     init(session: PostgresSession, catalog: PostgresCatalog, mode: PostgresOutput.Mode, altersExistingTables: Bool,
-         design: TableDesign?, batchSize: Int) {
+         design: TableDesign?, foldsNames: Bool, batchSize: Int) {
         self.session = session
         self.catalog = catalog
         self.mode = mode
         self.altersExistingTables = altersExistingTables
         self.design = design
+        self.foldsNames = foldsNames && design == nil
         self.batchSize = batchSize
     }
 
@@ -89,12 +100,15 @@ final class PostgresSink: RecordSink {
         }
     }
 
-    func renameTable(_ old: String, to new: String) throws {
-        guard let table = tables.removeValue(forKey: ExactString(old)) else { return }
-        guard tables[ExactString(new)] == nil else {
-            throw IngestError(.data, "cannot rename the table \(old) to \(new): the import writes a table of that name already")
+    func renameTable(_ oldRecordName: String, to recordName: String) throws {
+        guard let table = tables.removeValue(forKey: ExactString(oldRecordName)) else { return }
+        guard tables[ExactString(recordName)] == nil else {
+            throw IngestError(.data, "cannot rename the table \(table.name) to \(recordName): the import writes a table of that name already")
         }
-        try PostgresIdentifier.check(new, what: "table")
+        try PostgresIdentifier.check(recordName, what: "table")
+        let old = table.name
+        tableNames.release(old)
+        let new = try databaseName(forRecords: recordName)
         try catalog.lock([new])
         if table.physicalName == old {
             // Written in place (an append): the rename is part of the transaction.
@@ -109,7 +123,8 @@ final class PostgresSink: RecordSink {
             throw exists([new])
         }
         table.name = new
-        tables[ExactString(new)] = table
+        tables[ExactString(recordName)] = table
+        if current === table { currentRecordName = recordName }
     }
 
     // MARK: the end
@@ -161,9 +176,10 @@ final class PostgresSink: RecordSink {
     // MARK: tables
 
     private func table(named name: String, firstRecord record: Int, of batch: RecordBatch) throws -> PostgresTable {
-        if let current, current.name.hasSameBytes(as: name) { return current }
+        if let current, currentRecordName.hasSameBytes(as: name) { return current }
         if let table = tables[ExactString(name)] {
             current = table
+            currentRecordName = name
             return table
         }
         let position = batch.entries[record].position
@@ -175,6 +191,8 @@ final class PostgresSink: RecordSink {
             throw IngestError(.data, "the table name \(name) is longer than PostgreSQL's 63 bytes; name the records another way",
                               position: position)
         }
+        let recordName = name
+        let name = try databaseName(forRecords: recordName)
         let table: PostgresTable
         switch mode {
         case .append:
@@ -192,21 +210,42 @@ final class PostgresSink: RecordSink {
             if mode == .create, try catalog.tableExists(name) { throw exists([name]) }
             table = try newTable(name, physicalName: temporaryName(), firstRecord: record, of: batch)
         }
-        tables[ExactString(name)] = table
+        tables[ExactString(recordName)] = table
         tableOrder.append(table)
         current = table
+        currentRecordName = recordName
         return table
+    }
+
+    /// The table name for the records named `name`, given out for them: `name` itself
+    /// with exact names; else its folded form, or the first free of `…_2`, `…_3`…
+    /// when another table of this import has that — unless, appending, the database
+    /// has a table of exactly `name` (made with exact names, or before names were
+    /// folded), which the records keep writing.
+    private func databaseName(forRecords name: String) throws -> String {
+        guard foldsNames else { return name }
+        let folded = PostgresIdentifier.folded(name)
+        if folded != name, mode == .append {
+            let exact = tableNames.choose(for: name)
+            if exact.name == name, try catalog.tableExists(name) {
+                tableNames.take(exact)
+                return name
+            }
+        }
+        let choice = tableNames.choose(for: folded, fitted: PostgresIdentifier.fitted)
+        tableNames.take(choice)
+        return choice.name
     }
 
     private func existingTable(_ name: String) throws -> PostgresTable {
         try catalog.lockForWriting(name, mayAlter: altersExistingTables)
         return PostgresTable(name: name, physicalName: name, existingColumns: try catalog.columns(of: name),
-                             altersExisting: altersExistingTables)
+                             altersExisting: altersExistingTables, foldsNames: foldsNames)
     }
 
     /// A table with the columns of the record's fields, created at once.
     private func newTable(_ name: String, physicalName: String, firstRecord record: Int, of batch: RecordBatch) throws -> PostgresTable {
-        let table = PostgresTable(name: name, physicalName: physicalName, existingColumns: nil)
+        let table = PostgresTable(name: name, physicalName: physicalName, existingColumns: nil, foldsNames: foldsNames)
         let position = batch.entries[record].position
         for field in batch.fields(of: record) {
             let bytes = batch.bytes(of: field)

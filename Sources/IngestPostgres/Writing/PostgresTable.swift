@@ -5,9 +5,12 @@ import PostgresNIO  // ByteBuffer
 /// the rows being copied fill, and the rows encoded since the last batch went out.
 ///
 /// Column names follow the SQLite output's rules, so one mapping names its columns the
-/// same in both: a field's name as it is, and a field whose name another column has —
-/// differing only in case included — gets `_2`, `_3`… (SQLite compares names without
-/// case; PostgreSQL, for quoted names, with; see ``IngestCore/DistinctNames``).
+/// same in both: a field's name — folded to lower case unless the output keeps names
+/// exact (``PostgresOutput/IdentifierCase``) — and a field whose name another column
+/// has, differing only in case included, gets `_2`, `_3`… (SQLite compares names
+/// without case; PostgreSQL, for quoted names, with; see ``IngestCore/DistinctNames``).
+/// Folding comes before that, so `ID` and `id` are the columns `id` and `id_2`: the
+/// SQLite output's names in lower case.
 /// PostgreSQL keeps at most 63 bytes of a name, so a longer name is cut there
 /// (``PostgresIdentifier/fitted(_:reserving:)``), and a field with an empty name (a
 /// JSON key `""`), which PostgreSQL cannot name a column after, is called `_`.
@@ -61,6 +64,8 @@ final class PostgresTable {
     /// case), so that both outputs give a mapping's fields the same column names; those
     /// of a table that existed, or that a design declares, exist already.
     private var names: DistinctNames
+    /// Whether a new column's name is the field's folded to lower case.
+    private let foldsNames: Bool
     /// Columns added to a table that existed (with `--alter`), in order.
     private(set) var addedColumns: [String] = []
 
@@ -70,9 +75,12 @@ final class PostgresTable {
     @exclusivity(unchecked) var positions: [SourcePosition] = []
     @exclusivity(unchecked) private(set) var rowCount = 0
 
+    /// - Parameter foldsNames: whether columns are named after their fields in lower
+    ///   case (``PostgresOutput/IdentifierCase/lower``); never for a designed table.
     init(name: String, physicalName: String, existingColumns: [Column]?, altersExisting: Bool = false,
-         designed: TableDesign.Table? = nil) {
+         designed: TableDesign.Table? = nil, foldsNames: Bool = false) {
         self.name = name
+        self.foldsNames = foldsNames && designed == nil
         self.physicalName = physicalName
         createdHere = existingColumns == nil && designed == nil
         addsColumns = designed == nil && (existingColumns == nil || altersExisting)
@@ -108,7 +116,14 @@ final class PostgresTable {
         let index: Int
         // The field's name cut to 63 bytes, or the first free of `…_2`, `…_3`: an existing
         // column of exactly that name (cut by an earlier import too) is the field's.
-        let choice = names.choose(for: name.qualified.isEmpty ? "_" : name.qualified, fitted: PostgresIdentifier.fitted)
+        let field = name.qualified.isEmpty ? "_" : name.qualified
+        var choice = names.choose(for: field, fitted: PostgresIdentifier.fitted)
+        if foldsNames, !choice.exists {
+            // No column an earlier import named after the field as it is spelled (with
+            // exact names, or before names were folded): the folded name, as above.
+            let folded = PostgresIdentifier.folded(field)
+            if folded != field { choice = names.choose(for: folded, fitted: PostgresIdentifier.fitted) }
+        }
         if choice.exists {
             index = columnNamed.value(forQualified: choice.name)!
             names.take(choice)

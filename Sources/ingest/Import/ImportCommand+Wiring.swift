@@ -47,7 +47,8 @@ extension ImportCommand {
         case .postgres:
             let mode: PostgresOutput.Mode = output.replace ? .replace : output.append || mapping.upsert ? .append : .create
             let database = PostgresOutput(settings: try output.postgres.settings(), mode: mode, altersExistingTables: output.alter,
-                                          design: try schema?.tableDesign(upsert: mapping.upsert))
+                                          design: try schema?.tableDesign(upsert: mapping.upsert),
+                                          identifierCase: output.pgNames ?? .lower)
             database.lockTimeout = output.lockTimeout
             return database
         case .plist:
@@ -166,6 +167,12 @@ extension ImportCommand {
             guard to == .archive else { throw ValidationError("--class names the objects of --to archive only.") }
             guard !className.isEmpty, !className.hasPrefix("$") else {
                 throw ValidationError("--class needs a class name such as Person.")
+            }
+        }
+        if output.pgNames != nil {
+            guard to == .postgres else { throw ValidationError("--pg-names spells the names of --to postgres only.") }
+            guard mapping.schema == nil else {
+                throw ValidationError("--pg-names spells the names made from the input; a --schema's tables and columns are named as it writes them (its \"table\" and \"column\"): drop --pg-names.")
             }
         }
         try output.postgres.validate(to: to.rawValue, out: output.out, connects: !output.dryRun && !output.parseOnly)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IngestKit
+import IngestPostgres
 
 /// What to read: the inputs and how to tell what they hold.
 struct InputOptions: ParsableArguments {
@@ -74,6 +75,9 @@ struct OutputOptions: ParsableArguments {
             help: ArgumentHelp("Output path; - writes standard output. Default: the input's name with the output's extension.", valueName: "path"),
             completion: .file())
     var out: String?
+
+    @Option(help: ArgumentHelp("With --to postgres, how tables and columns made from the input are spelled: lower (the default) as PostgreSQL folds unquoted names, so queries need no quotes (firstName -> firstname); exact as the input spells them (\"firstName\"). --append finds tables and columns of either. A --schema's names are as it writes them.", valueName: "lower|exact"))
+    var pgNames: PostgresOutput.IdentifierCase?
 
     @Flag(help: "Rebuild an existing output atomically.")
     var replace = false
@@ -170,4 +174,5 @@ struct ReportingOptions: ParsableArguments {
 extension InputFormat: ExpressibleByArgument {}
 extension XMLParserKind: ExpressibleByArgument {}
 extension PlistFormat: ExpressibleByArgument {}
+extension PostgresOutput.IdentifierCase: ExpressibleByArgument {}
 extension RecordRejects.Mode: ExpressibleByArgument {}
