@@ -51,6 +51,8 @@ public final class RecordRejects: @unchecked Sendable {
         set { lock.withLock { currentInput = newValue } }
     }
     private let file: AtomicFile?
+    /// The rejects file as named, for errors; `nil` when rejects are only counted.
+    private let path: String?
     private let replace: Bool
     // Safety: `lock` guards the three members below, the only mutable state.
     private let lock = NSLock()
@@ -63,19 +65,30 @@ public final class RecordRejects: @unchecked Sendable {
         self.mode = mode
         self.maxErrors = maxErrors
         file = nil
+        path = nil
         replace = false
     }
 
     /// Rejects written to the NDJSON file at `path`, built beside it and renamed into
-    /// place by ``finish()``. An existing file is refused (`.output`) unless `replace`.
+    /// place by ``finish()``. An existing file is refused (`.output`) unless `replace`;
+    /// a symbolic link to one replaces the file it names. A path that is not a regular
+    /// file (`/dev/stderr`, a FIFO) is written through, each reject as it comes.
     public init(mode: Mode, maxErrors: Int? = nil, path: String, replace: Bool) throws {
         self.mode = mode
         self.maxErrors = maxErrors
         self.replace = replace
-        if FileStatus.exists(path), !replace {
+        self.path = path
+        let target = OutputTarget(path)
+        guard let filePath = target.filePath else {
+            file = nil
+            writer = target == .standardOutput ? FileHandle.standardOutput : FileHandle(forWritingAtPath: path)
+            if writer == nil { throw IngestError(.output, "cannot open the rejects file for writing", file: path) }
+            return
+        }
+        if FileStatus.exists(filePath), !replace {
             throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: false))
         }
-        let file = try AtomicFile(target: path)
+        let file = try AtomicFile(target: filePath)
         self.file = file
         writer = FileHandle(forWritingAtPath: file.temporaryPath)
         if writer == nil { throw IngestError(.output, "cannot create the rejects file", file: path) }
@@ -110,7 +123,7 @@ public final class RecordRejects: @unchecked Sendable {
             do {
                 try writer.write(contentsOf: line)
             } catch {
-                throw IngestError(.io, "cannot write the rejects file: \(error.localizedDescription)", file: file?.target)
+                throw IngestError(.io, "cannot write the rejects file: \(error.localizedDescription)", file: path)
             }
         }
         if let maxErrors, count >= maxErrors {
@@ -122,17 +135,17 @@ public final class RecordRejects: @unchecked Sendable {
     /// when the rejects were created with `replace`).
     public func finish() throws {
         try lock.withLock {
-            guard let file, let writer else { return }
-            try? writer.close()
+            guard let writer else { return }
+            if writer !== FileHandle.standardOutput { try? writer.close() }
             self.writer = nil
-            try file.commit(replacing: replace)
+            try file?.commit(replacing: replace)
         }
     }
 
     /// Gives the rejects file up: an existing file at the path stays as it was.
     public func discard() {
         lock.withLock {
-            try? writer?.close()
+            if let writer, writer !== FileHandle.standardOutput { try? writer.close() }
             writer = nil
             file?.discard()
         }

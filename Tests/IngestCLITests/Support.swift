@@ -110,10 +110,13 @@ final class Sandbox {
     }
 
     deinit {
-        // Restore permissions a test may have removed, then clean up.
+        // Restore permissions a test may have removed, then clean up. A symbolic link
+        // is skipped: chmod follows it, and one to /dev/null would change the device.
         if let enumerator = FileManager.default.enumerator(atPath: directory.path) {
             for case let relative as String in enumerator {
-                chmod(directory.appendingPathComponent(relative).path, 0o755)
+                let path = directory.appendingPathComponent(relative).path
+                var info = stat()
+                if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFLNK { chmod(path, 0o755) }
             }
         }
         try? FileManager.default.removeItem(at: directory)

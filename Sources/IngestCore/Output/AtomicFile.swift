@@ -84,16 +84,17 @@ package final class AtomicFile {
         try? Self.sync(path: slash.map { String(target[...$0]) } ?? ".", what: target)
     }
 
-    /// Writes `bytes` to `path` atomically; `-` writes them to standard output. An
-    /// existing file is refused (`.output`) unless `replace`.
+    /// Writes `bytes` to `path` atomically; `-` writes them to standard output, and
+    /// a path that is not a regular file (`/dev/stderr`, a FIFO) is written through
+    /// (see ``OutputTarget``). An existing file is refused (`.output`) unless `replace`;
+    /// a symbolic link to one replaces the file it names.
     package static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws {
-        if path == "-" {
-            return try bytes.withUnsafeBytes { try POSIX.writeAll(STDOUT_FILENO, $0, to: "standard output") }
-        }
-        if FileStatus.exists(path), !replace {
+        let target = OutputTarget(path)
+        guard let filePath = target.filePath else { return try target.write(bytes, path: path) }
+        if FileStatus.exists(filePath), !replace {
             throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: false))
         }
-        let file = try AtomicFile(target: path)
+        let file = try AtomicFile(target: filePath)
         let descriptor = open(file.temporaryPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw IngestError(.output, "cannot write a file beside it: \(POSIX.lastError)", file: path)

@@ -35,15 +35,15 @@ package enum FileStatus {
 
     package static func remove(_ path: String) { unlink(path) }
 
-    /// Streams the file at `path` to standard output.
-    package static func copyToStandardOutput(_ path: String) throws {
+    /// Streams the file at `path` to `descriptor` (`name` names it in errors).
+    package static func copy(_ path: String, to descriptor: Int32, named name: String) throws {
         let input = try InputFile(path: path)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: defaultChunkSize, alignment: 1)
         defer { buffer.deallocate() }
         while true {
             let count = try input.read(into: buffer)
             if count == 0 { return }
-            try POSIX.writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: "standard output")
+            try POSIX.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: name)
         }
     }
 }
