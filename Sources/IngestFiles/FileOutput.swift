@@ -33,8 +33,15 @@ public enum PlistFormat: String, Sendable, CaseIterable {
 /// ``open()`` removes the temporary files of killed runs beside the target
 /// (``removedTemporaryFiles``).
 ///
-/// A path of `-` builds the file in the temporary directory and copies it to
-/// standard output on commit.
+/// A path of `-` (standard output), or one that is not a regular file — a FIFO,
+/// `/dev/null`, a shell's `>(gzip > x.gz)` — is written through, never replaced,
+/// and needs no ``replace``. JSON Lines, and JSON and XML property lists whose
+/// records all go to one table (see ``mayWriteSeveralTables``), stream there as
+/// records come, flushed after every batch and whenever the input is idle, so a
+/// reader downstream (`| head`, `| jq`) sees them at once; the other formats are
+/// built in the temporary directory and copied there on commit. A stream cannot
+/// be taken back: a run that fails leaves what was sent. A symbolic link to a
+/// regular file leads to that file, which is replaced, keeping the link.
 ///
 /// ```swift
 /// let output = FileOutput(path: "folks.plist", format: .propertyList(.binary), replace: true)
@@ -73,6 +80,12 @@ public final class FileOutput: Output {
     public var whileWaitingForLock: ((_ holder: Int32?) -> Void)?
     /// How long ``open()`` waited for another run's lock, in seconds.
     public private(set) var secondsWaitedForLock: Double = 0
+    /// Whether records may go to more than one table (a mapping schema with child
+    /// tables), which makes the JSON and property-list documents objects of arrays
+    /// by table. Such a document cannot stream to a pipe, since its first table's
+    /// records are only complete at the end: with this set, it is built first and
+    /// copied. Left unset, a second table met while streaming is an `.output` error.
+    public var mayWriteSeveralTables = false
     private var file: OutputFile?
 
     /// An output writing `format` to `path` (`-` for standard output); nothing is
@@ -89,10 +102,20 @@ public final class FileOutput: Output {
     /// Checks the target (an existing file without ``replace`` is an `.output` error,
     /// exit status 73) and creates the temporary file beside it.
     public func open() throws {
-        let file = try OutputFile(path: path, replace: replace, lockTimeout: lockTimeout, whileWaiting: whileWaitingForLock)
+        let file = try OutputFile(path: path, replace: replace, lockTimeout: lockTimeout, streamable: streamable,
+                                  whileWaiting: whileWaitingForLock)
         removedTemporaryFiles = file.removedTemporaryFiles
         secondsWaitedForLock = file.secondsWaitedForLock
         self.file = file
+    }
+
+    /// Whether the format can be written in order as records come.
+    private var streamable: Bool {
+        switch format {
+        case .jsonLines: true
+        case .json, .propertyList(.xml): !mayWriteSeveralTables
+        case .propertyList(.binary), .keyedArchive: false
+        }
     }
 
     /// Runs `body` with a sink that writes the format's records into the temporary

@@ -30,8 +30,10 @@ import Darwin
 /// ``open()`` also removes the temporary files of killed runs beside the target
 /// (``removedTemporaryFiles``).
 ///
-/// `-` as the path builds the database in the temporary directory and copies it to
-/// standard output on commit.
+/// `-` as the path, or a path that is not a regular file (`/dev/null`, a FIFO),
+/// builds the database in the temporary directory and copies it there on commit; a
+/// symbolic link to a database leads to the file it names, which is replaced or
+/// appended to in place of the link.
 ///
 /// ```swift
 /// let output = SQLiteOutput(path: "folks.db", mode: .replace)
@@ -68,6 +70,9 @@ public final class SQLiteOutput: Output {
     private var file: AtomicFile?
     private var queue: DatabaseQueue?
     private var lock: OutputLock?
+    /// Where ``path`` leads: a regular file (through a symbolic link, the file it
+    /// names), or a stream the finished database is copied to.
+    private lazy var target = OutputTarget(path)
     /// Called once when ``open()`` starts waiting for another run's lock, with the
     /// holder's process id when known.
     public var whileWaitingForLock: ((_ holder: Int32?) -> Void)?
@@ -99,10 +104,10 @@ public final class SQLiteOutput: Output {
     /// `.temporary` when the lock or the database stays busy; on failure it releases
     /// what it took.
     public func open() throws {
-        if path != "-" {
-            lock = try OutputLock(on: path, timeout: lockTimeout, whileWaiting: whileWaitingForLock)
+        if let filePath = target.filePath {
+            lock = try OutputLock(on: filePath, timeout: lockTimeout, whileWaiting: whileWaitingForLock)
             secondsWaitedForLock = lock?.waitedSeconds ?? 0
-            removedTemporaryFiles = AtomicFile.removeStale(beside: path)
+            removedTemporaryFiles = AtomicFile.removeStale(beside: filePath)
         }
         do {
             try openHoldingLock()
@@ -113,19 +118,20 @@ public final class SQLiteOutput: Output {
     }
 
     private func openHoldingLock() throws {
-        let exists = path != "-" && FileStatus.exists(path)
+        let filePath = target.filePath
+        let exists = filePath.map(FileStatus.exists) ?? false
         if exists, mode == .create {
             throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: true))
         }
         let inPlace = mode == .append && exists
         if !inPlace {
-            file = try AtomicFile(target: path == "-" ? FileStatus.temporaryDirectory + "/ingest-\(getpid())-stdout.db" : path)
+            file = try AtomicFile(target: filePath ?? FileStatus.temporaryDirectory + "/ingest-\(getpid())-stream.db")
         }
         var configuration = Configuration()
         configuration.label = "ingest"
         configuration.busyMode = .timeout(lockTimeout)
         do {
-            queue = try DatabaseQueue(path: file?.temporaryPath ?? path, configuration: configuration)
+            queue = try DatabaseQueue(path: file?.temporaryPath ?? filePath ?? path, configuration: configuration)
         } catch let error as DatabaseError where Self.isBusy(error) {
             throw busy(error)
         } catch {
@@ -169,7 +175,8 @@ public final class SQLiteOutput: Output {
 
     /// Closes the database and, for a new file, flushes it to disk and puts it in
     /// place (`link(2)` unless replacing, so a file that appeared meanwhile is not
-    /// overwritten) and releases the lock; for `-`, copies it to standard output.
+    /// overwritten) and releases the lock; for `-` or a path that is not a regular
+    /// file (`/dev/null`, a FIFO), copies it there.
     /// Throws `.io` when closing fails and `.output` when the file cannot be put in
     /// place.
     public func commit() throws {
@@ -180,12 +187,12 @@ public final class SQLiteOutput: Output {
         }
         queue = nil
         // A file created by this run must not overwrite one that appeared meanwhile.
-        try file?.commit(replacing: mode == .replace || path == "-")
+        try file?.commit(replacing: mode == .replace || target.isStream)
         lock?.release()
         lock = nil
-        if path == "-", let file {
+        if target.isStream, let file {
             defer { FileStatus.remove(file.target) }
-            try FileStatus.copyToStandardOutput(file.target)
+            try target.copy(from: file.target, path: path)
         }
     }
 

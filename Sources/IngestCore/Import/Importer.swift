@@ -69,10 +69,18 @@ public struct Importer: RecordReader {
 
     /// Parses `input` and writes its records to `sink`. `progress` hears the bytes
     /// consumed after each chunk. Errors name the input.
+    ///
+    /// Whenever a pipe or terminal input has nothing more ready, `sink` is flushed
+    /// (``RecordSink/flush()``): records made so far go on while the input is idle.
     public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)? = nil) throws {
+        defer { input.whenIdle = nil }
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
             let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, limits: options.limits, into: sink)
+            input.whenIdle = {
+                try mapping.flush()
+                try sink.flush()
+            }
             let stack = try HandlerStack(mapping: mapping, limits: options.limits)
             try parser(for: input, format: format).parse(input, into: stack, progress: progress)
             try mapping.checkMatched()

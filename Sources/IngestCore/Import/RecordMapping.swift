@@ -31,11 +31,18 @@ public protocol DocumentMapping: AnyObject {
     /// suggest paths when none matched; a ``HandlerStack`` made with
     /// ``HandlerStack/init(mapping:limits:)`` tells it every element. Default: `nil`.
     var survey: RecordPathSurvey? { get }
+
+    /// Hands the finished records it gathers into a batch to its sink now: the input
+    /// has nothing more for the moment. Default: nothing (records go on one by one).
+    func flush() throws
 }
 
 extension DocumentMapping {
     /// No survey: a record path that matched nothing is reported without suggestions.
     public var survey: RecordPathSurvey? { nil }
+
+    /// Gathers nothing: nothing to do.
+    public func flush() throws {}
 }
 
 /// The automatic mapping as a ``RecordMapping``: records at `recordPath`, or the

@@ -14,6 +14,7 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
     private enum Message {
         case records(RecordBatch)
         case rename(String, String)
+        case flush
     }
 
     private let condition = NSCondition()
@@ -34,22 +35,29 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
 
     package func write(_ record: Record) throws {
         batch.append(record)
-        if batch.count >= batchSize { try flush() }
+        if batch.count >= batchSize { try flushBatch() }
     }
 
     package func write(_ batch: RecordBatch) throws {
-        try flush()
+        try flushBatch()
         try send(.records(batch))
     }
 
     package func renameTable(_ old: String, to new: String) throws {
-        try flush()
+        try flushBatch()
         try send(.rename(old, new))
+    }
+
+    /// Sends the records gathered so far, and asks the consumer's sink to flush
+    /// once it has written them.
+    package func flush() throws {
+        try flushBatch()
+        try send(.flush)
     }
 
     /// The producer is done: the consumer's ``drain(into:)`` returns after the rest.
     package func finish() throws {
-        try flush()
+        try flushBatch()
         condition.lock()
         closed = true
         condition.broadcast()
@@ -65,7 +73,7 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
         condition.unlock()
     }
 
-    private func flush() throws {
+    private func flushBatch() throws {
         guard batch.count > 0 else { return }
         let full = batch
         batch = RecordBatch(shapedLike: full)
@@ -104,6 +112,7 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
                 switch message {
                 case .records(let batch): try sink.write(batch)
                 case .rename(let old, let new): try sink.renameTable(old, to: new)
+                case .flush: try sink.flush()
                 }
             } catch {
                 condition.lock()

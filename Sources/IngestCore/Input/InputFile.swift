@@ -37,6 +37,15 @@ public final class InputFile: ByteSource {
     /// Whether peeking met the end of the input.
     private var lookaheadEnded = false
 
+    /// Called on the reading thread before a read would wait on a pipe, a terminal
+    /// or a socket that has nothing ready: the moment to pass on what was read so
+    /// far (``RecordSink/flush()``), so that records reach the output while the
+    /// input is idle (`tail -f log | ingest - --nl --to ndjson --out -`). Never
+    /// called for a regular file, which never makes a reader wait.
+    public var whenIdle: (() throws -> Void)? {
+        didSet { stored?.whenIdle = whenIdle }
+    }
+
     /// Opens `path` for reading; `-` means standard input.
     public init(path: String) throws {
         if path == "-" {
@@ -136,6 +145,7 @@ public final class InputFile: ByteSource {
 
     private func readFromDescriptor(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if let decoded { return try decoded.read(into: buffer) }
+        if let whenIdle, storedSize == nil, !Self.isReady(descriptor) { try whenIdle() }
         while true {
             let count = POSIX.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 {
@@ -145,6 +155,12 @@ public final class InputFile: ByteSource {
             if errno == EINTR { continue }
             throw IngestError(.io, "read failed: \(POSIX.lastError)", file: displayName)
         }
+    }
+
+    /// Whether a read of `descriptor` would return at once.
+    private static func isReady(_ descriptor: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) != 0
     }
 
     private func closeFile() {

@@ -29,8 +29,12 @@ public final class AutomaticMapping: DocumentMapping {
     // these properties (the only closures passed while one is accessed build bytes
     // or compare names), so no two accesses overlap.
     /// The records built and not yet handed to the sink: handed over every
-    /// ``batchSize`` records, before a rename, and at ``checkMatched()``.
+    /// ``batchSize`` records, before a rename, at ``checkMatched()``, and at
+    /// ``flush()`` between records.
     @exclusivity(unchecked) private(set) var batch = RecordBatch()
+    /// Whether a record is being built in ``batch`` (taken by ``batchForRecord()``,
+    /// not yet emitted or discarded), so that the batch may not be handed over.
+    @exclusivity(unchecked) private var buildingRecord = false
     /// Records per batch: 1 024 keeps a batch's arena in the cache of a core.
     let batchSize: Int
     /// What is known of each collection, by the names of the elements from the
@@ -109,14 +113,34 @@ public final class AutomaticMapping: DocumentMapping {
         return candidate
     }
 
+    /// The batch a record starting now is built in; it is not handed over until the
+    /// record is emitted or discarded.
+    func batchForRecord() -> RecordBatch {
+        buildingRecord = true
+        return batch
+    }
+
     /// The record being built in ``batch`` is finished: it goes to `table`.
     func emit(table: String, position: SourcePosition) throws {
         batch.endRecord(table: table, position: position)
-        if batch.count >= batchSize { try flush() }
+        buildingRecord = false
+        if batch.count >= batchSize { try handOver() }
+    }
+
+    /// The record being built in ``batch`` is dropped.
+    func discardRecord() {
+        batch.discardRecord()
+        buildingRecord = false
+    }
+
+    /// Hands the records finished so far to the sink, unless a record is being built
+    /// (the input went idle inside it): they go at its end, or at the next flush.
+    public func flush() throws {
+        if !buildingRecord { try handOver() }
     }
 
     /// Hands the records built so far to the sink, in a batch of their own.
-    func flush() throws {
+    private func handOver() throws {
         guard batch.count > 0 else { return }
         let full = batch
         batch = RecordBatch(shapedLike: full)
@@ -126,7 +150,7 @@ public final class AutomaticMapping: DocumentMapping {
     /// A table the mapping named `old` is to be called `new`: the records built so
     /// far go first, so the sink renames what it holds.
     func renameTable(_ old: String, to new: String) throws {
-        try flush()
+        try handOver()
         try sink.renameTable(old, to: new)
     }
 
@@ -150,7 +174,7 @@ public final class AutomaticMapping: DocumentMapping {
     /// when the record path matched no record, naming the paths to records the
     /// document does hold.
     public func checkMatched() throws {
-        try flush()
+        try handOver()
         if recordPath != nil, !foundRecord { throw unmatched() }
     }
 
@@ -323,9 +347,10 @@ final class CollectionState {
 /// Safety of its unsafe references:
 /// - `emitter` made this handler and holds it (`lazy var recordHandler`), and is on
 ///   the stack below it whenever it is called, so it outlives every use.
-/// - `unmanagedBatch` (`batch`) is reloaded from the mapping at each record's start, and the mapping
-///   hands its batch over (``AutomaticMapping/flush()``) only after a record has
-///   ended (`emit`) or from the collection, between records (`renameTable`); records
+/// - `unmanagedBatch` (`batch`) is reloaded from the mapping at each record's start
+///   (``AutomaticMapping/batchForRecord()``), and the mapping hands its batch over
+///   only after a record has ended (`emit`), from the collection between records
+///   (`renameTable`), or at ``AutomaticMapping/flush()`` while no record is built; records
 ///   do not nest, since this handler's children are field handlers. So while a
 ///   record is built, `batch` is the mapping's current batch, which the mapping
 ///   holds.
@@ -365,7 +390,7 @@ final class RecordHandler: ElementHandler {
     }
 
     func didStart(_ element: ElementStart) throws {
-        unmanagedBatch = .passUnretained(mapping.batch)
+        unmanagedBatch = .passUnretained(mapping.batchForRecord())
         kind = element.name
         position = element.position
         recordSerial += 1

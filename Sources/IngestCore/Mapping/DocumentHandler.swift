@@ -46,7 +46,7 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
         if element.kind == .array {
             // The document is a collection after all: the fields gathered for it as
             // one record are dropped, and its arrays' records follow.
-            if !foundArray { mapping.batch.discardRecord() }
+            if !foundArray { mapping.discardRecord() }
             foundArray = true
             return CollectionHandler(recordStep: nil, mapping: mapping, parentSteps: [name!.qualified])
         }

@@ -16,9 +16,17 @@ public protocol RecordSink: AnyObject {
     /// The mapping learned that a table it named `old` should be called `new`
     /// (a collection turned out to hold more than its records).
     func renameTable(_ old: String, to new: String) throws
+
+    /// Passes on what the sink holds back: the input has nothing more for now (a
+    /// pipe fed line by line), so records gathered into a batch go on, and an output
+    /// written through to a pipe writes out its buffer. Default: nothing.
+    func flush() throws
 }
 
 extension RecordSink {
+    /// Holds nothing back: nothing to do.
+    public func flush() throws {}
+
     /// Materialises each record of `batch` in turn and hands it to
     /// ``write(_:)-(Record)``, stopping at the first that throws.
     public func write(_ batch: RecordBatch) throws {
@@ -79,5 +87,10 @@ public final class CountingSink: RecordSink {
     public func renameTable(_ old: String, to new: String) throws {
         try downstream?.renameTable(old, to: new)
         for index in tables.indices where tables[index].name.hasSameBytes(as: old) { tables[index].name = new }
+    }
+
+    /// Passes the flush on.
+    public func flush() throws {
+        try downstream?.flush()
     }
 }

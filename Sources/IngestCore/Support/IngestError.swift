@@ -81,6 +81,10 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         /// A database server that cannot be used now, which a later run may find
         /// working (kind ``Kind/temporary``); why.
         case serverUnavailable(ServerFailure)
+        /// The reader of an output written through to a pipe (standard output, a
+        /// FIFO) closed it, wanting no more — `ingest … --out - | head -1`. Not a
+        /// failure of the run: the command ends quietly, with exit status 0.
+        case readerClosed
     }
 
     /// Why a database server could not be used, as ``Reason/serverUnavailable(_:)`` says.

@@ -8,6 +8,10 @@ import IngestCore
 /// - ``Format/lines`` (`--to ndjson`): one object per line, written as records arrive
 ///   (the table is not recorded).
 ///
+/// To an output that ``OutputFile/streams``, the array's records are written as they
+/// arrive too, and what is written is flushed after every batch and at every
+/// ``flush()``: the bytes are those of the file.
+///
 /// Numbers are written as numbers (exactly their text), booleans and `null` as
 /// themselves, nested data (``FieldValue/json(_:_:)``) as the JSON it already is —
 /// never as a string; binary data (``FieldValue/data(_:)``) as a base64 string.
@@ -40,7 +44,7 @@ final class JSONRecordSink: FileRecordSink {
         case .array:
             let table = try tables.index(of: record.table)
             target = tables.writer(at: table)
-            if tables.tables[table].recordCount > 0 { text += ",\n" }
+            if tables.tables[table].recordCount > 0 { text += ",\n" } else if output.streams { text += "[\n" }
             tables.countRecord(at: table)
         }
         Self.append(record, to: &text)
@@ -71,14 +75,25 @@ final class JSONRecordSink: FileRecordSink {
         text += "}"
     }
 
+    func write(_ batch: RecordBatch) throws {
+        for index in 0..<batch.count { try write(batch.record(at: index)) }
+        try output.flushStream()
+    }
+
     func renameTable(_ old: String, to new: String) throws {
         tables.rename(old, to: new)
+    }
+
+    func flush() throws {
+        try output.flushStream()
     }
 
     /// Completes the document; the output commits it.
     func finish() throws {
         let file = try output.writer()
-        if format == .array {
+        if format == .array, output.streams {
+            try file.write(tables.tables.isEmpty ? "[]\n" : "\n]\n")
+        } else if format == .array {
             let several = tables.tables.count > 1
             if several { try file.write("{") }
             for (index, table) in tables.tables.enumerated() {
@@ -88,7 +103,7 @@ final class JSONRecordSink: FileRecordSink {
                     try file.write(key + ": ")
                 }
                 try file.write("[\n")
-                try table.spool.reader().copyRest(to: file)
+                try table.spool!.reader().copyRest(to: file)
                 try file.write("\n]")
             }
             if tables.tables.isEmpty { try file.write("[]") }

@@ -11,7 +11,8 @@ import IngestCore
 /// While records arrive, each table's records are written to a spool file beside
 /// the output (XML: their text; binary: their objects into ``BinaryPlistWriter``'s
 /// spool and their references into the table's spool). ``finish()`` assembles the
-/// file and renames it into place.
+/// file and renames it into place. To an XML output that ``OutputFile/streams``,
+/// records are written straight to it instead, flushed after every batch.
 ///
 final class PlistSink: FileRecordSink {
     let format: PlistFormat
@@ -44,6 +45,9 @@ final class PlistSink: FileRecordSink {
         if let xml {
             xml.output = tables.writer(at: table)
             if xmlKeys.count <= table { xmlKeys.append(XMLPlistKeys()) }
+            if output.streams, tables.tables[table].recordCount == 0 {
+                try xml.output.write(XMLPlistWriter.header + "<array>\n")
+            }
         }
         try writer.beginDictionary()
         for field in record.fields {
@@ -68,8 +72,17 @@ final class PlistSink: FileRecordSink {
         xml == nil ? name.qualified : xmlKeys[table].key(for: name, writtenAs: name.qualified)
     }
 
+    func write(_ batch: RecordBatch) throws {
+        for index in 0..<batch.count { try write(batch.record(at: index)) }
+        try output.flushStream()
+    }
+
     func renameTable(_ old: String, to new: String) throws {
         tables.rename(old, to: new)
+    }
+
+    func flush() throws {
+        try output.flushStream()
     }
 
     /// Assembles the property list and renames it into place.
@@ -79,6 +92,10 @@ final class PlistSink: FileRecordSink {
 
     private func finishXML(_ xml: XMLPlistWriter) throws {
         let file = try output.writer()
+        if output.streams {
+            try file.write(tables.tables.isEmpty ? XMLPlistWriter.header + "<array/>\n" : "</array>\n")
+            return try file.write(XMLPlistWriter.footer)
+        }
         try file.write(XMLPlistWriter.header)
         let several = tables.tables.count > 1
         if several { try file.write("<dict>\n") }
@@ -95,7 +112,7 @@ final class PlistSink: FileRecordSink {
             }
             if table.recordCount == 0 { try file.write("<array/>\n"); continue }
             try file.write("<array>\n")
-            try table.spool.reader().copyRest(to: file)
+            try table.spool!.reader().copyRest(to: file)
             try file.write("</array>\n")
         }
         if tables.tables.isEmpty { try file.write("<array/>\n") }
@@ -106,7 +123,7 @@ final class PlistSink: FileRecordSink {
     private func finishBinary(_ binary: BinaryPlistWriter) throws {
         var arrays: [BinaryPlistWriter.Ref] = []
         for table in tables.tables {
-            arrays.append(try binary.writeArray(count: table.recordCount, refs: table.spool))
+            arrays.append(try binary.writeArray(count: table.recordCount, refs: table.spool!))
         }
         let top: BinaryPlistWriter.Ref
         switch arrays.count {

@@ -8,13 +8,17 @@ import Darwin
 /// Appends bytes to a file through a 256 KiB buffer, and can patch bytes it wrote
 /// earlier (``patch(at:_:)``), which the streamed binary formats need.
 ///
-/// Every write goes through `pwrite` at the writer's own position, so two writers
-/// may share one file as long as their regions do not overlap. Errors are
-/// ``IngestError``s of kind `.io`, naming `displayName`.
+/// Every write to a file goes through `pwrite` at the writer's own position, so two
+/// writers may share one file as long as their regions do not overlap. A writer
+/// made with ``init(streamingTo:displayName:closes:capacity:)`` writes a pipe or a
+/// device in order instead, and cannot patch. Errors are ``IngestError``s of kind
+/// `.io`, naming `displayName`.
 final class BufferedFileWriter {
     let displayName: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// Whether the descriptor is written in order (a pipe, a device), not at offsets.
+    private let streaming: Bool
     private let buffer: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     private var count = 0
@@ -28,9 +32,22 @@ final class BufferedFileWriter {
             throw IngestError(.output, "cannot open for writing: \(String(cString: strerror(errno)))", file: displayName)
         }
         ownsDescriptor = true
+        streaming = false
         self.displayName = displayName
         self.capacity = capacity
         flushedTo = offset
+        buffer = .allocate(capacity: capacity)
+    }
+
+    /// Writes `descriptor` (standard output, a pipe, a device) in order, closing it
+    /// with the writer when `closes`.
+    init(streamingTo descriptor: Int32, displayName: String, closes: Bool, capacity: Int = 256 * 1024) {
+        self.descriptor = descriptor
+        ownsDescriptor = closes
+        streaming = true
+        self.displayName = displayName
+        self.capacity = capacity
+        flushedTo = 0
         buffer = .allocate(capacity: capacity)
     }
 
@@ -80,6 +97,7 @@ final class BufferedFileWriter {
     /// Overwrites bytes written earlier at file offset `at`.
     func patch(at offset: UInt64, _ bytes: [UInt8]) throws {
         precondition(offset + UInt64(bytes.count) <= position, "patching beyond what was written")
+        precondition(!streaming, "patching a stream")
         if offset >= flushedTo {
             let start = Int(offset - flushedTo)
             for (index, byte) in bytes.enumerated() { buffer[start + index] = byte }
@@ -102,6 +120,9 @@ final class BufferedFileWriter {
     }
 
     private func writeOut(_ base: UnsafeRawPointer, _ length: Int, at offset: UInt64) throws {
+        if streaming {
+            return try POSIX.writeAll(descriptor, UnsafeRawBufferPointer(start: base, count: length), to: displayName)
+        }
         var done = 0
         while done < length {
             let written = pwrite(descriptor, base + done, length - done, off_t(offset + UInt64(done)))

@@ -63,6 +63,7 @@ extension ImportCommand {
         }
         let file = FileOutput(path: path, format: format, replace: output.replace)
         file.lockTimeout = output.lockTimeout
+        file.mayWriteSeveralTables = try schema.map { try $0.tableDesign(upsert: false).tables.count > 1 } ?? false
         return file
     }
 

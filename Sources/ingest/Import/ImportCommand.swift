@@ -41,11 +41,15 @@ struct ImportCommand: ParsableCommand {
         let console = Console(quiet: messages.quiet, verbose: messages.verbose)
         var report = RunReport(arguments: Array(CommandLine.arguments.dropFirst()))
         SignalCleanup.install()
+        SignalCleanup.ignoreBrokenPipes()
         do {
             // On a thread with a stack of a known size, whatever `ulimit -s` says: a
             // record nested up to --max-depth's cap is released and written there.
             try LargeStackThread.run { try runImport(console: console, report: &report) }
             try report.finish(status: 0, error: nil, to: messages.report)
+        } catch let error as IngestError where error.reason == .readerClosed {
+            // `ingest … --out - | head`: the reader has all it wanted.
+            try? report.finish(status: 0, error: nil, to: messages.report)
         } catch {
             let failure = CommandFailure(explained(error))
             console.error(failure.message)

@@ -23,4 +23,11 @@ enum SignalCleanup {
             }
         }
     }
+
+    /// Makes a write to a pipe whose reader has gone fail with `EPIPE` instead of
+    /// killing the process, so that `ingest … --out - | head -1` cleans up and
+    /// ends quietly with status 0 (``IngestError/Reason/readerClosed``).
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
 }
