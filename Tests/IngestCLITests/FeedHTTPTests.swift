@@ -212,9 +212,9 @@ struct FeedHTTPTests {
         let bad = "http://127.0.0.1:99999/feed.xml"
         let result = try sandbox.run(["feed", bad, server.url("/feed.xml")])
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderrLines.contains("ingest: \(bad): invalid URL \(bad): port 99999 is out of range 1-65535"), "\(result)")
+        #expect(result.stderrLines.contains("ingest: \(bad): invalid URL: port 99999 is out of range 1-65535"), "\(result)")
         #expect(try sandbox.rows("feeds.db", "SELECT last_status, last_error FROM feeds WHERE source = '\(bad)'")
-                == [[nil, "invalid URL \(bad): port 99999 is out of range 1-65535"]])
+                == [[nil, "invalid URL: port 99999 is out of range 1-65535"]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
     }
 
@@ -230,6 +230,33 @@ struct FeedHTTPTests {
         #expect(try sandbox.rows("feeds.db", "SELECT last_status, last_error FROM feeds WHERE source = '\(server.url("/moved.xml"))'")
                 == [["301", message]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
+    }
+
+    @Test("over HTTP: a failure names the URL once, --report lists each URL, -v counts the ill-formed feed")
+    func sourcesEdgesOverHTTP() throws {
+        server.route("/page.html", .feed("<html><body>no feed here</body></html>", type: "text/html"))
+        server.route("/broken.json", .feed("{\"version\": \"https://jsonfeed.org/version/1.1\",\n \"title\": }",
+                                           type: "application/feed+json"))
+        server.route("/bad.xml", .feed(FeedSourcesCLITests.illFormed))
+        let urls = ["/page.html", "/broken.json", "/bad.xml", "/gone.xml"].map(server.url)
+        let result = try sandbox.run(["feed"] + urls + ["-v", "--report", "run.json"])
+        #expect(result.status == 65, "\(result)")
+        for url in urls.dropLast(2) {
+            let lines = result.stderrLines.filter { $0.contains(url) }
+            #expect(lines.count == 1 && lines[0].components(separatedBy: url).count == 2, "\(url): \(result)")
+        }
+        #expect(result.stderrLines.contains { $0.hasPrefix("ingest: \(urls[1]):2:") }, "\(result)")
+        #expect(result.stderrLines.contains("ingest: \(urls[3]): HTTP 404 Not Found"), "\(result)")
+        #expect(result.stderrLines.contains("ingest: 1 of 1 feed was not well-formed XML and was read in recovering mode"),
+                "\(result)")
+        let report = try #require(try JSONSerialization.jsonObject(with: sandbox.contents("run.json")) as? [String: Any])
+        let sources = try #require(report["sources"] as? [[String: Any]])
+        #expect(sources.map { $0["source"] as? String } == urls)
+        #expect(sources.map { $0["exitStatus"] as? Int } == [65, 65, 0, 66])
+        #expect(sources[3]["error"] as? String == "HTTP 404 Not Found")
+        #expect(sources[2]["wellFormed"] as? Bool == false)
+        // A URL keeps its row when it fails: the next run retries it.
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM feeds") == [["4"]])
     }
 
     @Test("a connection refused is temporary (75)")

@@ -51,26 +51,31 @@ final class ArchiveDestination: FeedDestination {
             fetch = opened
         }
         let name: FeedArchive.SourceName = job.source.archiveName.map { .given($0) } ?? .fromFeed
+        var recovered: FeedParseError?
         do {
             let counts = try archive.archive(name, fetch: fetch) { deliver in
-                try job.read(limits: limits, deliver)
+                let feed = try job.read(limits: limits, deliver)
+                recovered = feed.firstError
+                return feed
             }
-            return .archived(counts)
+            return .archived(counts, recovered: recovered)
         } catch {
             job.abandon()
-            let failure = error as? FeedFailure ?? (error as? IngestError).map { FeedFailure.ingest($0) }
-                ?? FeedFailure("\(error)", exitCode: 70)
-            return record(failure, of: job)
+            return record(.reading(error, of: job.source), of: job)
         }
     }
 
-    /// Notes a failure on the source's row (unless the output itself failed, or the
-    /// source has no name before it is read).
+    /// Notes a failure on the source's row — unless the output itself failed, the
+    /// source has no name before it is read, or it is a file never archived: a file
+    /// has no fetch state to keep, and a mistyped path would stay in the archive for
+    /// good. A URL's row is made on its first failure: the next runs retry it.
     private func record(_ failure: FeedFailure, of job: FeedJob) -> SourceOutcome {
         guard !failure.isOutputFailure, let name = job.source.archiveName else { return .failed(failure) }
-        let url = job.fetch?.url ?? archive.storedFeed(for: name)?.url ?? name
+        let stored = archive.storedFeed(for: name)
+        if case .file = job.source, stored == nil { return .failed(failure) }
+        let url = job.fetch?.url ?? stored?.url ?? name
         do {
-            try archive.recordFailure(name, fetch: FeedFetch(url: url, status: failure.status), error: failure.message)
+            try archive.recordFailure(name, fetch: FeedFetch(url: url, status: failure.status), error: failure.detail)
         } catch let error as IngestError {
             return .failed(FeedFailure("\(failure.message); and the archive could not record it: \(error.message)",
                                        status: failure.status, exitCode: error.kind.exitCode))

@@ -12,7 +12,7 @@ struct FeedCommand: ParsableCommand {
         usage: """
         ingest feed <source> ... [--to db|postgres|json|ndjson]
                     [--out <path> | --db <uri>] [--jobs <n>]
-                    [--timeout <seconds>] [--quiet|--verbose]
+                    [--timeout <seconds>] [--quiet|--verbose] [--report <file>]
         """,
         discussion: FeedHelp.discussion
     )
@@ -25,7 +25,7 @@ struct FeedCommand: ParsableCommand {
         var isArchive: Bool { self == .db || self == .postgres }
     }
 
-    @Argument(help: ArgumentHelp("Feeds to read: files, - (standard input) or http(s):// URLs.", valueName: "source"),
+    @Argument(help: ArgumentHelp("Feeds to read: files, directories (the files in them), - (standard input) or http(s):// URLs.", valueName: "source"),
               completion: .file())
     var sources: [String]
 
@@ -52,8 +52,12 @@ struct FeedCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Nothing on standard error but errors.")
     var quiet = false
 
-    @Flag(name: .shortAndLong, help: "Say what is read and what each source gave, and print the summary even off a terminal.")
+    @Flag(name: .shortAndLong, help: "Say what is read, what each source gave and how many feeds were not well-formed XML, and print the summary even off a terminal.")
     var verbose = false
+
+    @Option(help: ArgumentHelp("Write a JSON account of the run (each source's outcome, items, error; time, exit status) to this file, or - for standard output.", valueName: "file"),
+            completion: .file())
+    var report: String?
 
     func validate() throws {
         if sources.isEmpty { throw ValidationError("Name at least one feed: a file, - or an http(s):// URL.") }
@@ -73,47 +77,96 @@ struct FeedCommand: ParsableCommand {
         if let out, out != "-", sources.contains(out) {
             throw ValidationError("--out \(out) is also a source: the output never overwrites an input.")
         }
+        try validateReport()
     }
+
+    /// `--report` names a file that is neither a source nor the output, or `-` when
+    /// the output is not standard output.
+    private func validateReport() throws {
+        guard let report else { return }
+        if report.isEmpty { throw ValidationError("--report needs a file name, or - for standard output.") }
+        if report == "-" {
+            if out == "-" { throw ValidationError("--report - and --out - both write standard output: send one of them to a file.") }
+            return
+        }
+        if let same = sources.first(where: { $0 != "-" && FileStatus.sameFile($0, report) }) {
+            throw ValidationError("--report \(report) is also a source\(same == report ? "" : " (\(same))"): pick another file.")
+        }
+        if to != .postgres, FileStatus.sameFile(outputPath, report) {
+            throw ValidationError("--report \(report) is also the output: pick another file.")
+        }
+    }
+
+    /// The output file (`-`: standard output), for every `--to` but postgres.
+    private var outputPath: String { out ?? "feeds.\(to.rawValue)" }
 
     func run() throws {
         let console = Console(quiet: quiet, verbose: verbose)
         SignalCleanup.install()
-        let stopwatch = Stopwatch()
-        var unique: [FeedSource] = []
-        for argument in sources {
-            let source = try FeedSource(argument: argument)
-            if !unique.contains(source) { unique.append(source) }
-        }
-        let path = out ?? "feeds.\(to.rawValue)"
-        let destination: any FeedDestination
+        var runReport = RunReport(arguments: Array(CommandLine.arguments.dropFirst()), listing: "sources")
+        var status: Int32
+        var message: String?
         do {
-            destination = switch to {
-            case .db: try ArchiveDestination(path: path, limits: .default)
-            case .postgres: try ArchiveDestination(postgres: try postgres.settings(), limits: .default)
-            case .json: try JSONDestination(path: path, replace: replace, single: unique.count == 1, limits: .default)
-            case .ndjson: try NDJSONDestination(path: path, replace: replace, limits: .default)
-            }
+            (status, message) = try runFeeds(console: console, report: &runReport)
         } catch {
             let failure = CommandFailure(error)
             console.error(failure.message)
-            throw ExitCode(failure.status)
+            (status, message) = (failure.status, failure.message)
         }
+        do {
+            try runReport.finish(status: status, error: message, to: report)
+        } catch {
+            let failure = CommandFailure(error)
+            console.error(failure.message)
+            if status == 0 { status = failure.status }
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Reads every source into the output; returns the exit status and the message
+    /// of the failure that decided it. Throws when the output cannot be opened or
+    /// completed.
+    private func runFeeds(console: Console, report runReport: inout RunReport) throws -> (Int32, String?) {
+        let stopwatch = Stopwatch()
+        // A directory's files leave out the run's own: the output (and SQLite's files
+        // beside it) and the report.
+        var skipping = to == .postgres ? [] : [outputPath] + ["-journal", "-wal", "-shm"].map { outputPath + $0 }
+        if let report, report != "-" { skipping.append(report) }
+        var unique: [FeedSource] = []
+        var seen: Set<FeedSource> = []
+        var fromDirectory = false
+        for argument in sources {
+            let source = try FeedSource(argument: argument)
+            let expanded = source.expanded(skipping: skipping)
+            if expanded != [source] { fromDirectory = true }
+            for source in expanded where seen.insert(source).inserted { unique.append(source) }
+        }
+        let destination: any FeedDestination = switch to {
+        case .db: try ArchiveDestination(path: outputPath, limits: .default)
+        case .postgres: try ArchiveDestination(postgres: try postgres.settings(), limits: .default)
+        // One source named is one feed, an object; a directory is a list, however many files it holds.
+        case .json: try JSONDestination(path: outputPath, replace: replace, single: unique.count == 1 && !fromDirectory,
+                                        limits: .default)
+        case .ndjson: try NDJSONDestination(path: outputPath, replace: replace, limits: .default)
+        }
+        runReport.set("output", .string(destination.displayName))
         let settings = FeedRun.Settings(
             jobs: jobs, timeout: .nanoseconds(Int64(timeout * 1e9)), maxTime: .seconds(timeout * 10),
             userAgent: "ingest/\(IngestCommand.configuration.version) (feed archiver)")
         let outcomes = FeedRun(sources: unique, settings: settings, destination: destination, console: console).run()
+        for (source, outcome) in zip(unique, outcomes) { runReport.add(source, outcome) }
         let written = outcomes.contains { if case .failed = $0 { false } else { true } }
         do {
             if written || to.isArchive { try destination.finish() } else { destination.discard() }
         } catch {
             destination.discard()
-            let failure = CommandFailure(error)
-            console.error(failure.message)
-            throw ExitCode(failure.status)
+            throw error
         }
-        console.summary(FeedSummary(outcomes: outcomes, kind: to, destination: destination.displayName,
-                                    seconds: stopwatch.seconds).line)
-        let status = FeedSummary.exitStatus(outcomes)
-        if status != 0 { throw ExitCode(status) }
+        let summary = FeedSummary(outcomes: outcomes, kind: to, destination: destination.displayName,
+                                  seconds: stopwatch.seconds)
+        if let line = summary.recoveredLine { console.info(line) }
+        console.summary(summary.line)
+        guard let deciding = FeedSummary.decidingFailure(outcomes) else { return (0, nil) }
+        return (deciding.failure.exitCode, deciding.failure.line(for: unique[deciding.index]))
     }
 }

@@ -2,13 +2,23 @@ import IngestKit
 
 /// What became of one source.
 enum SourceOutcome {
-    /// Archived (or written): how many items were new, changed, unchanged.
-    case archived(FeedArchiveCounts)
-    /// Written to JSON or NDJSON: how many items.
-    case written(items: Int)
+    /// Archived: how many items were new, changed, unchanged; the first error of
+    /// XML that was not well-formed and was read in recovering mode.
+    case archived(FeedArchiveCounts, recovered: FeedParseError?)
+    /// Written to JSON or NDJSON: how many items; as for ``archived(_:recovered:)``.
+    case written(items: Int, recovered: FeedParseError?)
     /// 304: nothing written.
     case notModified
     case failed(FeedFailure)
+
+    /// The first error of a feed read in recovering mode, for it was not
+    /// well-formed XML; `nil` for a well-formed one or one not read.
+    var recovered: FeedParseError? {
+        switch self {
+        case .archived(_, let error), .written(_, let error): error
+        case .notModified, .failed: nil
+        }
+    }
 }
 
 /// Where `ingest feed` writes: the archive database, JSON or NDJSON. It runs on

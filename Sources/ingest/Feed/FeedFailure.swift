@@ -7,8 +7,14 @@ import NIOHTTP1
 /// trying again later may help: 75 (temporary) for network errors, timeouts, 5xx,
 /// 408 and 429; 66 (cannot read the input) for 404, 410 and the other 4xx, as for a
 /// missing file; 65 for what is not a feed; 73 and 74 when the output failed.
+///
+/// It never names its own source — messages put the name first once (`news.rss:3:7:
+/// mismatched tag`) — but may name another file: the output, a redirect's target.
 struct FeedFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
     let message: String
+    /// Where in the source, when the failure is about a place in it.
+    let position: SourcePosition?
     /// The HTTP status of the response, if there was one.
     let status: Int?
     let exitCode: Int32
@@ -23,10 +29,23 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         isServerFailure || exitCode == IngestError.Kind.output.exitCode || exitCode == IngestError.Kind.io.exitCode
     }
 
-    var description: String { message + (isTemporary ? " (temporary: try again later)" : "") }
+    /// `3:7: mismatched tag`: the place, when known, and the message — as the
+    /// archive's `last_error` and the run report keep it, beside the source's name.
+    var detail: String { (position.map { "\($0): " } ?? "") + message }
 
-    init(_ message: String, status: Int? = nil, exitCode: Int32, isServerFailure: Bool = false) {
+    var description: String { detail + (isTemporary ? " (temporary: try again later)" : "") }
+
+    /// The line printed for `source`: `news.rss:3:7: mismatched tag`, `nosuch.rss:
+    /// cannot open: No such file or directory`.
+    func line(for source: FeedSource) -> String {
+        source.displayName + (position.map { ":\($0)" } ?? "") + ": " + message
+            + (isTemporary ? " (temporary: try again later)" : "")
+    }
+
+    init(_ message: String, position: SourcePosition? = nil, status: Int? = nil, exitCode: Int32,
+         isServerFailure: Bool = false) {
         self.message = message
+        self.position = position
         self.status = status
         self.exitCode = exitCode
         self.isServerFailure = isServerFailure
@@ -40,22 +59,41 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
                            exitCode: temporary ? IngestError.Kind.temporary.exitCode : IngestError.Kind.input.exitCode)
     }
 
-    /// A library error as it is: its message (with the command's hint, but for a
-    /// limit `ingest feed` has no option to raise) and status.
-    static func ingest(_ error: IngestError, status: Int? = nil) -> FeedFailure {
+    /// A library error met reading `source`: its message (with the command's hint,
+    /// but for a limit `ingest feed` has no option to raise) and status. The file it
+    /// names is left out when it is the source, its place kept apart.
+    static func ingest(_ error: IngestError, of source: FeedSource, status: Int? = nil) -> FeedFailure {
         let serverFailure = switch error.reason {
         case .serverUnavailable?, .outputBusy?: true
         default: false
         }
-        let message = if case .textLimit? = error.reason { error.description } else { Diagnostics.describe(error) }
-        return FeedFailure(message, status: status, exitCode: error.kind.exitCode, isServerFailure: serverFailure)
+        var unnamed = error
+        let position: SourcePosition?
+        if let file = error.file, source.isNamed(file) {
+            unnamed.file = nil
+            unnamed.position = nil
+            position = error.position
+        } else {
+            position = nil
+        }
+        let message = if case .textLimit? = error.reason { unnamed.description } else { Diagnostics.describe(unnamed) }
+        return FeedFailure(message, position: position, status: status, exitCode: error.kind.exitCode,
+                           isServerFailure: serverFailure)
     }
 
-    /// Any error met while fetching: the library's keep their kind; the network's
-    /// are temporary.
-    static func fetching(_ error: any Error, timeout: TimeAmount, status: Int? = nil) -> FeedFailure {
+    /// Any error met reading or writing `source` once it was fetched: the library's
+    /// keep their kind; any other is an internal error (70).
+    static func reading(_ error: any Error, of source: FeedSource) -> FeedFailure {
         if let failure = error as? FeedFailure { return failure }
-        if let error = error as? IngestError { return .ingest(error, status: status) }
+        if let error = error as? IngestError { return .ingest(error, of: source) }
+        return FeedFailure("\(error)", exitCode: 70)
+    }
+
+    /// Any error met while fetching `source`: the library's keep their kind; the
+    /// network's are temporary.
+    static func fetching(_ error: any Error, of source: FeedSource, timeout: TimeAmount, status: Int? = nil) -> FeedFailure {
+        if let failure = error as? FeedFailure { return failure }
+        if let error = error as? IngestError { return .ingest(error, of: source, status: status) }
         let seconds = Double(timeout.nanoseconds) / 1e9
         let wait = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
         let message: String

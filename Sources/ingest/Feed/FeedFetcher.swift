@@ -54,7 +54,7 @@ struct FeedFetcher: Sendable {
         var permanentSoFar = true
         var status: Int?
         do {
-            try Self.check(plan.url)
+            try Self.check(plan.url, of: job.source)
             for _ in 0...Self.maxRedirects {
                 var request = HTTPClientRequest(url: current.absoluteString)
                 request.headers.add(name: "User-Agent", value: userAgent)
@@ -72,7 +72,7 @@ struct FeedFetcher: Sendable {
                         throw FeedFailure("HTTP \(response.status.code) redirect without a usable Location", status: status,
                                           exitCode: IngestError.Kind.data.exitCode)
                     }
-                    try Self.check(next, redirect: response.status.code)
+                    try Self.check(next, of: job.source, redirect: response.status.code)
                     let permanent = response.status.code == 301 || response.status.code == 308
                     permanentSoFar = permanentSoFar && permanent
                     if permanentSoFar { stored = next }
@@ -95,7 +95,7 @@ struct FeedFetcher: Sendable {
             }
             throw FeedFailure("more than \(Self.maxRedirects) redirects", status: status, exitCode: IngestError.Kind.data.exitCode)
         } catch {
-            job.end(.failed(.fetching(error, timeout: timeout, status: status)))
+            job.end(.failed(.fetching(error, of: job.source, timeout: timeout, status: status)))
         }
     }
 
@@ -116,14 +116,15 @@ struct FeedFetcher: Sendable {
         job.end(.finished(feed))
     }
 
-    /// Throws a failure of this source (65) when `url` is not one to give the client:
-    /// `invalid URL …: port 99999 is out of range 1-65535`, after `HTTP 301 redirect
-    /// to an` when a redirect named it.
-    private static func check(_ url: URL, redirect: UInt? = nil) throws {
+    /// Throws a failure of `source` (65) when `url` is not one to give the client:
+    /// `invalid URL: port 99999 is out of range 1-65535` — naming the URL when it is
+    /// not the source, as after `HTTP 301 redirect to an` when a redirect named it.
+    private static func check(_ url: URL, of source: FeedSource, redirect: UInt? = nil) throws {
         do {
             try FetchableURL.check(url)
         } catch {
-            let message = redirect.map { "HTTP \($0) redirect to an \(error)" } ?? "\(error)"
+            let invalid = source.isNamed(error.url) ? "invalid URL: \(error.problem)" : "\(error)"
+            let message = redirect.map { "HTTP \($0) redirect to an \(invalid)" } ?? invalid
             throw FeedFailure(message, status: redirect.map { Int($0) }, exitCode: IngestError.Kind.data.exitCode)
         }
     }

@@ -15,6 +15,12 @@ enum FeedHelp {
     If-Modified-Since; a 304 writes nothing), gzip-encoded, following redirects
     (a 301 or 308 moves the stored URL), with a User-Agent naming ingest.
 
+    A directory stands for the regular files directly in it, in name order,
+    less hidden ones and the run's output. A failed URL is recorded on its row
+    for the next run; a file that cannot be read or is no feed gets no row. -v
+    counts the feeds that were not well-formed XML; --report FILE writes a JSON
+    account of the run.
+
     EXAMPLES
       ingest feed Samples/podcast.rss            archive into feeds.db
       ingest feed https://example.org/feed.xml https://example.org/atom --jobs 8
@@ -22,13 +28,15 @@ enum FeedHelp {
           --db postgresql://me@db.example.org/news  the archive in PostgreSQL
       ingest feed podcast.rss --to json --out -  gofeed's JSON on standard output
       ingest feed a.rss b.atom --to ndjson --out items.ndjson
+      ingest feed saved/ --report run.json       every feed file in saved/
       curl -s URL | ingest feed -                read standard input
 
     EXIT STATUS (sysexits)
       0 every source read or not modified, 64 usage, 65 not a feed or a URL that
       cannot be fetched (a port past 65535, a redirect to no host), 66 missing
-      file or HTTP 404/410/4xx, 73 output cannot be written, 74 I/O error, 75
-      only temporary failures (network, timeout, 5xx, 429, PostgreSQL down or
-      restarting): the other sources were stored; try again later.
+      file, a directory without feed files or HTTP 404/410/4xx, 73 output
+      cannot be written, 74 I/O error, 75 only temporary failures (network,
+      timeout, 5xx, 429, PostgreSQL down or restarting): the other sources were
+      stored; try again later.
     """
 }

@@ -13,9 +13,11 @@ extension FeedJob {
     }
 
     /// Waits for the fetch to show what it got. Files are always feeds (errors come
-    /// when they are read).
+    /// when they are read); a directory without feeds never is.
     func open() -> Opening {
         switch source {
+        case .directory(_, let problem):
+            return .failed(Self.unlisted(problem))
         case .file(_, let absolute):
             return .feed(FeedFetch(url: absolute))
         case .standardInput:
@@ -41,6 +43,8 @@ extension FeedJob {
             // Standard input cannot be read twice: libxml2's recovering mode from the start.
             let reader = FeedReader(options: FeedReader.Options(recovery: .always, limits: limits))
             return try reader.read(InputFile(path: "-").decompressed(), deliver)
+        case .directory(_, let problem):
+            throw Self.unlisted(problem)
         case .url:
             while true {
                 switch next() {
@@ -51,5 +55,10 @@ extension FeedJob {
                 }
             }
         }
+    }
+
+    /// A directory that gave no feed to read: as a missing file, 66.
+    private static func unlisted(_ problem: String) -> FeedFailure {
+        FeedFailure(problem, exitCode: IngestError.Kind.input.exitCode)
     }
 }

@@ -36,7 +36,7 @@ struct FeedRun {
                 let plan = (destination as? ArchiveDestination)?.plan(for: url) ?? FeedFetcher.Plan(url: url)
                 if plan.url != url { console.info("\(url.absoluteString): moved permanently to \(plan.url.absoluteString)") }
                 remote.append((job, plan))
-            case .file, .standardInput:
+            case .file, .standardInput, .directory:
                 queue.submit(job)
             }
         }
@@ -60,11 +60,12 @@ struct FeedRun {
     }
 
     private func report(_ source: FeedSource, _ outcome: SourceOutcome) {
+        let recovered = outcome.recovered.map { " (not well-formed XML, read in recovering mode: \($0))" } ?? ""
         switch outcome {
-        case .archived(let counts): console.info("\(source.displayName): \(counts)")
-        case .written(let items): console.info("\(source.displayName): \(items) item\(items == 1 ? "" : "s")")
+        case .archived(let counts, _): console.info("\(source.displayName): \(counts)\(recovered)")
+        case .written(let items, _): console.info("\(source.displayName): \(items) item\(items == 1 ? "" : "s")\(recovered)")
         case .notModified: console.info("\(source.displayName): not modified (HTTP 304), nothing written")
-        case .failed(let failure): console.error("\(source.displayName): \(failure)")
+        case .failed(let failure): console.error(failure.line(for: source))
         }
     }
 }

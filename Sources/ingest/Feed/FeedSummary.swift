@@ -1,6 +1,6 @@
 import IngestKit
 
-/// The run's one-line summary and its exit status.
+/// The run's one-line summary, what it says of ill-formed feeds, and its exit status.
 struct FeedSummary {
     let outcomes: [SourceOutcome]
     let kind: FeedCommand.Kind
@@ -13,8 +13,8 @@ struct FeedSummary {
         var items = 0, notModified = 0, failed = 0
         for outcome in outcomes {
             switch outcome {
-            case .archived(let archived): counts = counts + archived
-            case .written(let count): items += count
+            case .archived(let archived, _): counts = counts + archived
+            case .written(let count, _): items += count
             case .notModified: notModified += 1
             case .failed: failed += 1
             }
@@ -33,14 +33,25 @@ struct FeedSummary {
         return parts.joined(separator: "; ") + "; \(destination) in \(Decimal(seconds, places: 2)) s"
     }
 
-    /// 0 when every source was read (or not modified); else the first lasting
-    /// failure's status (65 not a feed, 66 missing, 73/74 output), or 75 when every
-    /// failure may pass (network, timeouts, 5xx, 429).
-    static func exitStatus(_ outcomes: [SourceOutcome]) -> Int32 {
-        let failures = outcomes.compactMap { outcome -> FeedFailure? in
-            if case .failed(let failure) = outcome { failure } else { nil }
+    /// `2 of 5 feeds were not well-formed XML and were read in recovering mode`;
+    /// `nil` when every feed read was well-formed.
+    var recoveredLine: String? {
+        let read = outcomes.filter { if case .archived = $0 { true } else if case .written = $0 { true } else { false } }
+        let recovered = read.filter { $0.recovered != nil }.count
+        guard recovered > 0 else { return nil }
+        let were = recovered == 1 ? "was" : "were"
+        return "\(recovered) of \(read.count) feed\(read.count == 1 ? "" : "s") \(were) not well-formed XML "
+            + "and \(were) read in recovering mode"
+    }
+
+    /// The failure that decides the exit status — the first lasting one (65 not a
+    /// feed, 66 missing, 73/74 output), else the first that may pass (75: network,
+    /// timeouts, 5xx, 429) — and its source's place; `nil` (exit 0) when every source
+    /// was read or not modified.
+    static func decidingFailure(_ outcomes: [SourceOutcome]) -> (index: Int, failure: FeedFailure)? {
+        let failures = outcomes.enumerated().compactMap { index, outcome -> (index: Int, failure: FeedFailure)? in
+            if case .failed(let failure) = outcome { (index, failure) } else { nil }
         }
-        guard !failures.isEmpty else { return 0 }
-        return failures.first { !$0.isTemporary }?.exitCode ?? IngestError.Kind.temporary.exitCode
+        return failures.first { !$0.failure.isTemporary } ?? failures.first
     }
 }

@@ -59,12 +59,12 @@ final class JSONDestination: FeedDestination {
             }
             try flush()
             feeds.append((job.index, start..<spooled, json.ending(of: feed)))
-            return .written(items: json.itemCount)
+            return .written(items: json.itemCount, recovered: feed.firstError)
         } catch {
             job.abandon()
             buffer.removeAll(keepingCapacity: true)
             if ftruncate(spool, start) == 0, lseek(spool, start, SEEK_SET) == start { spooled = start }
-            return .failed(FeedFailure.fetching(error, timeout: .seconds(0)))
+            return .failed(.reading(error, of: job.source))
         }
     }
 

@@ -62,7 +62,7 @@ final class NDJSONDestination: FeedDestination {
         var count = 0
         do {
             let fetch = job.fetch
-            _ = try job.read(limits: limits) { item, feed in
+            let feed = try job.read(limits: limits) { item, feed in
                 let address = fetch?.url ?? job.source.archiveName ?? feed.feedLink ?? feed.link ?? "-"
                 guard case .object(let members) = item.gofeedJSONValue else { return }
                 JSONValue.object([("feedUrl", .string(address))] + members).write(into: &buffer)
@@ -71,7 +71,7 @@ final class NDJSONDestination: FeedDestination {
                 if buffer.count >= 1 << 16 { try flush() }
             }
             try flush()
-            return .written(items: count)
+            return .written(items: count, recovered: feed.firstError)
         } catch {
             job.abandon()
             buffer.removeAll(keepingCapacity: true)
@@ -79,7 +79,7 @@ final class NDJSONDestination: FeedDestination {
                 _ = lseek(descriptor, start, SEEK_SET)
                 written = start
             }
-            return .failed(FeedFailure.fetching(error, timeout: .seconds(0)))
+            return .failed(.reading(error, of: job.source))
         }
     }
 

@@ -19,18 +19,39 @@ import Darwin
 ///
 /// An output whose job failed while the run carried on with the next input holds
 /// `output`, `inputs` (names only), `exitStatus` and `error` instead of the counts.
+///
+/// Other commands keep the same fields up to `error` and list what they did after
+/// them under a name of their own (`ingest feed`: `output`, then `sources`).
 struct RunReport {
     private let arguments: [String]
     private let started: time_t = time(nil)
     private let stopwatch = Stopwatch()
-    private var outputs: [JSONValue] = []
+    /// The name of the list of ``entries``: `outputs`, `sources`.
+    private let listName: String
+    /// Members between `error` and the list: what the whole run wrote to.
+    private var fields: [(String, JSONValue)] = []
+    private var entries: [JSONValue] = []
 
-    init(arguments: [String]) {
+    /// A report of a run of a command with `arguments`, listing one entry per
+    /// output (import) or per `listName`.
+    init(arguments: [String], listing listName: String = "outputs") {
         self.arguments = arguments
+        self.listName = listName
+    }
+
+    /// Sets a member between `error` and the list.
+    mutating func set(_ name: String, _ value: JSONValue) {
+        fields.removeAll { $0.0 == name }
+        fields.append((name, value))
+    }
+
+    /// Adds an entry to the list.
+    mutating func append(_ entry: JSONValue) {
+        entries.append(entry)
     }
 
     mutating func add(job: ImportCommand.Job, summary: ImportSummary, rejected: Int, seconds: Double) {
-        outputs.append(.object([
+        append(.object([
             ("output", job.output.map(JSONValue.string) ?? .null),
             ("inputs", .array(summary.inputs.map { .object([("name", .string($0.name)), ("bytes", .number(String($0.bytes)))]) })),
             ("records", .number(String(summary.recordCount))),
@@ -42,7 +63,7 @@ struct RunReport {
 
     /// A job that failed: its output was left as it was.
     mutating func add(failedJob job: ImportCommand.Job, failure: CommandFailure) {
-        outputs.append(.object([
+        append(.object([
             ("output", job.output.map(JSONValue.string) ?? .null),
             ("inputs", .array(job.inputs.map { .object([("name", .string($0))]) })),
             ("exitStatus", .number(String(failure.status))),
@@ -60,8 +81,7 @@ struct RunReport {
             ("seconds", .number(Decimal(stopwatch.seconds, places: 3).description)),
             ("exitStatus", .number(String(status))),
             ("error", error.map(JSONValue.string) ?? .null),
-            ("outputs", .array(outputs)),
-        ])
+        ] + fields + [(listName, .array(entries))])
         try AtomicFile.write(Array((document.prettyText() + "\n").utf8), to: path, replace: true)
     }
 
