@@ -23,7 +23,13 @@ struct IngestCommand: ParsableCommand {
 
         All import options: ingest help import (or Documentation/). Exit status: 0 ok,
         64 usage, 65 bad input, 66 missing input, 73 output, 74 I/O, 75 try later.
-        Completion: ingest --generate-completion-script bash|zsh|fish > <file>.
+        Completion (ingest folks.xml --<TAB> too), then open a new shell:
+          bash  ingest --generate-completion-script bash \\
+                  > ~/.local/share/bash-completion/completions/ingest
+          zsh   ingest --generate-completion-script zsh > ~/.zsh/completion/_ingest
+                and in ~/.zshrc: fpath=(~/.zsh/completion $fpath); compinit
+          fish  ingest --generate-completion-script fish \\
+                  > ~/.config/fish/completions/ingest.fish
         """,
         version: "0.2.0",
         subcommands: [ImportCommand.self, SchemaCommand.self, FeedCommand.self],
@@ -43,7 +49,8 @@ struct IngestCommand: ParsableCommand {
             let status = exitCode(for: error)
             if status == .success {
                 // --help, --version, `ingest help`: what was asked for, on standard output.
-                print(fullMessage(for: error))
+                // A completion script is patched to complete the default subcommand.
+                print(DefaultSubcommandCompletion.patch(fullMessage(for: error)))
                 Self.exit(withError: ExitCode.success)
             }
             let message = (error as? IngestError).map(Diagnostics.describe) ?? message(for: error)

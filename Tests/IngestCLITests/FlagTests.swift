@@ -75,10 +75,67 @@ struct FlagTests {
     @Test("--help says how to get completion for bash, zsh and fish, and each shell's script is generated")
     func completionInstall() throws {
         let help = String(decoding: try Sandbox().run(["--help"]).stdout, as: UTF8.self)
-        #expect(help.contains("Completion: ingest --generate-completion-script bash|zsh|fish > <file>."), "\(help)")
+        #expect(help.contains("bash  ingest --generate-completion-script bash \\\n          > ~/.local/share/bash-completion/completions/ingest"), "\(help)")
+        #expect(help.contains("zsh   ingest --generate-completion-script zsh > ~/.zsh/completion/_ingest"), "\(help)")
+        #expect(help.contains("fish  ingest --generate-completion-script fish \\\n          > ~/.config/fish/completions/ingest.fish"), "\(help)")
+        #expect(!help.split(separator: "\n").contains { $0.count > 80 }, "no line is wrapped")
         for shell in ["bash", "zsh", "fish"] {
             let script = try Sandbox().run(["--generate-completion-script", shell])
             #expect(script.status == 0 && script.stdout.count > 100, "\(shell): \(script)")
+            #expect(String(decoding: script.stdout, as: UTF8.self).contains("import is the default subcommand"),
+                    "\(shell): the script was patched to complete the default subcommand")
         }
+    }
+
+    /// What bash's completion offers for `line` (the cursor at its end), as the
+    /// generated script's `_ingest` function computes it.
+    private func bashCompletions(_ line: String, in box: Sandbox) throws -> [String] {
+        let script = try box.run(["--generate-completion-script", "bash"]).stdout
+        try script.write(to: URL(fileURLWithPath: box.path("ingest.bash")))
+        let driver = #"""
+            source ./ingest.bash
+            COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
+            read -ra COMP_WORDS <<< "$COMP_LINE"
+            [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+            COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            COMPREPLY=()
+            _ingest ingest "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\n' "${COMPREPLY[@]}"
+            """#
+        let result = try box.run(["bash", "-c", driver, "bash", line], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(result.status == 0, "\(result)")
+        return String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test("bash completes the default subcommand: ingest folks.xml --<TAB> offers import's options")
+    func bashCompletesDefaultSubcommand() throws {
+        let box = try Sandbox()
+        try box.copyFolks()
+
+        #expect(try bashCompletions("ingest folks.xml --t", in: box) == ["--to"])
+        #expect(try bashCompletions("ingest folks.xml --to ", in: box) == ["db", "postgres", "plist", "archive", "json", "ndjson"])
+        #expect(Set(try bashCompletions("ingest folks.xml --re", in: box)) == ["--replace", "--records", "--rejects", "--report"])
+        #expect(try bashCompletions("ingest --t", in: box) == ["--to"])
+        #expect(try bashCompletions("ingest fol", in: box) == ["folks.xml"])
+        #expect(try bashCompletions("ingest im", in: box) == ["import"])
+        // A named subcommand completes as before.
+        #expect(try bashCompletions("ingest import folks.xml --t", in: box) == ["--to"])
+        #expect(Set(try bashCompletions("ingest feed x --t", in: box)) == ["--to", "--timeout"])
+    }
+
+    @Test("fish completes the default subcommand too")
+    func fishCompletesDefaultSubcommand() throws {
+        let fish = ["/usr/bin/fish", "/usr/local/bin/fish"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let fish else {
+            print("fish is not installed: its completion is not exercised here (.ci/run installs it)")
+            return
+        }
+        let box = try Sandbox()
+        try box.copyFolks()
+        try box.run(["--generate-completion-script", "fish"]).stdout.write(to: URL(fileURLWithPath: box.path("ingest.fish")))
+        let result = try box.run(["-c", "source ingest.fish; complete -C 'ingest folks.xml --t'; complete -C 'ingest folks.xml --to '"],
+                                 executable: URL(fileURLWithPath: fish))
+        let offered = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        #expect(offered == ["--to", "db", "postgres", "plist", "archive", "json", "ndjson"], "\(result)")
     }
 }
