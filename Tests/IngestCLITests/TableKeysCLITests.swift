@@ -18,11 +18,34 @@ struct TableKeysCLITests {
 
         """
 
+    /// Records of different columns, the same key more than once, an explicit null:
+    /// upserted, id 1 ends as a3, b2 and id 2 as NULL, b2.
+    static let mixedColumns = """
+        {"id": 1, "a": "a1", "b": "b1"}
+        {"id": 1, "b": "b2"}
+        {"id": 2, "a": "a2", "b": "b2"}
+        {"id": 1, "a": "a3"}
+        {"id": 2, "a": null}
+
+        """
+
     /// A small schema keyed by id, with an optional email.
     static let schema = """
         {"entities": [{"name": "person", "records": "people/person", "table": "people", "primaryKey": "id",
           "fields": [{"name": "id", "source": "@id", "type": "integer"}, {"name": "name"}, {"name": "email"}]}]}
         """
+
+    /// Runs `arguments`, which must fail with exit 65 saying each of `messages` and
+    /// leave no `output` behind.
+    static func expectDataError(_ box: Sandbox, _ arguments: [String], saying messages: [String], leaving output: String,
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try box.run(arguments)
+        #expect(result.status == 65, "\(result)", sourceLocation: sourceLocation)
+        for message in messages {
+            #expect(result.stderr.contains(message), "\(result)", sourceLocation: sourceLocation)
+        }
+        #expect(!box.exists(output), sourceLocation: sourceLocation)
+    }
 
     // MARK: --table
 
@@ -61,10 +84,8 @@ struct TableKeysCLITests {
     func twoKindsRefused() throws {
         let box = try Sandbox()
         try box.write("mixed.xml", "<r><a><x>1</x></a><b><y>2</y></b></r>")
-        let result = try box.run(["mixed.xml", "--table", "things", "--out", "m.db"])
-        #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("--table things takes records of one kind, but <b> records follow <a> records"), "\(result)")
-        #expect(!box.exists("m.db"))
+        try Self.expectDataError(box, ["mixed.xml", "--table", "things", "--out", "m.db"],
+                                 saying: ["--table things takes records of one kind, but <b> records follow <a> records"], leaving: "m.db")
     }
 
     @Test("--table, --pk and --upsert-nulls where they cannot apply: usage errors (64)")
@@ -109,27 +130,17 @@ struct TableKeysCLITests {
     func duplicateKey() throws {
         let box = try Sandbox()
         try box.write("e.ndjson", Self.january + Self.february)
-        let result = try box.run(["e.ndjson", "--pk", "id", "--out", "e.db"])
-        #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("e.ndjson:3:"), "\(result)")
-        #expect(result.stderr.contains("(key id=2)"), "\(result)")
-        #expect(!box.exists("e.db"))
+        try Self.expectDataError(box, ["e.ndjson", "--pk", "id", "--out", "e.db"], saying: ["e.ndjson:3:", "(key id=2)"], leaving: "e.db")
     }
 
     @Test("--pk: a record without the key, or a key column no record has, fails (65); nothing written")
     func missingKey() throws {
         let box = try Sandbox()
         try box.write("e.ndjson", Self.january + "{\"kind\": \"lost\"}\n")
-        let result = try box.run(["e.ndjson", "--pk", "id", "--out", "e.db"])
-        #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("e.ndjson:3:"), "\(result)")
-        #expect(result.stderr.contains("the record has no value for id, a column of the primary key of e (--pk id); its fields: kind"), "\(result)")
-        #expect(!box.exists("e.db"))
-
-        let never = try box.run(["e.ndjson", "--pk", "uid", "--out", "e.db"])
-        #expect(never.status == 65, "\(never)")
-        #expect(never.stderr.contains("the record has no value for uid"), "\(never)")
-        #expect(!box.exists("e.db"))
+        try Self.expectDataError(box, ["e.ndjson", "--pk", "id", "--out", "e.db"],
+                                 saying: ["e.ndjson:3:", "the record has no value for id, a column of the primary key of e (--pk id); its fields: kind"],
+                                 leaving: "e.db")
+        try Self.expectDataError(box, ["e.ndjson", "--pk", "uid", "--out", "e.db"], saying: ["the record has no value for uid"], leaving: "e.db")
     }
 
     @Test("--pk into an existing table keyed otherwise, or not at all, is refused; the file is unchanged")
@@ -176,14 +187,7 @@ struct TableKeysCLITests {
     @Test("--upsert in one run: records of different columns, the same key twice, an explicit null")
     func upsertMixedColumnsInOneRun() throws {
         let box = try Sandbox()
-        try box.write("e.ndjson", """
-            {"id": 1, "a": "a1", "b": "b1"}
-            {"id": 1, "b": "b2"}
-            {"id": 2, "a": "a2", "b": "b2"}
-            {"id": 1, "a": "a3"}
-            {"id": 2, "a": null}
-
-            """)
+        try box.write("e.ndjson", TableKeysCLITests.mixedColumns)
         let result = try box.run(["e.ndjson", "--pk", "id", "--upsert", "--out", "e.db", "-q"])
         #expect(result.status == 0, "\(result)")
         #expect(try box.rows("e.db", "SELECT id, a, b FROM e ORDER BY id") == [["1", "a3", "b2"], ["2", nil, "b2"]])
@@ -238,14 +242,7 @@ struct TableKeysPostgresCLITests {
     func upsertMixedColumns() throws {
         let (server, database, uri) = try PostgresCLITests.database("cli_keys_mixed")
         let box = try Sandbox()
-        try box.write("e.ndjson", """
-            {"id": 1, "a": "a1", "b": "b1"}
-            {"id": 1, "b": "b2"}
-            {"id": 2, "a": "a2", "b": "b2"}
-            {"id": 1, "a": "a3"}
-            {"id": 2, "a": null}
-
-            """)
+        try box.write("e.ndjson", TableKeysCLITests.mixedColumns)
         let result = try box.run(["e.ndjson", "--to", "postgres", "--db", uri, "--pk", "id", "--upsert", "-q"])
         #expect(result.status == 0, "\(result)")
         #expect(try server.psql("SELECT id::text, a, b FROM e ORDER BY id", database: database) == [["1", "a3", "b2"], ["2", nil, "b2"]])
