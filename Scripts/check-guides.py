@@ -216,6 +216,9 @@ def make_fixture(folder):
     write("nightly.xml.gz", gzip.compress(read("nightly.xml")))
     events = "".join(f'{{"id":{i},"page":"/p/{i}","ms":{i * 17}}}\n' for i in range(1, 6))
     write("events.ndjson", events)
+    # Monthly files of the same events, the second updating one and adding one (--table, --pk).
+    write("events-2024-01.ndjson", events)
+    write("events-2024-02.ndjson", '{"id":5,"ms":90}\n{"id":6,"page":"/p/6","ms":102}\n')
     write("log.jsonl.gz", gzip.compress(events.encode()))
     write("big.xml", read("folks.xml"))
     # A stateful encoding only libxml2 reads.

@@ -84,6 +84,9 @@ public final class PostgresOutput: Output {
     public let altersExistingTables: Bool
     /// Tables declared up front (a mapping schema's), or `nil` to grow them from the records.
     public let design: TableDesign?
+    /// Without a design, the primary key of the tables grown from the records
+    /// (`--pk`), and whether a record whose key is stored updates its row.
+    public let keys: TableKeys?
     /// How the tables and columns grown from the records are spelled; a ``design``'s
     /// keep the names it declares.
     public let identifierCase: IdentifierCase
@@ -118,10 +121,15 @@ public final class PostgresOutput: Output {
     ///   - mode: ``Mode/create`` (the default) refuses tables that exist.
     ///   - altersExistingTables: see ``altersExistingTables``.
     ///   - design: tables a mapping schema declares; `nil` grows tables from the records.
+    ///   - keys: without a design, the primary key every table the import creates
+    ///     gets (named as the records' fields, or as the columns are), which every
+    ///     record must fill (a table that exists must have it); with
+    ///     ``/IngestCore/TableKeys/upsert``, a record whose key is stored updates its row.
     ///   - identifierCase: how names grown from the records are spelled; lower case by default.
     public init(settings: PostgresConnectionSettings, mode: Mode = .create, altersExistingTables: Bool = false,
-                design: TableDesign? = nil, identifierCase: IdentifierCase = .lower) {
+                design: TableDesign? = nil, keys: TableKeys? = nil, identifierCase: IdentifierCase = .lower) {
         self.settings = settings
+        self.keys = design == nil ? keys : nil
         self.mode = mode
         self.altersExistingTables = altersExistingTables
         self.design = design
@@ -134,9 +142,9 @@ public final class PostgresOutput: Output {
     /// - Throws: `.usage` for a string libpq would refuse, and for a password in it
     ///   (see ``PostgresConnectionSettings/init(_:environment:systemUser:homeDirectory:)``).
     public convenience init(connectionString: String, mode: Mode = .create, altersExistingTables: Bool = false,
-                            design: TableDesign? = nil, identifierCase: IdentifierCase = .lower) throws {
+                            design: TableDesign? = nil, keys: TableKeys? = nil, identifierCase: IdentifierCase = .lower) throws {
         self.init(settings: try PostgresConnectionSettings(connectionString), mode: mode,
-                  altersExistingTables: altersExistingTables, design: design, identifierCase: identifierCase)
+                  altersExistingTables: altersExistingTables, design: design, keys: keys, identifierCase: identifierCase)
     }
 
     deinit {
@@ -161,7 +169,7 @@ public final class PostgresOutput: Output {
         try session.execute("SET LOCAL lock_timeout = \(milliseconds)", doing: "cannot set lock_timeout")
         let catalog = PostgresCatalog(session: session, schema: try PostgresCatalog.currentSchema(session))
         let sink = PostgresSink(session: session, catalog: catalog, mode: mode, altersExistingTables: altersExistingTables,
-                                design: design, foldsNames: identifierCase == .lower, batchSize: batchSize)
+                                design: design, keys: keys, foldsNames: identifierCase == .lower, batchSize: batchSize)
         self.sink = sink
         if let design { try sink.prepare(design) }
     }

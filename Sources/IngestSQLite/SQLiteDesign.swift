@@ -12,7 +12,8 @@ import IngestCore
 ///   `REFERENCES parent(key) ON DELETE CASCADE`, indexed (by the primary key when
 ///   that starts with it), with foreign keys on;
 /// - with an upsert, a row whose primary key exists updates it
-///   (`ON CONFLICT (key) DO UPDATE SET …`); a child table without a key of its own
+///   (`ON CONFLICT (key) DO UPDATE SET …`, the columns the record carries unless
+///   ``IngestCore/TableDesign/upsertNulls``, see `SQLiteTable`); a child table without a key of its own
 ///   gets a unique index over all its columns (a NULL keyed apart from every value),
 ///   so a re-run adds the children it has not seen and leaves the others
 ///   (`ON CONFLICT DO NOTHING`).
@@ -22,8 +23,10 @@ import IngestCore
 struct SQLiteDesign {
     /// `CREATE TABLE IF NOT EXISTS …` and `CREATE INDEX IF NOT EXISTS …`, in order.
     let statements: [String]
-    /// The INSERT clause of each table that has one, by table name.
+    /// The INSERT clause of each keyless child table of an upsert, by table name.
     let conflictClauses: [String: String]
+    /// The primary key each table of an upsert updates by, by table name.
+    let upsertKeys: [String: [String]]
     let design: TableDesign
 
     /// Whether SQLite's foreign key enforcement must be on for the connection.
@@ -33,6 +36,7 @@ struct SQLiteDesign {
         self.design = design
         var statements: [String] = []
         var clauses: [String: String] = [:]
+        var keys: [String: [String]] = [:]
         for table in design.tables {
             let name = table.name.quotedSQLIdentifier
             var definitions: [String] = []
@@ -60,11 +64,7 @@ struct SQLiteDesign {
             }
             guard design.upsert else { continue }
             if !table.primaryKey.isEmpty {
-                let others = table.columns.map(\.name).filter { !table.primaryKey.contains($0) }
-                    + (table.foreignKey.map { [$0.column] } ?? [])
-                let update = others.isEmpty ? "DO NOTHING"
-                    : "DO UPDATE SET " + others.map { "\($0.quotedSQLIdentifier) = excluded.\($0.quotedSQLIdentifier)" }.joined(separator: ", ")
-                clauses[table.name] = "ON CONFLICT (\(Self.list(table.primaryKey))) \(update)"
+                keys[table.name] = table.primaryKey
             } else if let key = table.foreignKey {
                 // A keyless child row is the same row when every column is the same. A
                 // unique index counts NULLs as all different, so a nullable column is
@@ -80,6 +80,7 @@ struct SQLiteDesign {
         }
         self.statements = statements
         conflictClauses = clauses
+        upsertKeys = keys
     }
 
     private static func list(_ names: [String]) -> String {

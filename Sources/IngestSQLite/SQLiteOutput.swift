@@ -59,6 +59,9 @@ public final class SQLiteOutput: Output {
     public let altersExistingTables: Bool
     /// Tables declared up front (a mapping schema's), or `nil` to grow them from the records.
     public let design: TableDesign?
+    /// Without a design, the primary key of the tables grown from the records
+    /// (`--pk`), and whether a record whose key is stored updates its row.
+    public let keys: TableKeys?
     /// The columns added to tables that existed before the import (only with
     /// ``altersExistingTables``), by table; known after ``write(_:)``.
     public private(set) var columnsAddedToExistingTables: [(table: String, columns: [String])] = []
@@ -87,7 +90,12 @@ public final class SQLiteOutput: Output {
     ///     fails the write (`.data`) and the file is left as it was. Tables this
     ///     import creates gain columns either way.
     ///   - design: tables to create (where missing) before the first record.
-    public init(path: String, mode: Mode, altersExistingTables: Bool = false, design: TableDesign? = nil) {
+    ///   - keys: without a design, the primary key every table the import creates
+    ///     gets, which every record must fill (a table already in the file must have
+    ///     it); with ``TableKeys/upsert``, a record whose key is stored updates its row.
+    public init(path: String, mode: Mode, altersExistingTables: Bool = false, design: TableDesign? = nil,
+                keys: TableKeys? = nil) {
+        self.keys = keys
         self.path = path
         self.mode = mode
         self.altersExistingTables = altersExistingTables
@@ -155,7 +163,7 @@ public final class SQLiteOutput: Output {
                 let sink = SQLiteSink(database: db, batchSize: file == nil ? nil : 50_000,
                                       altersExistingTables: altersExistingTables,
                                       afterBatch: file.map { file in { file.startWriteback() } },
-                                      design: design.map(SQLiteDesign.init))
+                                      design: design.map(SQLiteDesign.init), keys: keys)
                 do {
                     try sink.prepare()
                     try body(sink)

@@ -48,6 +48,8 @@ final class SQLiteSink: RecordSink {
     private let afterBatch: (() -> Void)?
     /// Declared tables; nil when tables grow from the records.
     private let design: SQLiteDesign?
+    /// The key of the tables grown from the records (`--pk`), if any.
+    private let keys: TableKeys?
 
     /// - Parameters:
     ///   - database: an open connection; the sink owns its transactions until ``finish()``.
@@ -58,8 +60,10 @@ final class SQLiteSink: RecordSink {
     ///   - afterBatch: called after each batch's commit, e.g. to start writing the
     ///     file to disk early (``AtomicFile/startWriteback()``).
     ///   - design: tables declared by a schema, created (if missing) by ``prepare()``.
+    ///   - keys: without a design, the primary key of every table, and whether to upsert.
     init(database: Database, batchSize: Int? = nil, altersExistingTables: Bool = false,
-         afterBatch: (() -> Void)? = nil, design: SQLiteDesign? = nil) {
+         afterBatch: (() -> Void)? = nil, design: SQLiteDesign? = nil, keys: TableKeys? = nil) {
+        self.keys = design == nil ? keys : nil
         db = database
         valueLength = SQLiteValueLength(connection: database.sqliteConnection)
         self.batchSize = batchSize
@@ -145,6 +149,10 @@ final class SQLiteSink: RecordSink {
             columnOfField.append(index)
             numberKinds.append(number)
         }
+        if let keys {
+            try keys.check(keys.primaryKey, of: table.name, fields: fields, columnOfField: columnOfField,
+                           columnIndex: table.columnIndex(named:), position: position)
+        }
         if !table.isCreated {
             try table.create(in: db)
             guard table.isCreated else {
@@ -154,7 +162,7 @@ final class SQLiteSink: RecordSink {
                 return
             }
         }
-        let statement = try table.insertStatement(in: db)
+        let statement = try table.insertStatement(in: db, carrying: columnOfField)
         do {
             try bind(fields, of: batch, to: statement, in: table, at: position)
         } catch {
@@ -171,10 +179,24 @@ final class SQLiteSink: RecordSink {
             // A constraint the data breaks (a duplicate key, a NULL where NOT NULL) is the
             // input's fault, not the disk's.
             let kind: IngestError.Kind = status & 0xFF == SQLITE_CONSTRAINT ? .data : .io
-            throw IngestError(kind, "cannot insert into \(table.name): \(message)", position: position)
+            let key = kind == .data ? keyDescription(of: fields, in: batch, table: table).map { " (key \($0))" } ?? "" : ""
+            throw IngestError(kind, "cannot insert into \(table.name): \(message)\(key)", position: position)
         }
         table.didInsertRow()
         rowsInBatch += 1
+    }
+
+    /// `id=7`: the values the record gives the table's key columns, for a message.
+    private func keyDescription(of fields: ArraySlice<RecordBatch.Field>, in batch: RecordBatch, table: SQLiteTable) -> String? {
+        let key = table.upsertKey ?? (table.primaryKey.isEmpty ? nil : table.primaryKey)
+        guard let key else { return nil }
+        var values: [(column: String, value: String)] = []
+        for column in key {
+            guard let index = table.columnIndex(named: column), let field = columnOfField.firstIndex(of: index) else { return nil }
+            let bytes = batch.bytes(of: fields[fields.startIndex + field])
+            values.append((column, String(decoding: bytes, as: UTF8.self)))
+        }
+        return TableKeys.describe(values)
     }
 
     /// Whether `name` is a declared child table, whose rows must follow their parent's
@@ -332,15 +354,33 @@ final class SQLiteSink: RecordSink {
     private func openTable(_ name: String, for recordTable: String) throws -> SQLiteTable {
         let table: SQLiteTable
         if try tableExists(name) {
-            let columns = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [name])
-                .map { SQLiteTable.Column(name: $0["name"], type: ColumnType(declared: $0["type"]), jsonShape: nil) }
+            let rows = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [name])
+            let columns = rows.map { SQLiteTable.Column(name: $0["name"], type: ColumnType(declared: $0["type"]), jsonShape: nil) }
+            if let keys {
+                let keyed = rows.compactMap { row -> (position: Int, name: String)? in
+                    let position: Int = row["pk"]
+                    return position > 0 ? (position, row["name"]) : nil
+                }
+                let stored = keyed.sorted { $0.position < $1.position }.map(\.name)
+                if stored.map({ $0.lowercased() }) != keys.primaryKey.map({ $0.lowercased() }) {
+                    throw keys.mismatch(stored: stored, table: name)
+                }
+            }
             // The record's fields find their columns in `write(_:)`, as every later record's do.
             table = SQLiteTable(name: name, existingColumns: columns, altersExisting: altersExistingTables)
         } else {
             // Created with its first record that has a field, by `insert`.
             table = SQLiteTable(name: name, existingColumns: nil)
+            table.primaryKey = keys?.primaryKey ?? []
         }
         table.conflictClause = design?.conflictClauses[name]
+        if let key = design?.upsertKeys[name] {
+            table.upsertKey = key
+            table.upsertNulls = design!.design.upsertNulls
+        } else if let keys, keys.upsert {
+            table.upsertKey = keys.primaryKey
+            table.upsertNulls = keys.upsertNulls
+        }
         tables[ExactString(recordTable)] = table
         tableOrder.append(table)
         return table

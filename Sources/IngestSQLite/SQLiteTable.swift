@@ -37,8 +37,19 @@ final class SQLiteTable {
     private var names: DistinctNames
     @exclusivity(unchecked) private var insert: Statement?
     @exclusivity(unchecked) private(set) var rowCount = 0
-    /// Appended to the INSERT (a declared table's upsert).
+    /// Appended to the INSERT (a declared keyless child table's upsert).
     var conflictClause: String?
+    /// The primary key a table this run creates is given (`--pk`), by column name.
+    var primaryKey: [String] = []
+    /// With an upsert, the key a row whose key is stored is updated by.
+    var upsertKey: [String]?
+    /// With ``upsertKey``: whether the columns a record does not carry are set to
+    /// NULL rather than kept.
+    var upsertNulls = false
+    /// With ``upsertKey`` and not ``upsertNulls``: an INSERT per set of columns the
+    /// records carry (a bit per column), each updating only those columns.
+    @exclusivity(unchecked) private var upserts: [[UInt64]: Statement] = [:]
+    @exclusivity(unchecked) private var carried: [UInt64] = []
 
     /// - Parameters:
     ///   - existingColumns: the columns of a table already in the database, or `nil`
@@ -89,7 +100,14 @@ final class SQLiteTable {
     }
 
     private var columnDefinitions: String {
-        columns.map { "\($0.name.quotedSQLIdentifier) \($0.type.sql)".trimmingSuffixSpace }.joined(separator: ", ")
+        let definitions = columns.map { "\($0.name.quotedSQLIdentifier) \($0.type.sql)".trimmingSuffixSpace }
+        guard !primaryKey.isEmpty else { return definitions.joined(separator: ", ") }
+        return (definitions + ["PRIMARY KEY (\(primaryKey.map(\.quotedSQLIdentifier).joined(separator: ", ")))"]).joined(separator: ", ")
+    }
+
+    /// The index of the column called `name` (as SQLite compares names), if any.
+    func columnIndex(named name: String) -> Int? {
+        columnNamed.value(forQualified: name) ?? columns.firstIndex { $0.name.lowercased() == name.lowercased() }
     }
 
     /// The column index for field `name`, adding the column (of type `held`, the
@@ -124,7 +142,7 @@ final class SQLiteTable {
             index = columns.count - 1
             if isCreated {
                 try db.execute(sql: "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)")
-                insert = nil
+                dropStatements()
                 if preexisting { addedColumns.append(column.name) }
             }
         }
@@ -151,7 +169,7 @@ final class SQLiteTable {
     /// Recreates the table with the current column types, copying its rows. SQLite's
     /// affinity converts the stored values, losslessly given the number rules.
     private func rebuild(in db: Database) throws {
-        insert = nil
+        dropStatements()
         let scratch = "ingest rebuild of \(name)"
         try db.execute(sql: "CREATE TABLE \(scratch.quotedSQLIdentifier) (\(columnDefinitions))")
         try db.execute(sql: "INSERT INTO \(scratch.quotedSQLIdentifier) SELECT * FROM \(name.quotedSQLIdentifier)")
@@ -164,7 +182,7 @@ final class SQLiteTable {
     /// would (adding it where the table may gain columns), so the rows moved and the
     /// rows to come keep each field in one column.
     func absorb(_ other: SQLiteTable, in db: Database) throws {
-        insert = nil
+        dropStatements()
         var targets: [String] = [], sources: [String] = []
         for (field, index) in other.fields {
             let column = other.columns[index]
@@ -185,26 +203,57 @@ final class SQLiteTable {
 
     /// Drops the prepared statements: they must be gone before the connection closes.
     func releaseStatements() {
+        dropStatements()
+    }
+
+    /// Forgets the prepared INSERTs, which name the columns as they were.
+    private func dropStatements() {
         insert = nil
+        if !upserts.isEmpty { upserts.removeAll() }
     }
 
     func rename(to newName: String, in db: Database) throws {
-        insert = nil
+        dropStatements()
         guard isCreated else { name = newName; return }
         try db.execute(sql: "ALTER TABLE \(name.quotedSQLIdentifier) RENAME TO \(newName.quotedSQLIdentifier)")
         name = newName
     }
 
     /// The INSERT for all current columns, prepared once and reused until the
-    /// columns change.
-    func insertStatement(in db: Database) throws -> SQLiteStatement {
-        if let insert { return insert.sqliteStatement }
+    /// columns change. With an upsert that keeps what a record does not carry, the
+    /// INSERT that updates the columns `present` (the record's fields' columns) only.
+    func insertStatement(in db: Database, carrying present: [Int]) throws -> SQLiteStatement {
+        guard let upsertKey else {
+            if let insert { return insert.sqliteStatement }
+            let conflict = conflictClause.map { " " + $0 } ?? ""
+            let statement = try db.makeStatement(sql: insertHead + conflict)
+            insert = statement
+            return statement.sqliteStatement
+        }
+        if upsertNulls {
+            if let insert { return insert.sqliteStatement }
+            let clause = UpsertSQL.onConflict(key: upsertKey, updating: columns.map(\.name), quote: \.quotedSQLIdentifier)
+            let statement = try db.makeStatement(sql: insertHead + " " + clause)
+            insert = statement
+            return statement.sqliteStatement
+        }
+        let words = (columns.count + 63) / 64
+        if carried.count != words { carried = Array(repeating: 0, count: words) }
+        for index in carried.indices { carried[index] = 0 }
+        for column in present { carried[column >> 6] |= 1 << UInt64(column & 63) }
+        if let statement = upserts[carried] { return statement.sqliteStatement }
+        let updated = present.sorted().map { columns[$0].name }
+        let clause = UpsertSQL.onConflict(key: upsertKey, updating: updated, quote: \.quotedSQLIdentifier)
+        let statement = try db.makeStatement(sql: insertHead + " " + clause)
+        upserts[carried] = statement
+        return statement.sqliteStatement
+    }
+
+    /// `INSERT INTO t (every column) VALUES (?, …)`: a column no field fills is NULL.
+    private var insertHead: String {
         let names = columns.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
         let slots = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let conflict = conflictClause.map { " " + $0 } ?? ""
-        let statement = try db.makeStatement(sql: "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) VALUES (\(slots))\(conflict)")
-        insert = statement
-        return statement.sqliteStatement
+        return "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) VALUES (\(slots))"
     }
 
     func didInsertRow() { rowCount += 1 }

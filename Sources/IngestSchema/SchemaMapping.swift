@@ -10,6 +10,9 @@ public final class SchemaMapping: DocumentMapping {
     let schema: CompiledSchema
     let sink: any RecordSink
     let rejects: RecordRejects
+    /// Whether a field the input does not give is left out of its record (see
+    /// ``SchemaRecordMapping/omitsAbsentFields``).
+    let omitsAbsentFields: Bool
     /// Top-level entities whose records' parent was met.
     private var found = Set<ObjectIdentifier>()
     /// Whether a record of a top-level entity was met.
@@ -20,8 +23,9 @@ public final class SchemaMapping: DocumentMapping {
     /// Where the document's records are, noted until the first record is met.
     public let survey: RecordPathSurvey? = RecordPathSurvey()
 
-    init(schema: CompiledSchema, format: InputFormat, sink: any RecordSink, rejects: RecordRejects) {
+    init(schema: CompiledSchema, format: InputFormat, sink: any RecordSink, rejects: RecordRejects, omitsAbsentFields: Bool = false) {
         self.schema = schema
+        self.omitsAbsentFields = omitsAbsentFields
         self.format = format
         self.sink = sink
         self.rejects = rejects

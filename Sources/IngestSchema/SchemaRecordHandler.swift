@@ -173,7 +173,6 @@ final class EntityRecordHandler: SourceNodeHandler {
     @exclusivity(unchecked) private var record: Record
     /// Records of child entities (and theirs), in document order.
     @exclusivity(unchecked) private var pending: [(record: Record, needsParentKey: Bool)] = []
-    private let fieldOffset: Int
     /// The entity's fields, held here so the hot path does not go through `entity`.
     private let fields: [CompiledField]
 
@@ -183,7 +182,6 @@ final class EntityRecordHandler: SourceNodeHandler {
         self.parent = parent
         values = Array(repeating: nil, count: entity.slotCount)
         record = Record(table: entity.table)
-        fieldOffset = entity.foreignKey == nil ? 0 : 1
         fields = entity.fields
         super.init(node: entity.root, owner: nil)
         owner = self
@@ -270,6 +268,7 @@ final class EntityRecordHandler: SourceNodeHandler {
                                           reason: "missing \(field.required ? "required field" : "primary key") (source \(field.source.description))",
                                           position: record.position, value: nil)
             }
+            if value == nil, mapping.omitsAbsentFields { continue }
             record.fields.append(.init(name: field.outputName, value: value ?? .null))
         }
         if let failure {
@@ -282,7 +281,10 @@ final class EntityRecordHandler: SourceNodeHandler {
             return
         }
         if !pending.isEmpty, entity.primaryKey.count == 1 {
-            let key = record.fields[fieldOffset + entity.primaryKey[0]].value
+            // The key is never absent (a record without one is rejected above), but
+            // absent fields before it may be left out of `record`.
+            let keyField = fields[entity.primaryKey[0]]
+            let key = values[keyField.slot] ?? keyField.defaultValue ?? .null
             for index in pending.indices where pending[index].needsParentKey {
                 pending[index].record.fields[0].value = key
                 pending[index].needsParentKey = false

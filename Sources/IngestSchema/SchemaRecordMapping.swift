@@ -17,12 +17,18 @@ public struct SchemaRecordMapping: RecordMapping {
     public let schema: CompiledSchema
     /// Where records that do not fit go; shared by every input of the import.
     public let rejects: RecordRejects
+    /// Whether a field the input does not give (and the schema gives no default) is
+    /// left out of the record rather than given as null: an upsert then leaves its
+    /// column as stored (``/IngestCore/TableDesign/upsertNulls``).
+    public let omitsAbsentFields: Bool
 
     /// A mapping by `schema`, with records that do not fit handled by `rejects`
-    /// (by default, the first one fails the import).
-    public init(schema: CompiledSchema, rejects: RecordRejects = RecordRejects()) {
+    /// (by default, the first one fails the import); with `omitsAbsentFields`, a
+    /// field the input does not give is left out of its record instead of null.
+    public init(schema: CompiledSchema, rejects: RecordRejects = RecordRejects(), omitsAbsentFields: Bool = false) {
         self.schema = schema
         self.rejects = rejects
+        self.omitsAbsentFields = omitsAbsentFields
     }
 
     /// The schema's handlers for one input of `format`, writing to `sink`; rejects
@@ -30,6 +36,6 @@ public struct SchemaRecordMapping: RecordMapping {
     public func mapping(for format: InputFormat, inputName: String, limits: ParseLimits,
                         into sink: any RecordSink) -> any DocumentMapping {
         rejects.inputName = inputName
-        return SchemaMapping(schema: schema, format: format, sink: sink, rejects: rejects)
+        return SchemaMapping(schema: schema, format: format, sink: sink, rejects: rejects, omitsAbsentFields: omitsAbsentFields)
     }
 }

@@ -133,7 +133,9 @@ struct SchemaMappingTests {
         let design = SQLiteDesign(try schema.tableDesign(upsert: true))
         #expect(design.statements[0] == #"CREATE TABLE IF NOT EXISTS "people" ("id" INTEGER NOT NULL, "name" TEXT, "score" REAL, "ok" INTEGER, PRIMARY KEY ("id"))"#)
         #expect(design.statements[1] == #"CREATE TABLE IF NOT EXISTS "tag" ("person_id" INTEGER NOT NULL REFERENCES "people" ("id") ON DELETE CASCADE, "tag" TEXT)"#)
-        #expect(design.conflictClauses["people"] == #"ON CONFLICT ("id") DO UPDATE SET "name" = excluded."name", "score" = excluded."score", "ok" = excluded."ok""#)
+        // A keyed table updates by its key; the clause names the columns each record carries (SQLiteTable).
+        #expect(design.upsertKeys["people"] == ["id"])
+        #expect(design.conflictClauses["people"] == nil)
         // A keyless child row is kept once: a re-run adds the new ones and deletes none.
         #expect(design.statements.contains(#"CREATE UNIQUE INDEX IF NOT EXISTS "tag_rows" ON "tag" ("person_id", ("tag" IS NULL), ifnull("tag", 0))"#))
         #expect(design.conflictClauses["tag"] == "ON CONFLICT DO NOTHING")

@@ -51,11 +51,16 @@ public struct AutomaticRecordMapping: RecordMapping {
     /// Where the records are, from the document element down; for JSON inputs from
     /// below the top-level value (`people/item`), as ijson counts.
     public var recordPath: RecordPath?
+    /// The one table every record goes to (`--table`), or `nil` to name tables
+    /// after the records (see ``AutomaticMapping``).
+    public var table: String?
 
     /// The automatic mapping of the records at `recordPath`, or, when it is `nil`,
-    /// of the children of the document element.
-    public init(recordPath: RecordPath? = nil) {
+    /// of the children of the document element; with `table`, every record goes
+    /// to that table, and records of a second kind fail the import (`.data`).
+    public init(recordPath: RecordPath? = nil, table: String? = nil) {
         self.recordPath = recordPath
+        self.table = table
     }
 
     /// An ``AutomaticMapping`` of one input, whose JSON record path is taken to
@@ -64,7 +69,7 @@ public struct AutomaticRecordMapping: RecordMapping {
                         into sink: any RecordSink) -> any DocumentMapping {
         // JSON paths start below the top-level value, as ijson's do (`people/item`).
         let path = format == .xml ? recordPath : recordPath?.belowDocumentElement
-        return AutomaticMapping(recordPath: path, sink: sink, format: format, limits: limits)
+        return AutomaticMapping(recordPath: path, sink: sink, format: format, limits: limits, table: table)
     }
 }
 

@@ -18,6 +18,12 @@ public final class AutomaticMapping: DocumentMapping {
     /// Where the records are, from the document element down; `nil` for the
     /// children of the document element.
     public let recordPath: RecordPath?
+    /// The one table every record goes to (`--table`), or `nil` to name tables after
+    /// the records' collections.
+    public let table: String?
+    /// With ``table``: the records (collection path and element) that go to it;
+    /// records of another kind fail the import rather than mix into it.
+    private var tableOwner: [String]?
     let sink: any RecordSink
     /// The sink, when it wants to hear where each table's records are.
     let locationObserver: (any RecordLocationObserver)?
@@ -65,9 +71,12 @@ public final class AutomaticMapping: DocumentMapping {
     ///   - format: the input's format; with a record path, JSON paths in
     ///     messages are written below the top-level value (`people/item`).
     ///   - limits: bounds on one record: nested data is bounded by ``ParseLimits/maxTextBytes``.
+    ///   - table: the one table every record goes to, whatever its collection is
+    ///     called; records of a second kind are then an error (`.data`).
     public init(recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024, format: InputFormat = .xml,
-                limits: ParseLimits = .default) {
+                limits: ParseLimits = .default, table: String? = nil) {
         self.recordPath = recordPath
+        self.table = table
         self.sink = sink
         self.limits = limits
         self.batchSize = max(batchSize, 1)
@@ -102,7 +111,16 @@ public final class AutomaticMapping: DocumentMapping {
     /// A table name for the records `owner` names (a collection's path and the
     /// records' element name): `preferred`, or if a table of other records already
     /// has that name (ignoring ASCII case), `preferred_2`, `preferred_3`…
-    func claimTableName(_ preferred: String, for owner: [String]) -> String {
+    /// With ``table``, that name — for records of one kind only (`.data` otherwise).
+    func claimTableName(_ preferred: String, for owner: [String], at position: SourcePosition? = nil) throws -> String {
+        if let table {
+            if let tableOwner, tableOwner != owner {
+                throw IngestError(.data, "--table \(table) takes records of one kind, but <\(owner.last!)> records follow <\(tableOwner.last!)> records: choose the records with --records",
+                                  position: position)
+            }
+            tableOwner = owner
+            return table
+        }
         var candidate = preferred
         var suffix = 2
         while let holder = tableOwners[SQLIdentifier.folded(candidate)], holder != owner {
@@ -296,7 +314,7 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
             state.kinds.append(element.name)
             if state.kinds.count > 1, state.isPure { try losePurity() }
             let preferred = state.isPure ? name!.qualified : element.name.qualified
-            let table = mapping.claimTableName(preferred, for: state.path + [element.name.qualified])
+            let table = try mapping.claimTableName(preferred, for: state.path + [element.name.qualified], at: element.position)
             state.tableNames[element.name] = table
             mapping.locationObserver?.mapping(named: table, forRecordsAt: path(to: element.name))
         }
@@ -321,7 +339,7 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
         state.isPure = false
         for kind in state.kinds {
             guard let table = state.tableNames[kind], table != kind.qualified else { continue }
-            let renamed = mapping.claimTableName(kind.qualified, for: state.path + [kind.qualified])
+            let renamed = try mapping.claimTableName(kind.qualified, for: state.path + [kind.qualified])
             guard renamed != table else { continue }
             try mapping.renameTable(table, to: renamed)
             state.tableNames[kind] = renamed

@@ -77,7 +77,8 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
     }
 
     func emit(kind: Name, position: SourcePosition) throws {
-        mapping.locationObserver?.mapping(named: kind.qualified, forRecordsAt: [kind.qualified])
-        try mapping.emit(table: kind.qualified, position: position)
+        let table = mapping.table == nil ? kind.qualified : try mapping.claimTableName(kind.qualified, for: [kind.qualified], at: position)
+        mapping.locationObserver?.mapping(named: table, forRecordsAt: [kind.qualified])
+        try mapping.emit(table: table, position: position)
     }
 }

@@ -109,12 +109,18 @@ public struct TableDesign: Sendable, Equatable {
     /// Whether a row whose primary key is already stored updates that row instead of
     /// failing. An upsert never deletes: rows the input does not mention stay.
     public var upsert: Bool
+    /// With ``upsert``: whether a record updating a stored row sets the columns it has
+    /// no field for to NULL (the whole row is replaced). By default they keep their
+    /// stored values: only the columns the record carries are updated.
+    public var upsertNulls: Bool
 
     /// A design of `tables` (parents before their children); `upsert` makes a row
-    /// whose primary key is already stored update it.
-    public init(tables: [Table], upsert: Bool) {
+    /// whose primary key is already stored update it — only the columns the record
+    /// carries, unless `upsertNulls`.
+    public init(tables: [Table], upsert: Bool, upsertNulls: Bool = false) {
         self.tables = tables
         self.upsert = upsert
+        self.upsertNulls = upsertNulls
     }
 
     /// The table called `name`.

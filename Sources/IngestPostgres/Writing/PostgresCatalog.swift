@@ -73,6 +73,22 @@ struct PostgresCatalog {
         }
     }
 
+    /// The columns of an existing table's primary key, in order; empty for none.
+    func primaryKey(of name: String) throws -> [String] {
+        let table = PostgresIdentifier.qualified(schema, name)
+        return try session.run(doing: "cannot read the primary key of \(name)") { connection -> [String] in
+            let rows = try await connection.query("""
+                SELECT a.attname::text FROM pg_catalog.pg_index i
+                JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+                WHERE i.indrelid = \(table)::text::regclass AND i.indisprimary
+                ORDER BY array_position(i.indkey::int2[], a.attnum)
+                """, logger: PostgresSession.logger)
+            var columns: [String] = []
+            for try await column in rows.decode(String.self) { columns.append(column) }
+            return columns
+        }
+    }
+
     /// Takes the import's advisory lock on each table name, in a fixed order (so two
     /// imports never wait for each other in a cycle), held until the transaction ends.
     /// Imports that replace or create a table, or create a missing one, take it: they

@@ -26,6 +26,8 @@ final class PostgresSink: RecordSink {
     let mode: PostgresOutput.Mode
     let altersExistingTables: Bool
     let design: TableDesign?
+    /// Without a design: the primary key of the tables grown from the records (`--pk`).
+    let keys: TableKeys?
     /// Whether tables and columns grown from the records get their names in lower case.
     let foldsNames: Bool
     /// Bytes of encoded rows at which a batch goes to the server.
@@ -53,6 +55,9 @@ final class PostgresSink: RecordSink {
     @exclusivity(unchecked) private var columnOfField: [Int] = []
     @exclusivity(unchecked) private var heldValues: [HeldValue] = []
     @exclusivity(unchecked) private var fieldOfColumn: [Int] = []
+    /// For an upsert that keeps what a record does not carry: the row's columns
+    /// carried, a `0` or `1` per column.
+    @exclusivity(unchecked) private var carried: [UInt8] = []
     /// The batch ``write(_:)-(Record)`` writes a single record through.
     private let single = RecordBatch(reservingBytes: 4096)
     /// How long one encoded row may be.
@@ -62,8 +67,9 @@ final class PostgresSink: RecordSink {
     private var temporaryCount = 0
 
     init(session: PostgresSession, catalog: PostgresCatalog, mode: PostgresOutput.Mode, altersExistingTables: Bool,
-         design: TableDesign?, foldsNames: Bool, batchSize: Int) {
+         design: TableDesign?, keys: TableKeys? = nil, foldsNames: Bool, batchSize: Int) {
         self.session = session
+        self.keys = design == nil ? keys : nil
         self.catalog = catalog
         self.mode = mode
         self.altersExistingTables = altersExistingTables
@@ -161,7 +167,9 @@ final class PostgresSink: RecordSink {
         for table in tableOrder {
             try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) RENAME TO \(PostgresIdentifier.quoted(table.name))",
                                 doing: "cannot give the table \(table.name) its name")
-            if table.designed != nil { try catalog.renameIndexesAndConstraints(of: table.name, from: table.physicalName) }
+            if table.designed != nil || !table.keyColumns.isEmpty {
+                try catalog.renameIndexesAndConstraints(of: table.name, from: table.physicalName)
+            }
             table.physicalName = table.name
         }
     }
@@ -210,6 +218,11 @@ final class PostgresSink: RecordSink {
             if mode == .create, try catalog.tableExists(name) { throw exists([name]) }
             table = try newTable(name, physicalName: temporaryName(), firstRecord: record, of: batch)
         }
+        if let keys, keys.upsert {
+            table.stages = true
+            table.keepsUncarried = !keys.upsertNulls
+            table.stagingIsStale = true
+        }
         tables[ExactString(recordName)] = table
         tableOrder.append(table)
         current = table
@@ -239,8 +252,15 @@ final class PostgresSink: RecordSink {
 
     private func existingTable(_ name: String) throws -> PostgresTable {
         try catalog.lockForWriting(name, mayAlter: altersExistingTables)
-        return PostgresTable(name: name, physicalName: name, existingColumns: try catalog.columns(of: name),
-                             altersExisting: altersExistingTables, foldsNames: foldsNames)
+        let table = PostgresTable(name: name, physicalName: name, existingColumns: try catalog.columns(of: name),
+                                  altersExisting: altersExistingTables, foldsNames: foldsNames)
+        if let keys {
+            let stored = try catalog.primaryKey(of: name)
+            let named = keys.primaryKey.map { table.columnIndex(named: $0).map { table.columns[$0].name } ?? $0 }
+            guard stored == named else { throw keys.mismatch(stored: stored, table: "\(catalog.schema).\(name)") }
+            table.keyColumns = stored
+        }
+        return table
     }
 
     /// A table with the columns of the record's fields, created at once.
@@ -255,8 +275,17 @@ final class PostgresSink: RecordSink {
             }
             table.startCopying(index)
         }
-        let columns = table.columns.map { "\(PostgresIdentifier.quoted($0.name)) \($0.type.sql)" }.joined(separator: ", ")
-        try session.execute("CREATE TABLE \(PostgresIdentifier.qualified(catalog.schema, physicalName)) (\(columns))",
+        var definitions = table.columns.map { "\(PostgresIdentifier.quoted($0.name)) \($0.type.sql)" }
+        if let keys {
+            table.keyColumns = try keys.primaryKey.map { column in
+                guard let index = table.columnIndex(named: column) else {
+                    throw keys.missing(column, table: name, fields: batch.fields(of: record).map(\.name.qualified), position: position)
+                }
+                return table.columns[index].name
+            }
+            definitions.append("PRIMARY KEY (\(TableDesign.Table.list(table.keyColumns)))")
+        }
+        try session.execute("CREATE TABLE \(PostgresIdentifier.qualified(catalog.schema, physicalName)) (\(definitions.joined(separator: ", ")))",
                             doing: "cannot create the table \(name)")
         return table
     }
@@ -315,24 +344,40 @@ final class PostgresSink: RecordSink {
                 PostgresTable.Column(name: $0.name, type: PostgresColumnType(designed: $0.type), widens: false)
             }
             let table = PostgresTable(name: designed.name, physicalName: physical, existingColumns: columns, designed: designed)
+            table.keyColumns = designed.primaryKey
             if design.upsert {
-                let staging = "ingest_stage_\(tableOrder.count + 1)"
-                try session.execute("CREATE TEMPORARY TABLE \(PostgresIdentifier.quoted(staging)) (LIKE \(PostgresIdentifier.qualified(catalog.schema, physical))) ON COMMIT DROP",
-                                    doing: "cannot create a staging table for \(designed.name)")
-                try session.execute("ALTER TABLE \(PostgresIdentifier.quoted(staging)) ADD COLUMN \(PostgresIdentifier.quoted(Self.orderColumn(designed))) bigint GENERATED ALWAYS AS IDENTITY",
-                                    doing: "cannot create a staging table for \(designed.name)")
-                table.stagingName = staging
+                table.stages = true
+                table.keepsUncarried = !design.upsertNulls && !designed.primaryKey.isEmpty
+                for sql in stagingStatements(for: table) {
+                    try session.execute(sql, doing: "cannot create a staging table for \(designed.name)")
+                }
             }
             tables[ExactString(designed.name)] = table
             tableOrder.append(table)
         }
     }
 
-    /// A staging table's column counting rows in input order, named apart from the table's own.
-    private static func orderColumn(_ table: TableDesign.Table) -> String {
-        var name = "ingest order"
-        while table.allColumns.contains(where: { $0.name == name }) { name += "_" }
-        return name
+    /// What (re)creates the table's staging table, a session-private copy of its
+    /// columns, and a column counting rows in input order (and, when the rows update
+    /// only the columns they carry, one of the columns each carries), named apart
+    /// from the table's own; an old staging table is dropped first.
+    private func stagingStatements(for table: PostgresTable) -> [String] {
+        let names = Set(table.columns.map(\.name))
+        table.orderColumn = "ingest order"
+        while names.contains(table.orderColumn) { table.orderColumn += "_" }
+        table.carriedColumn = "ingest fields"
+        while names.contains(table.carriedColumn) { table.carriedColumn += "_" }
+        var statements = table.stagingName.map { ["DROP TABLE \(PostgresIdentifier.quoted($0))"] } ?? []
+        temporaryCount += 1
+        let staging = PostgresIdentifier.quoted("ingest_stage_\(temporaryCount)")
+        table.stagingName = "ingest_stage_\(temporaryCount)"
+        table.stagingIsStale = false
+        statements.append("CREATE TEMPORARY TABLE \(staging) (LIKE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName))) ON COMMIT DROP")
+        statements.append("ALTER TABLE \(staging) ADD COLUMN \(PostgresIdentifier.quoted(table.orderColumn)) bigint GENERATED ALWAYS AS IDENTITY")
+        if table.keepsUncarried {
+            statements.append("ALTER TABLE \(staging) ADD COLUMN \(PostgresIdentifier.quoted(table.carriedColumn)) text")
+        }
+        return statements
     }
 
     // MARK: rows
@@ -363,7 +408,40 @@ final class PostgresSink: RecordSink {
             columnOfField.append(index)
             heldValues.append(held)
         }
+        if let keys {
+            try keys.check(table.keyColumns, of: table.name, fields: fields, columnOfField: columnOfField,
+                           columnIndex: table.columnIndex(named:), position: position)
+        }
+        if table.keepsUncarried { try noteCarriedColumns(of: fields, in: batch, table: table) }
         try encode(fields, of: batch, at: position, into: table)
+    }
+
+    /// Notes the columns the record carries, for the merge (``mergeStatements(for:)``):
+    /// a key staged already with other columns carried sends the staged rows first, so
+    /// that each key's rows in one merge carry the same columns and the last one wins.
+    private func noteCarriedColumns(of fields: ArraySlice<RecordBatch.Field>, in batch: RecordBatch, table: PostgresTable) throws {
+        carried.removeAll(keepingCapacity: true)
+        carried.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: table.columns.count))
+        for column in columnOfField { carried[column] = UInt8(ascii: "1") }
+        var key: [UInt8] = []
+        for column in table.keyColumns {
+            guard let index = table.columnIndex(named: column), let field = columnOfField.firstIndex(of: index) else { continue }
+            let bytes = batch.bytes(of: fields[fields.startIndex + field])
+            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { key.append(contentsOf: $0) }
+            key.append(contentsOf: bytes)
+        }
+        let set = String(decoding: carried, as: UTF8.self)
+        var number = table.stagedColumnSets.firstIndex(of: set)
+        // At most 32 sets a merge: one statement each.
+        if table.stagedKeys[key].map({ $0 != number }) ?? false || (number == nil && table.stagedColumnSets.count >= 32) {
+            try flush(table)
+            number = nil
+        }
+        if number == nil {
+            table.stagedColumnSets.append(set)
+            number = table.stagedColumnSets.count - 1
+        }
+        table.stagedKeys[key] = number
     }
 
     /// Appends the row to the table's buffer: its fields in the order of the columns
@@ -401,6 +479,10 @@ final class PostgresSink: RecordSink {
                                   position: position)
             }
         }
+        if table.keepsUncarried {
+            table.buffer.writeInteger(UInt8(ascii: "\t"))
+            table.buffer.writeBytes(carried)
+        }
         table.buffer.writeInteger(UInt8(ascii: "\n"))
         table.didEncodeRow(at: position)
         bufferedBytes += table.buffer.writerIndex - start
@@ -411,6 +493,7 @@ final class PostgresSink: RecordSink {
         let column = table.columns[index]
         // Another import with --alter may have added it since this one read the columns.
         let ifNotExists = table.createdHere ? "" : "IF NOT EXISTS "
+        table.stagingIsStale = true
         try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) ADD COLUMN \(ifNotExists)\(PostgresIdentifier.quoted(column.name)) \(column.type.sql)",
                             doing: "cannot add the column \(column.name) to \(table.name)")
         table.startCopying(index)
@@ -429,6 +512,7 @@ final class PostgresSink: RecordSink {
         } else {
             conversion = column.type.conversion(of: quoted, to: type)
         }
+        table.stagingIsStale = true
         try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) ALTER COLUMN \(quoted) TYPE \(type.sql) USING \(conversion)",
                             doing: "cannot widen the column \(column.name) of \(table.name) to \(type.sql)")
         table.didChangeType(index, to: type)
@@ -439,55 +523,64 @@ final class PostgresSink: RecordSink {
     /// Sends every table's buffered rows, parents before children; for an upsert, merges
     /// each staging table into its table once all are filled.
     func flushAll() throws {
-        guard let design, design.upsert else {
-            for table in tableOrder { try flush(table) }
-            return
-        }
-        var staged: [PostgresTable] = []
-        for table in tableOrder where table.buffer.readableBytes > 0 {
-            staged.append(table)
-            try flush(table)
-        }
-        for table in staged {
-            guard let sql = mergeStatement(for: table) else { continue }
-            try session.submit { connection in
-                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresSession.logger)
-            }
-        }
+        for table in tableOrder { try flush(table) }
     }
 
     /// For an upsert, what moves a table's staged rows into it; nothing is deleted:
     ///
     /// - with a primary key: the last row staged for each key is inserted, or updates
-    ///   the row with that key (`ON CONFLICT (key) DO UPDATE`); rows go in key order, so
-    ///   two imports upserting the same keys lock them in the same order;
+    ///   the row with that key (`ON CONFLICT (key) DO UPDATE`) — the columns its record
+    ///   carries, one statement per set of columns carried (a key's staged rows all
+    ///   carry the same, see ``noteCarriedColumns(of:in:table:)``), or every column
+    ///   with ``/IngestCore/TableDesign/upsertNulls``; rows go in key order, so two
+    ///   imports upserting the same keys lock them in the same order;
     /// - a child table without one: rows that are not there yet are inserted, in input
     ///   order, and those that are (by the unique index over all columns) are skipped;
     /// - any other table: every row is inserted.
-    private func mergeStatement(for table: PostgresTable) -> String? {
-        guard let designed = table.designed, let staging = table.stagingName else { return nil }
+    private func mergeStatements(for table: PostgresTable) -> [String] {
+        guard let staging = table.stagingName else { return [] }
         let target = PostgresIdentifier.qualified(catalog.schema, table.physicalName)
-        let order = PostgresIdentifier.quoted(Self.orderColumn(designed))
-        let columns = TableDesign.Table.list(designed.allColumns.map(\.name))
+        let order = PostgresIdentifier.quoted(table.orderColumn)
+        let copied = table.designed?.allColumns.map(\.name) ?? table.copiedColumns.map { table.columns[$0].name }
         let source = PostgresIdentifier.quoted(staging)
-        guard !designed.primaryKey.isEmpty else {
-            let conflict = designed.foreignKey != nil ? " ON CONFLICT DO NOTHING" : ""
-            return "INSERT INTO \(target) (\(columns)) SELECT \(columns) FROM \(source) ORDER BY \(order)\(conflict)"
+        guard !table.keyColumns.isEmpty else {
+            let columns = TableDesign.Table.list(copied)
+            let conflict = table.designed?.foreignKey != nil ? " ON CONFLICT DO NOTHING" : ""
+            return ["INSERT INTO \(target) (\(columns)) SELECT \(columns) FROM \(source) ORDER BY \(order)\(conflict)"]
         }
-        let key = TableDesign.Table.list(designed.primaryKey)
-        let others = designed.allColumns.map(\.name).filter { !designed.primaryKey.contains($0) }.map(PostgresIdentifier.quoted)
-        let update = others.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + others.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
-        return """
-            INSERT INTO \(target) (\(columns)) SELECT \(columns) FROM (SELECT *, row_number() OVER (PARTITION BY \(key) ORDER BY \(order) DESC) AS "ingest last" \
-            FROM \(source)) AS latest WHERE "ingest last" = 1 ORDER BY \(key) \
-            ON CONFLICT (\(key)) \(update)
-            """
+        let key = TableDesign.Table.list(table.keyColumns)
+        func merge(_ names: [String], updating updated: [String], where condition: String) -> String {
+            let columns = TableDesign.Table.list(names)
+            return """
+                INSERT INTO \(target) (\(columns)) SELECT \(columns) FROM (SELECT *, row_number() OVER (PARTITION BY \(key) ORDER BY \(order) DESC) AS "ingest last" \
+                FROM \(source)\(condition)) AS latest WHERE "ingest last" = 1 ORDER BY \(key) \
+                \(UpsertSQL.onConflict(key: table.keyColumns, updating: updated, quote: PostgresIdentifier.quoted))
+                """
+        }
+        // The whole row: a column no record filled takes its default, as in a new row.
+        guard table.keepsUncarried else { return [merge(copied, updating: table.columns.map(\.name), where: "")] }
+        let carried = PostgresIdentifier.quoted(table.carriedColumn)
+        return table.stagedColumnSets.map { set in
+            let names = zip(table.columns, set.utf8).filter { $0.1 == UInt8(ascii: "1") }.map(\.0.name)
+            return merge(names, updating: names, where: " WHERE \(carried) = '\(set)'")
+        }
     }
 
     /// Queues a `COPY` of the table's buffered rows (into its staging table for an
     /// upsert, emptied first) and starts a new buffer.
     private func flush(_ table: PostgresTable) throws {
         guard table.buffer.readableBytes > 0 else { return }
+        if table.stages, table.stagingIsStale || table.stagingName == nil {
+            // A table grown from the records: its staging table follows its columns.
+            for sql in stagingStatements(for: table) {
+                try session.submit { connection in
+                    try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresSession.logger)
+                }
+            }
+        }
+        let merges = mergeStatements(for: table)
+        table.stagedColumnSets.removeAll(keepingCapacity: true)
+        table.stagedKeys.removeAll(keepingCapacity: true)
         let data = table.buffer
         let positions = table.positions
         bufferedBytes -= data.readableBytes
@@ -499,6 +592,7 @@ final class PostgresSink: RecordSink {
         let staging = table.stagingName
         let target = staging.map(PostgresIdentifier.escaped) ?? PostgresIdentifier.escaped(catalog.schema) + "\".\"" + PostgresIdentifier.escaped(table.physicalName)
         let columns = table.copiedColumns.map { PostgresIdentifier.escaped(table.columns[$0].name) }
+            + (table.keepsUncarried ? [PostgresIdentifier.escaped(table.carriedColumn)] : [])
         let name = table.name
         let where_ = session.target, lockTimeout = session.lockTimeout
         if columns.isEmpty {
@@ -523,6 +617,11 @@ final class PostgresSink: RecordSink {
                     failure.position = positions[line - 1]
                 }
                 throw failure
+            }
+        }
+        for sql in merges {
+            try session.submit { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresSession.logger)
             }
         }
     }

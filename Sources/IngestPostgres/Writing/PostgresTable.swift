@@ -45,6 +45,25 @@ final class PostgresTable {
     let isChild: Bool
     /// The session-private staging table an upsert copies into before merging.
     var stagingName: String?
+    /// Whether the staging table must be made again (the table's columns changed)
+    /// before rows are copied into it.
+    var stagingIsStale = false
+    /// The staging table's column counting rows in input order, and its column of
+    /// each row's set of columns carried, named apart from the table's own.
+    var orderColumn = "ingest order"
+    var carriedColumn = "ingest fields"
+    /// Whether rows are merged from a staging table (an upsert).
+    var stages = false
+    /// With ``stages``: whether a staged row updates only the columns its record
+    /// carries (keyed tables, unless ``/IngestCore/TableDesign/upsertNulls``).
+    var keepsUncarried = false
+    /// The primary key's columns (a design's, or `--pk`'s as this table names them).
+    var keyColumns: [String] = []
+    /// With an upsert that keeps the columns a record does not carry: the sets of
+    /// columns (a `0` or `1` per column) the rows staged since the last merge carry,
+    /// in the order first met, and each staged key's set.
+    var stagedColumnSets: [String] = []
+    var stagedKeys: [[UInt8]: Int] = [:]
 
     // Safety (`@exclusivity(unchecked)` here and below): a table belongs to one
     // PostgresSink, which only the import's writer thread calls; the session's
@@ -145,6 +164,12 @@ final class PostgresTable {
         }
         columnOfField.set(index, for: name)
         return (index, change)
+    }
+
+    /// The index of the column `name` names: exactly, or folded as the table folds
+    /// the names of new columns.
+    func columnIndex(named name: String) -> Int? {
+        columnNamed.value(forQualified: name) ?? (foldsNames ? columnNamed.value(forQualified: PostgresIdentifier.folded(name)) : nil)
     }
 
     /// Registers the column `_` for a table whose records all had no fields, as the

@@ -19,9 +19,10 @@ extension ImportCommand {
             return XPathReader(selection: selection, limits: limits.limits, format: input.format)
         }
         let recordMapping: any RecordMapping = if let schema {
-            SchemaRecordMapping(schema: schema, rejects: rejects ?? RecordRejects())
+            SchemaRecordMapping(schema: schema, rejects: rejects ?? RecordRejects(),
+                                omitsAbsentFields: mapping.upsert && !mapping.upsertNulls)
         } else {
-            AutomaticRecordMapping(recordPath: try mapping.records.map(RecordPath.init))
+            AutomaticRecordMapping(recordPath: try mapping.records.map(RecordPath.init), table: mapping.table)
         }
         let importer = Importer(options: .init(
             mapping: recordMapping,
@@ -41,13 +42,13 @@ extension ImportCommand {
         case .db:
             let mode: SQLiteOutput.Mode = output.replace ? .replace : output.append || mapping.upsert ? .append : .create
             let database = SQLiteOutput(path: path, mode: mode, altersExistingTables: output.alter,
-                                        design: try schema?.tableDesign(upsert: mapping.upsert))
+                                        design: try tableDesign(schema), keys: tableKeys)
             database.lockTimeout = output.lockTimeout
             return database
         case .postgres:
             let mode: PostgresOutput.Mode = output.replace ? .replace : output.append || mapping.upsert ? .append : .create
             let database = PostgresOutput(settings: try output.postgres.settings(), mode: mode, altersExistingTables: output.alter,
-                                          design: try schema?.tableDesign(upsert: mapping.upsert),
+                                          design: try tableDesign(schema), keys: tableKeys,
                                           identifierCase: output.pgNames ?? .lower)
             database.lockTimeout = output.lockTimeout
             return database
@@ -65,6 +66,19 @@ extension ImportCommand {
         file.lockTimeout = output.lockTimeout
         file.mayWriteSeveralTables = try schema.map { try $0.tableDesign(upsert: false).tables.count > 1 } ?? false
         return file
+    }
+
+    /// The schema's tables, for a database output.
+    private func tableDesign(_ schema: CompiledSchema?) throws -> TableDesign? {
+        guard var design = try schema?.tableDesign(upsert: mapping.upsert) else { return nil }
+        design.upsertNulls = mapping.upsertNulls
+        return design
+    }
+
+    /// `--pk` and `--upsert` without a schema.
+    private var tableKeys: TableKeys? {
+        let key = mapping.primaryKey
+        return key.isEmpty ? nil : TableKeys(primaryKey: key, upsert: mapping.upsert, upsertNulls: mapping.upsertNulls)
     }
 
     /// The rejects of `--on-error skip`, written to `--rejects` when given; `nil`
@@ -208,25 +222,56 @@ extension ImportCommand {
         if let records = mapping.records {
             do { _ = try RecordPath(records) } catch { throw ValidationError("--records \(records): expected element names separated by /: people/person (the records' parent, then the records), or people/item in JSON.") }
         }
+        try validateKeys()
         guard mapping.schema != nil else {
-            if mapping.upsert || mapping.onError != .fail || mapping.rejects != nil || mapping.maxErrors != nil {
-                throw ValidationError("--upsert, --on-error, --rejects and --max-errors need --schema: the automatic mapping has no keys and accepts every record.")
+            if mapping.onError != .fail || mapping.rejects != nil || mapping.maxErrors != nil {
+                throw ValidationError("--on-error, --rejects and --max-errors need --schema: the automatic mapping accepts every record.")
             }
             return
         }
         if mapping.records != nil { throw ValidationError("--schema says where the records are: drop --records (or set \"records\" in the schema).") }
         if mapping.xpath != nil { throw ValidationError("--schema and --xpath exclude each other: the schema's records paths select the records.") }
         if output.parseOnly { throw ValidationError("--parse-only maps nothing, so --schema has no effect: drop one of them.") }
-        if mapping.upsert {
-            guard output.to.isDatabase else { throw ValidationError("--upsert updates database rows: it needs --to db or --to postgres.") }
-            guard !output.replace else { throw ValidationError("--upsert updates an existing database; --replace rebuilds it: pick one.") }
-        }
         if mapping.onError == .fail, mapping.rejects != nil || mapping.maxErrors != nil {
             throw ValidationError("--rejects and --max-errors apply to records set aside: add --on-error skip.")
         }
         if let maxErrors = mapping.maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
         if let rejects = mapping.rejects, rejects == "-" || rejects.isEmpty {
             throw ValidationError("--rejects needs a file name; standard output may hold the output.")
+        }
+    }
+
+    /// `--table`, `--pk`, `--upsert` and `--upsert-nulls`, against each other and the output.
+    func validateKeys() throws {
+        let key = mapping.primaryKey
+        if let table = mapping.table {
+            guard output.to.isDatabase else { throw ValidationError("--table names a table of a database; --to \(output.to.rawValue) has none.") }
+            guard mapping.schema == nil else {
+                throw ValidationError("--table names the table of the automatic mapping; a --schema names its tables itself (its \"table\"): drop --table, or change the schema.")
+            }
+            if table.isEmpty || table.utf8.contains(0) { throw ValidationError("--table needs a table name, without NUL characters.") }
+        }
+        if !mapping.pk.isEmpty {
+            guard output.to.isDatabase else { throw ValidationError("--pk makes a primary key of a database table; --to \(output.to.rawValue) has none.") }
+            guard mapping.schema == nil else {
+                throw ValidationError("--pk makes the key of the tables the automatic mapping creates; a --schema declares its keys itself (its \"primaryKey\"): drop --pk.")
+            }
+            if key.contains(where: { $0.isEmpty || $0.utf8.contains(0) }) {
+                throw ValidationError("--pk needs column names, separated by commas (--pk id or --pk id,region).")
+            }
+            if let twice = key.first(where: { name in key.filter { $0.lowercased() == name.lowercased() }.count > 1 }) {
+                throw ValidationError("--pk names the column \(twice) twice.")
+            }
+        }
+        if mapping.upsert {
+            guard output.to.isDatabase else { throw ValidationError("--upsert updates database rows: it needs --to db or --to postgres.") }
+            guard !output.replace else { throw ValidationError("--upsert updates an existing database; --replace rebuilds it: pick one.") }
+            if mapping.schema == nil, key.isEmpty {
+                throw ValidationError("--upsert updates rows by their primary key: name its columns with --pk (or give a --schema that declares one).")
+            }
+        }
+        if mapping.upsertNulls, !mapping.upsert {
+            throw ValidationError("--upsert-nulls says what --upsert does to the columns a record lacks: add --upsert.")
         }
     }
 

@@ -35,6 +35,8 @@ enum ImportHelp {
       ingest people.xml --schema Schemas/people-with-tags.json --upsert \\
              --out people.db
       ingest people.xml --schema s.json --on-error skip --rejects bad.ndjson
+      ingest events-2024-02.ndjson --table events --pk id --upsert \\
+             --out events.db          one table; a stored id updates its row
       ingest mail.xml --parser libxml2        a stateful encoding (ISO-2022-JP)
       ingest suspect.xml --parse-only && echo well-formed
 

@@ -36,8 +36,20 @@ struct MappingOptions: ParsableArguments {
             completion: .file(extensions: ["json"]))
     var schema: String?
 
-    @Flag(help: "With --schema: a record whose primary key is stored updates that row (never deletes). Implies --append.")
+    @Option(help: ArgumentHelp("Without --schema: the table every record goes to (default: named after the records, e.g. the input's name). Monthly files appended with --table events land in one table.", valueName: "name"))
+    var table: String?
+
+    @Option(help: ArgumentHelp("Without --schema: make these columns the primary key of the tables created; every record must give them a value, and a duplicate key fails the run unless --upsert. Repeat or separate with commas.", valueName: "column[,column]"))
+    var pk: [String] = []
+
+    @Flag(help: "A record whose primary key is stored updates that row (never deletes), setting the columns the record carries and keeping the others. Needs --pk or --schema; implies --append.")
     var upsert = false
+
+    @Flag(help: "With --upsert: the columns a record lacks are set to NULL in the row it updates (the whole row is replaced) instead of being kept.")
+    var upsertNulls = false
+
+    /// The `--pk` columns, however they were given (`--pk a,b` or `--pk a --pk b`).
+    var primaryKey: [String] { pk.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } }
 
     @Option(help: ArgumentHelp("With --schema, a record that does not fit: fail stops the run (exit 65, nothing written); skip leaves it out.", valueName: "fail|skip"))
     var onError: RecordRejects.Mode = .fail
