@@ -23,13 +23,9 @@ struct IngestCommand: ParsableCommand {
 
         All import options: ingest help import (or Documentation/). Exit status: 0 ok,
         64 usage, 65 bad input, 66 missing input, 73 output, 74 I/O, 75 try later.
-        Completion (ingest folks.xml --<TAB> too), then open a new shell:
-          bash  ingest --generate-completion-script bash \\
-                  > ~/.local/share/bash-completion/completions/ingest
-          zsh   ingest --generate-completion-script zsh > ~/.zsh/completion/_ingest
-                and in ~/.zshrc: fpath=(~/.zsh/completion $fpath); compinit
-          fish  ingest --generate-completion-script fish \\
-                  > ~/.config/fish/completions/ingest.fish
+        Completion: ingest --generate-completion-script bash|zsh|fish > FILE, FILE
+        ~/.local/share/bash-completion/completions/ingest, _ingest in a folder of
+        zsh's $fpath, or ~/.config/fish/completions/ingest.fish; then a new shell.
         """,
         version: "0.2.0",
         subcommands: [ImportCommand.self, SchemaCommand.self, FeedCommand.self],

@@ -8,7 +8,7 @@ import IngestPostgres
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Stream XML or JSON into SQLite, PostgreSQL, a property list, a keyed archive or JSON (the default command).",
+        abstract: "Import XML or JSON into SQLite, PostgreSQL or files.",
         usage: "ingest [import] <input> ... [--to <kind>] [--out <path>] [<options>]",
         discussion: ImportHelp.discussion
     )
