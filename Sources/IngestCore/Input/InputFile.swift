@@ -104,14 +104,27 @@ public final class InputFile: ByteSource {
 
     /// Reads up to `buffer.count` bytes; returns 0 at the end of the input.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count: Int
         if lookaheadOffset < lookahead.count {
-            let count = min(buffer.count, lookahead.count - lookaheadOffset)
+            count = min(buffer.count, lookahead.count - lookaheadOffset)
             lookahead.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + lookaheadOffset, byteCount: count) }
             lookaheadOffset += count
-            return count
+        } else {
+            count = try readFromDescriptor(into: buffer)
         }
-        return try readFromDescriptor(into: buffer)
+        if firstBytes.count < Self.firstBytesLimit, count > 0 {
+            firstBytes += buffer[..<min(count, Self.firstBytesLimit - firstBytes.count)]
+        }
+        return count
     }
+
+    /// The most bytes ``firstBytes`` keeps.
+    public static let firstBytesLimit = 4096
+
+    /// The first bytes of the content read so far (up to ``firstBytesLimit``): what
+    /// an input that cannot be opened again — standard input, a pipe — looked like,
+    /// for a message about why it could not be read.
+    public private(set) var firstBytes: [UInt8] = []
 
     /// The most bytes ``peek(atLeast:_:)`` shows.
     public static let peekLimit = 4096

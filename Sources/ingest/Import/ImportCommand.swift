@@ -122,6 +122,10 @@ struct ImportCommand: ParsableCommand {
             meter.finish()
             reportRemovedFiles(of: destination, console: console)
             warnings()
+            // Standard input cannot be read again: what it looked like is what was read.
+            if let standardInput = inputs.first(where: { $0.path == nil }) {
+                throw explained(error, file: standardInput.displayName, sample: standardInput.firstBytes)
+            }
             throw error
         }
         meter.finish()
@@ -153,9 +157,17 @@ struct ImportCommand: ParsableCommand {
     /// the file looks like ("CSV text", "a SQLite database", "empty") rather than as
     /// the parser's first complaint; other errors as they are.
     private func explained(_ error: any Error) -> any Error {
-        guard let error = error as? IngestError, error.kind == .data, let file = error.file,
+        guard let ingestError = error as? IngestError, let file = ingestError.file,
               input.inputs.contains(file), InputResemblance.isRegularFile(file),
-              let sample = try? InputFile(path: file).decompressed().peek({ Array($0.prefix(InputResemblance.sampleSize)) }),
+              let sample = try? InputFile(path: file).decompressed().peek({ Array($0.prefix(InputResemblance.sampleSize)) })
+        else { return error }
+        return explained(error, file: file, sample: sample)
+    }
+
+    /// A data error on input `file`, whose first bytes are `sample`, said as what it
+    /// looks like when that is not XML or JSON; other errors as they are.
+    private func explained(_ error: any Error, file: String, sample: [UInt8]) -> any Error {
+        guard let error = error as? IngestError, error.kind == .data, error.file == file,
               let resemblance = InputResemblance.describe(sample) else { return error }
         let message = switch resemblance {
         case "empty": "is empty: there is no XML or JSON in it"
