@@ -68,6 +68,23 @@ struct StreamingOutputTests {
         }
     }
 
+    @Test("ingest feed to a reader that stops early ends by SIGPIPE (141), silently, leaving nothing in TMPDIR")
+    func feedReaderCloses() throws {
+        let box = try Sandbox()
+        let items = (0..<50_000).map { "<item><title>i\($0)</title><guid>g\($0)</guid></item>" }.joined()
+        _ = try box.write("many.rss", "<rss version=\"2.0\"><channel><title>t</title>\(items)</channel></rss>")
+        let binary = try Locations.requireIngest()
+        for to in ["ndjson", "json"] {
+            let tmp = box.path("tmp-\(to)")
+            try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+            let result = try box.run(["bash", "-c", "TMPDIR='\(tmp)' '\(binary.path)' feed many.rss --to \(to) --out - | head -c 10 >/dev/null; echo ${PIPESTATUS[0]}"],
+                                     executable: URL(fileURLWithPath: "/usr/bin/env"))
+            #expect(String(decoding: result.stdout, as: UTF8.self) == "141\n", "--to \(to): \(result)")
+            #expect(result.stderr.isEmpty, "--to \(to): \(result.stderr)")
+            #expect(try box.listing("tmp-\(to)").isEmpty, "--to \(to) left a file in TMPDIR")
+        }
+    }
+
     @Test("Streamed JSON, NDJSON and XML plists are the bytes of the file, empty or not, and need no TMPDIR",
           arguments: ["json", "ndjson", "plist"])
     func sameBytesAsFile(to: String) throws {
