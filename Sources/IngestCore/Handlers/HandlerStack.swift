@@ -24,9 +24,7 @@
 /// than arrays: a frame is read in place, never copied, and reaches its handler and
 /// name without reference counting (a name lives as long as its ``NameTable``; a
 /// handler is called through a box the stack keeps per depth, reused while the same
-/// handler comes back at that depth, and let go of when the document ends). Measured on 20 000 records of
-/// people.xml (`--dry-run`, callgrind): 1.80 G instructions before, see
-/// BENCHMARKS.md for after.
+/// handler comes back at that depth, and let go of when the document ends).
 ///
 /// The names given to ``startElement(_:attributes:at:)`` must stay alive until the
 /// element ends: a parser's own ``NameTable`` ensures that; a program sending events
@@ -234,7 +232,7 @@ public final class HandlerStack: ParseEventReceiver {
 
     /// ``text(_:at:)`` for a parser whose positions cost a query each: `position` is
     /// asked for only when an error needs it. Most text is white space between
-    /// elements, and a position per piece cost 3 % of a dry run (callgrind).
+    /// elements, and a position per piece shows in a profile of a dry run.
     @inline(__always)
     package func text(_ bytes: UnsafeBufferPointer<UInt8>, at position: () -> SourcePosition) throws {
         guard skipping == 0, frameCount > 0 else { return }

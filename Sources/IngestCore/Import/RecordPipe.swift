@@ -6,10 +6,9 @@ import Foundation
 /// The producer side is a ``RecordSink``: batches from the mapping pass through
 /// whole, single records are gathered into batches of `batchSize`, and at most
 /// `depth` batches wait in the pipe, so memory stays bounded (a slow writer makes
-/// the parser wait). Three are enough to keep the writer busy: with eight, a JSON
-/// import, whose parser outruns the writer, held ~1.5 MB more at its peak and ran no
-/// faster (BENCHMARKS.md). The consumer calls ``drain(into:)`` to apply everything to the
-/// real sink, in order, on its own thread.
+/// the parser wait). Three are enough to keep the writer busy; more only hold more
+/// memory when the parser outruns the writer. The consumer calls ``drain(into:)``
+/// to apply everything to the real sink, in order, on its own thread.
 package final class RecordPipe: RecordSink, @unchecked Sendable {
     private enum Message {
         case records(RecordBatch)

@@ -10,9 +10,9 @@ import PostgresNIO  // ByteBuffer, from NIO
 ///
 /// Text is what the server parses into any column type, so one encoder serves the
 /// output's own types and the columns of tables that existed before the import. The
-/// binary format measured 15 to 17 % faster for a raw COPY of people-shaped rows, but
-/// PostgresNIO 1.33.2's `copyFrom` offers only text, and an import is bound by parsing,
-/// not by the server's COPY (BENCHMARKS.md).
+/// binary format is faster for a raw COPY, but PostgresNIO's `copyFrom` offers only
+/// text, and an import is bound by parsing, not by the server's COPY (BENCHMARKS.md
+/// has the figures).
 package enum CopyTextEncoder {
     /// Appends a field's `bytes`, holding `value`, as a column of type `type` reads it.
     ///
