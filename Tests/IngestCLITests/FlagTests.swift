@@ -125,6 +125,40 @@ struct FlagTests {
         #expect(Set(try bashCompletions("ingest feed x --t", in: box)) == ["--to", "--timeout"])
     }
 
+    @Test("zsh completes the default subcommand too (typed into an interactive zsh on a pseudo-terminal)")
+    func zshCompletesDefaultSubcommand() throws {
+        let zsh = ["/usr/bin/zsh", "/bin/zsh", "/usr/local/bin/zsh"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let zsh else {
+            print("zsh is not installed: its completion is not exercised here (.ci/run installs it)")
+            return
+        }
+        let box = try Sandbox()
+        try box.copyFolks()
+        try FileManager.default.createDirectory(atPath: box.path("functions"), withIntermediateDirectories: true)
+        try box.run(["--generate-completion-script", "zsh"]).stdout.write(to: URL(fileURLWithPath: box.path("functions/_ingest")))
+        // zpty runs an interactive zsh, types the line and a tab, and prints the screen.
+        let driver = #"""
+            zmodload zsh/zpty
+            zpty z zsh -f -i
+            zpty -w z 'PS1="rea""dy> "; fpath=("$PWD/functions" $fpath); autoload -U compinit; compinit -u'
+            screen=""
+            # Waits (up to 20 s) until the screen shows $1, reading what zsh writes. The
+            # prompt is spelt in two pieces so that the echoed command does not show it.
+            await() { for i in {1..200}; do while zpty -r -t z chunk; do screen+=$chunk; done; [[ $screen == *$1* ]] && return; sleep 0.1; done }
+            await 'ready> '
+            screen=""
+            zpty -w -n z "$1"$'\t'
+            await "$2"
+            zpty -d z
+            print -r -- "$screen"
+            """#
+        for (typed, completed) in [("ingest folks.xml --ou", "ingest folks.xml --out"), ("ingest folks.xml --plist-f", "ingest folks.xml --plist-format")] {
+            let result = try box.run(["-f", "-c", driver, "zsh", typed, completed], executable: URL(fileURLWithPath: zsh))
+            let screen = String(decoding: result.stdout, as: UTF8.self)
+            #expect(screen.contains(completed), "\(typed): \(screen.debugDescription) \(result.stderr)")
+        }
+    }
+
     @Test("fish completes the default subcommand too")
     func fishCompletesDefaultSubcommand() throws {
         let fish = ["/usr/bin/fish", "/usr/local/bin/fish"].first { FileManager.default.isExecutableFile(atPath: $0) }
