@@ -103,11 +103,17 @@ struct FeedCommand: ParsableCommand {
     func run() throws {
         let console = Console(quiet: quiet, verbose: verbose)
         SignalCleanup.install()
+        SignalCleanup.ignoreBrokenPipes()
         var runReport = RunReport(arguments: Array(CommandLine.arguments.dropFirst()), listing: "sources")
         var status: Int32
         var message: String?
         do {
             (status, message) = try runFeeds(console: console, report: &runReport)
+        } catch let failure as FeedFailure where failure.isReaderClosed {
+            // `ingest feed … --out - | head`: the reader has all it wanted.
+            (status, message) = (0, nil)
+        } catch let error as IngestError where error.reason == .readerClosed {
+            (status, message) = (0, nil)
         } catch {
             let failure = CommandFailure(error)
             console.error(failure.message)
@@ -153,7 +159,13 @@ struct FeedCommand: ParsableCommand {
         let settings = FeedRun.Settings(
             jobs: jobs, timeout: .nanoseconds(Int64(timeout * 1e9)), maxTime: .seconds(timeout * 10),
             userAgent: "ingest/\(IngestCommand.configuration.version) (feed archiver)")
-        let outcomes = FeedRun(sources: unique, settings: settings, destination: destination, console: console).run()
+        let outcomes: [SourceOutcome]
+        do {
+            outcomes = try FeedRun(sources: unique, settings: settings, destination: destination, console: console).run()
+        } catch {
+            destination.discard()
+            throw error
+        }
         for (source, outcome) in zip(unique, outcomes) { runReport.add(source, outcome) }
         let written = outcomes.contains { if case .failed = $0 { false } else { true } }
         do {

@@ -22,6 +22,9 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
     /// restarting, another run holding the tables): the output's failure, whatever
     /// the exit status says.
     let isServerFailure: Bool
+    /// Whether standard output's reader went away (`ingest feed … --out - | head`):
+    /// the run ends there, quietly, as the reader has all it wanted.
+    var isReaderClosed = false
 
     var isTemporary: Bool { exitCode == IngestError.Kind.temporary.exitCode }
     /// Whether the output itself failed: nothing can be recorded about the source.
@@ -77,8 +80,10 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
             position = nil
         }
         let message = if case .textLimit? = error.reason { unnamed.description } else { Diagnostics.describe(unnamed) }
-        return FeedFailure(message, position: position, status: status, exitCode: error.kind.exitCode,
-                           isServerFailure: serverFailure)
+        var failure = FeedFailure(message, position: position, status: status, exitCode: error.kind.exitCode,
+                                  isServerFailure: serverFailure)
+        failure.isReaderClosed = error.reason == .readerClosed
+        return failure
     }
 
     /// Any error met reading or writing `source` once it was fetched: the library's

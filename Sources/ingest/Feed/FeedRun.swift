@@ -25,8 +25,9 @@ struct FeedRun {
     let destination: any FeedDestination
     let console: Console
 
-    /// Runs every source to its outcome, reporting each as it is written.
-    func run() -> [SourceOutcome] {
+    /// Runs every source to its outcome, reporting each as it is written. Throws
+    /// the failure that ends the run early: standard output's reader went away.
+    func run() throws(FeedFailure) -> [SourceOutcome] {
         let queue = FeedJobQueue()
         let jobs = sources.enumerated().map { FeedJob(index: $0.offset, source: $0.element, queue: queue) }
         var remote: [(FeedJob, FeedFetcher.Plan)] = []
@@ -53,6 +54,7 @@ struct FeedRun {
         while let job = queue.take() {
             if case .file = job.source { console.info("reading \(job.source.displayName)") }
             let outcome = destination.write(job)
+            if case .failed(let failure) = outcome, failure.isReaderClosed { throw failure }
             outcomes[job.index] = outcome
             report(job.source, outcome)
         }
