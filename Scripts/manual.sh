@@ -108,8 +108,9 @@ temporary failures (network, timeout, 5xx, 429).
 .El
 .Pp
 A run that fails leaves an existing output as it was.
-Ended by SIGINT, SIGTERM or SIGHUP, it removes the temporary files it was
-writing and ends as the signal would.
+Asked to stop by SIGINT, SIGTERM or SIGHUP, it stops reading, rolls back an
+append and removes the temporary files it was writing, so that the database on
+disk is the old one, then ends as the signal would (status 130, 143 or 129).
 .Pp
 Each command's help says what its statuses mean for it:""".split("\n")
 

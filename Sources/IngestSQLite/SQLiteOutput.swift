@@ -211,8 +211,26 @@ public final class SQLiteOutput: Output {
         try? queue?.close()
         queue = nil
         file?.discard()
+        if file == nil, let filePath = target.filePath { Self.rollBackHotJournal(of: filePath) }
         lock?.release()
         lock = nil
+    }
+
+    /// Plays back the rollback journal an append that failed left beside `path`, so
+    /// that the file on disk is the one before the run — not one grown by pages of
+    /// the failed transaction that only the journal says to ignore, which a copy of
+    /// the file alone would keep. SQLite leaves the journal when the transaction
+    /// ends in an I/O error (a full disk: it cannot finish its own rollback then);
+    /// any connection that reads the file plays it back, so one is opened here to
+    /// read. If that fails too, the journal stays, and the next open plays it back.
+    private static func rollBackHotJournal(of path: String) {
+        guard FileStatus.exists(path + "-journal") else { return }
+        var configuration = Configuration()
+        configuration.label = "ingest recovery"
+        configuration.busyMode = .timeout(5)
+        guard let recovery = try? DatabaseQueue(path: path, configuration: configuration) else { return }
+        _ = try? recovery.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+        try? recovery.close()
     }
 
     /// Whether SQLite gave up waiting for another connection's lock.

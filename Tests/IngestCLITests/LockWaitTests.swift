@@ -87,7 +87,9 @@ struct LockWaitTests {
         let output = "out.\(to)"
         let descriptor = open(box.path(".\(output).ingest.lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1.2) { close(descriptor) }
+        // Released 2 s after the start, so that a run that takes long to start on a
+        // busy machine still waits over a second.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { close(descriptor) }
 
         let result = try box.run(["folks.xml", "--to", to, "--out", output, "-v"])
 

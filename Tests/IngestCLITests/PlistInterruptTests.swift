@@ -81,9 +81,10 @@ struct PlistInterruptTests {
     }
 }
 
-/// Starts `path` with `arguments`, standard output and error to /dev/null, with an
-/// empty signal mask and default signal actions; returns its process id.
-func spawnWithSignalsUnblocked(_ path: String, _ arguments: [String]) throws -> pid_t {
+/// Starts `path` with `arguments`, standard output and error to /dev/null (standard
+/// input from `stdin` when given), with an empty signal mask and default signal
+/// actions; returns its process id.
+func spawnWithSignalsUnblocked(_ path: String, _ arguments: [String], stdin: Int32? = nil) throws -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -98,6 +99,7 @@ func spawnWithSignalsUnblocked(_ path: String, _ arguments: [String]) throws -> 
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = ([path] + arguments).map { strdup($0) } + [nil]

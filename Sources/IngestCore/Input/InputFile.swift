@@ -158,22 +158,39 @@ public final class InputFile: ByteSource {
 
     private func readFromDescriptor(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if let decoded { return try decoded.read(into: buffer) }
-        if let whenIdle, storedSize == nil, !Self.isReady(descriptor) { try whenIdle() }
+        try Interruption.check(file: displayName)
+        if storedSize == nil { try waitUntilReady() }
         while true {
             let count = POSIX.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 {
                 descriptorBytesRead += count
                 return count
             }
-            if errno == EINTR { continue }
+            if errno == EINTR {
+                try Interruption.check(file: displayName)
+                continue
+            }
             throw IngestError(.io, "read failed: \(POSIX.lastError)", file: displayName)
         }
     }
 
-    /// Whether a read of `descriptor` would return at once.
-    private static func isReady(_ descriptor: Int32) -> Bool {
+    /// Before reading a pipe, a terminal or a socket: calls ``whenIdle`` when it has
+    /// nothing ready, then waits for it in short polls, so that an ``Interruption``
+    /// ends the wait whichever thread the signal reached.
+    private func waitUntilReady() throws {
+        guard !Self.isReady(descriptor, waitingMilliseconds: 0) else { return }
+        try whenIdle?()
+        while !Self.isReady(descriptor, waitingMilliseconds: 200) {
+            try Interruption.check(file: displayName)
+        }
+    }
+
+    /// Whether a read of `descriptor` would return within `milliseconds` (with data,
+    /// the end of the input or an error for the read to report).
+    private static func isReady(_ descriptor: Int32, waitingMilliseconds milliseconds: Int32) -> Bool {
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&request, 1, 0) != 0
+        let result = poll(&request, 1, milliseconds)
+        return result > 0 || (result < 0 && errno != EINTR)
     }
 
     private func closeFile() {

@@ -85,6 +85,9 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         /// FIFO) closed it, wanting no more — `ingest … --out - | head -1`. Not a
         /// failure of the run: the command ends quietly, with exit status 0.
         case readerClosed
+        /// Reading stopped because the program was asked to end (``Interruption``),
+        /// by `signal`: the outputs were left as they were, as for any failed run.
+        case interrupted(signal: Int32)
     }
 
     /// Why a database server could not be used, as ``Reason/serverUnavailable(_:)`` says.

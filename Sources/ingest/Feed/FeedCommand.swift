@@ -116,6 +116,11 @@ struct FeedCommand: ParsableCommand {
             (status, message) = (0, nil)
         } catch {
             let failure = CommandFailure(error)
+            if let signal = Interruption.requestedSignal {
+                // Asked to stop, and the outputs are as they were: end as the signal would.
+                try? runReport.finish(status: 128 + signal, error: failure.message, to: report)
+                SignalCleanup.endIfInterrupted()
+            }
             console.error(failure.message)
             (status, message) = (failure.status, failure.message)
         }

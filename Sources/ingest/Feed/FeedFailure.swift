@@ -25,6 +25,9 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
     /// Whether standard output's reader went away (`ingest feed … --out - | head`):
     /// the run ends there, quietly, as the reader has all it wanted.
     var isReaderClosed = false
+    /// Whether reading stopped because the command was asked to end by a signal
+    /// (``/IngestCore/Interruption``): the run ends there, its outputs as they were.
+    var isInterrupted = false
 
     var isTemporary: Bool { exitCode == IngestError.Kind.temporary.exitCode }
     /// Whether the output itself failed: nothing can be recorded about the source.
@@ -83,6 +86,7 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         var failure = FeedFailure(message, position: position, status: status, exitCode: error.kind.exitCode,
                                   isServerFailure: serverFailure)
         failure.isReaderClosed = error.reason == .readerClosed
+        if case .interrupted? = error.reason { failure.isInterrupted = true }
         return failure
     }
 

@@ -26,7 +26,8 @@ struct FeedRun {
     let console: Console
 
     /// Runs every source to its outcome, reporting each as it is written. Throws
-    /// the failure that ends the run early: standard output's reader went away.
+    /// the failure that ends the run early: standard output's reader went away, or
+    /// a signal asked the command to end.
     func run() throws(FeedFailure) -> [SourceOutcome] {
         let queue = FeedJobQueue()
         let jobs = sources.enumerated().map { FeedJob(index: $0.offset, source: $0.element, queue: queue) }
@@ -54,7 +55,7 @@ struct FeedRun {
         while let job = queue.take() {
             if case .file = job.source { console.info("reading \(job.source.displayName)") }
             let outcome = destination.write(job)
-            if case .failed(let failure) = outcome, failure.isReaderClosed { throw failure }
+            if case .failed(let failure) = outcome, failure.isReaderClosed || failure.isInterrupted { throw failure }
             outcomes[job.index] = outcome
             report(job.source, outcome)
         }

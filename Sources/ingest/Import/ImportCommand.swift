@@ -52,6 +52,11 @@ struct ImportCommand: ParsableCommand {
             try? report.finish(status: 0, error: nil, to: messages.report)
         } catch {
             let failure = CommandFailure(explained(error))
+            if let signal = Interruption.requestedSignal {
+                // Asked to stop, and the outputs are as they were: end as the signal would.
+                try? report.finish(status: 128 + signal, error: failure.message, to: messages.report)
+                SignalCleanup.endIfInterrupted()
+            }
             console.error(failure.message)
             try? report.finish(status: failure.status, error: failure.message, to: messages.report)
             throw ExitCode(failure.status)

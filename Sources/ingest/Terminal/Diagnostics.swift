@@ -36,7 +36,7 @@ enum Diagnostics {
         case .recordRejected: "; --on-error skip --rejects FILE sets such records aside"
         case .tooManyRejects(let limit): " (--max-errors \(limit))"
         case .serverUnavailable(let failure): hint(for: failure)
-        case .readerClosed: nil
+        case .readerClosed, .interrupted: nil
         }
     }
 
