@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IngestCore
 import IngestFeeds
 import Testing
@@ -84,5 +85,22 @@ struct FeedBoundsCLITests {
         #expect(items.count == count)
         #expect(items.last?["guid"] as? String == "g\(count - 1)")
         #expect(written?["link"] as? String == "https://example.org/")
+    }
+
+    @Test("relative links against a long xml:base: 65 naming the amplification, the other source archived, no trap")
+    func linkAmplification() throws {
+        let box = try Sandbox()
+        let base = "http://example.com/" + String(repeating: "a/", count: 100_000)
+        let links = String(repeating: "&lt;img src=&quot;x&quot;&gt;", count: 40_000)
+        try box.write("amp.rss", #"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title><item><guid>1</guid><description>\#(links)</description></item></channel></rss>"#)
+        try box.write("ok.rss", #"<rss version="2.0"><channel><title>ok</title><item><guid>2</guid></item></channel></rss>"#)
+        let started = Date()
+        let result = try box.run(["feed", "amp.rss", "ok.rss", "--out", "feeds.db"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("amp.rss:1:"), "\(result.stderr)")
+        #expect(result.stderr.contains("refused as an amplification"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60, "refused before the item grew")
+        let items = try DatabaseQueue(path: box.path("feeds.db")).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM items") }
+        #expect(items == 1, "only ok.rss's item")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IngestCore
 import IngestFeeds
 import Testing
 
@@ -75,5 +76,48 @@ struct XMLBaseTests {
         #expect(parsed.link == "https://example.org/")
         #expect(parsed.items[0].link == "https://example.org/posts/1")
         #expect(parsed.items[0].content?.value == #"<a href="https://example.org/x">x</a>"#)
+    }
+
+    /// A long base and many short relative links (issue 27, item 2): 134 KB of feed
+    /// once made a 200 MB item, and 525 KB trapped. Resolving may add at most 8 times
+    /// the bytes of the values it rewrites, plus 4 MiB, in one document.
+    @Test("Links resolved against a long base may not amplify the document: a data error, at once",
+          arguments: ["html", "link", "json"])
+    func amplificationRefused(shape: String) throws {
+        let base = "http://example.com/" + String(repeating: "a/", count: 50_000)
+        let text: String
+        switch shape {
+        case "html":
+            let links = String(repeating: "&lt;a href=&quot;x&quot;&gt;l&lt;/a&gt;", count: 20_000)
+            text = #"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title><item><description>\#(links)</description></item></channel></rss>"#
+        case "link":
+            let items = String(repeating: "<item><title>i</title><link>x</link></item>", count: 20_000)
+            text = #"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title>\#(items)</channel></rss>"#
+        default:
+            let items = Array(repeating: #"{"id":"1","url":"x"}"#, count: 20_000).joined(separator: ",")
+            text = #"{"version":"https://jsonfeed.org/version/1.1","title":"t","items":[\#(items)]}"#
+        }
+        var options = FeedReader.Options()
+        options.baseURL = URL(string: base)
+        let started = Date()
+        #expect {
+            _ = try feed(text, options: options)
+        } throws: { error in
+            guard let error = error as? IngestError else { return false }
+            return error.kind == .data && error.message.contains("refused as an amplification")
+        }
+        #expect(Date().timeIntervalSince(started) < 10, "refused before the output grew")
+    }
+
+    @Test("Many relative links against an ordinary base are all resolved")
+    func ordinaryGrowthRead() throws {
+        let base = "https://news.example.org/section/2026/11/"
+        let items = (0..<5_000).map {
+            "<item><link>p\($0).html</link><description>&lt;img src=&quot;i\($0).png&quot;&gt;</description></item>"
+        }.joined()
+        let parsed = try feed(#"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title>\#(items)</channel></rss>"#)
+        #expect(parsed.items.count == 5_000)
+        #expect(parsed.items[4_999].link == base + "p4999.html")
+        #expect(parsed.items[4_999].description?.value == #"<img src="\#(base)i4999.png">"#)
     }
 }

@@ -33,13 +33,13 @@ struct AtomTextReading {
         field.reading(xhtml: type == .xhtml, stripsWrappingDiv: type != .text)
     }
 
-    func text(_ field: TextFieldHandler) -> AtomText? {
+    func text(_ field: TextFieldHandler) throws -> AtomText? {
         guard var value = field.value else { return nil }
         if base64, let data = Data(base64Encoded: value, options: .ignoreUnknownCharacters),
            let decoded = String(data: data, encoding: .utf8) {
             value = decoded
         }
-        if type != .text { value = field.resolveLinks(inHTML: value) }
+        if type != .text { value = try field.resolveLinks(inHTML: value) }
         return AtomText(value: value, type: type)
     }
 }
@@ -81,7 +81,7 @@ final class AtomFeedHandler: ElementHandler {
         case .entry: return entry
         case .author: return person
         case .link:
-            session.atomFeed.links.append(AtomLinks.link(element, session: session))
+            session.atomFeed.links.append(try AtomLinks.link(element, session: session))
             session.changed()
             return nil
         case .category:
@@ -90,8 +90,8 @@ final class AtomFeedHandler: ElementHandler {
             return nil
         case .generator:
             generator = (element.attributes["version"].nonEmpty,
-                         (element.attributes["uri"].nonEmpty ?? element.attributes["url"].nonEmpty).map {
-                            session.resolve($0, inside: element)
+                         try (element.attributes["uri"].nonEmpty ?? element.attributes["url"].nonEmpty).map {
+                            try session.resolve($0, inside: element)
                          })
             reading = AtomTextReading(element)
             return reading.configure(field)
@@ -116,14 +116,14 @@ final class AtomFeedHandler: ElementHandler {
             if term.kind == .author { session.atomFeed.authors.append(person.person) }
             return
         }
-        let text = reading.text(field)
+        let text = try reading.text(field)
         switch term.kind {
         case .title: session.atomFeed.title = text
         case .subtitle, .tagline: session.atomFeed.subtitle = text
         case .rights, .copyright: session.atomFeed.rights = text?.value
         case .updated, .modified: session.atomFeed.updated = text?.value
-        case .icon: session.atomFeed.icon = text.map { field.resolve($0.value) }
-        case .logo: session.atomFeed.logo = text.map { field.resolve($0.value) }
+        case .icon: session.atomFeed.icon = try text.map { try field.resolve($0.value) }
+        case .logo: session.atomFeed.logo = try text.map { try field.resolve($0.value) }
         case .generator: session.atomFeed.generator = (text?.value, generator.version, generator.uri)
         default: break
         }
@@ -162,7 +162,7 @@ final class AtomEntryHandler: ElementHandler {
         switch term.kind {
         case .author: return person
         case .link:
-            entry.links.append(AtomLinks.link(element, session: session))
+            entry.links.append(try AtomLinks.link(element, session: session))
             return nil
         case .category:
             entry.categories.append((element.attributes["term"].nonEmpty, element.attributes["label"].nonEmpty))
@@ -185,12 +185,12 @@ final class AtomEntryHandler: ElementHandler {
             if term.kind == .author { entry.authors.append(person.person) }
             return
         }
-        let text = reading.text(field)
+        let text = try reading.text(field)
         switch term.kind {
         case .title: entry.title = text
         case .summary: entry.summary = text
         case .content: entry.content = text
-        case .id: entry.id = text.map { field.resolve($0.value) }
+        case .id: entry.id = try text.map { try field.resolve($0.value) }
         case .updated, .modified: entry.updated = text?.value
         case .published, .issued: entry.published = text?.value
         default: break
@@ -229,12 +229,12 @@ final class AtomPersonHandler: ElementHandler {
         }
     }
 
-    func didFinish(child: any ElementHandler, element: ElementEnd) {
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         let value = field.value
         switch session.vocabulary.term(element.name).kind {
         case .name: person.name = value
         case .email: person.email = value
-        case .uri, .url, .homepage: person.url = value.map(field.resolve)
+        case .uri, .url, .homepage: person.url = try value.map(field.resolve)
         default: break
         }
     }
@@ -244,8 +244,8 @@ final class AtomPersonHandler: ElementHandler {
 
 /// Atom `<link>` attributes; `href` resolved against xml:base.
 enum AtomLinks {
-    static func link(_ element: ElementStart, session: FeedParseSession) -> Link {
-        Link(href: session.resolve(element.attributes["href"] ?? "", inside: element), rel: element.attributes["rel"],
+    static func link(_ element: ElementStart, session: FeedParseSession) throws -> Link {
+        Link(href: try session.resolve(element.attributes["href"] ?? "", inside: element), rel: element.attributes["rel"],
                     type: element.attributes["type"], title: element.attributes["title"],
                     hreflang: element.attributes["hreflang"], length: element.attributes["length"])
     }

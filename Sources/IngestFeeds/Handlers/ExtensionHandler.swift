@@ -24,7 +24,7 @@ final class ExtensionHandler: ElementHandler {
         self.level = level
     }
 
-    func didStart(_ element: ElementStart) {
+    func didStart(_ element: ElementStart) throws {
         session.enter(element)
         name = session.vocabulary.local(element.name)
         attributes = [:]
@@ -32,7 +32,7 @@ final class ExtensionHandler: ElementHandler {
         for attribute in element.attributes {
             let key = session.vocabulary.local(attribute.name)
             var value = attribute.string
-            if level == 0, Self.uriAttributes.contains(key) { value = session.resolve(value) }
+            if level == 0, Self.uriAttributes.contains(key) { value = try session.resolve(value) }
             attributes[key] = value
         }
     }

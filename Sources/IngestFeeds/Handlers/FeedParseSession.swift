@@ -105,23 +105,77 @@ final class FeedParseSession {
     }
 
     /// `reference` resolved against the base in scope (RFC 3986); unchanged without one.
-    func resolve(_ reference: String) -> String {
-        guard let base, !reference.isEmpty else { return reference }
-        return URIReference.resolve(reference.trimmingASCIIWhiteSpace(), against: base)
+    func resolve(_ reference: String) throws -> String {
+        try resolve(reference, against: base)
     }
 
     /// `reference`, an attribute of `element`, resolved against the base in scope
     /// inside that element (its own xml:base included).
-    func resolve(_ reference: String, inside element: ElementStart) -> String {
+    func resolve(_ reference: String, inside element: ElementStart) throws -> String {
         enter(element)
         defer { leave(depth: element.depth) }
-        return resolve(reference)
+        return try resolve(reference)
     }
 
     /// HTML with its relative links resolved against the base in scope.
-    func resolveLinks(inHTML html: String) -> String {
+    func resolveLinks(inHTML html: String) throws -> String {
+        try resolveLinks(inHTML: html, against: base)
+    }
+
+    // MARK: - Links, bounded
+
+    /// How much resolving links may add to the values it rewrites: this many times
+    /// their bytes, plus ``linkGrowthAllowance`` for the whole document.
+    static let linkGrowthFactor = 8
+    /// What resolving links may add to a document beyond ``linkGrowthFactor`` times
+    /// the values it rewrites.
+    static let linkGrowthAllowance = 4 << 20
+    /// The bytes of the values links were resolved in, and what resolving added.
+    @exclusivity(unchecked) private var resolvedBytes = 0
+    @exclusivity(unchecked) private var linkGrowth = 0
+
+    /// `reference` resolved against `base` (RFC 3986); unchanged without one.
+    func resolve(_ reference: String, against base: URIReference?) throws -> String {
+        guard let base, !reference.isEmpty else { return reference }
+        let limit = try outputLimit(resolving: reference)
+        return try bounded(reference, URIReference.resolve(reference.trimmingASCIIWhiteSpace(), against: base), limit: limit)
+    }
+
+    /// HTML with its relative links resolved against `base`; unchanged without one.
+    func resolveLinks(inHTML html: String, against base: URIReference?) throws -> String {
         guard let base else { return html }
-        return HTMLLinks.resolvingLinks(in: html, against: base)
+        let limit = try outputLimit(resolving: html)
+        return try bounded(html, HTMLLinks.resolvingLinks(in: html, against: base, limit: limit), limit: limit)
+    }
+
+    /// The longest that `original` may become once resolved, counting it among the
+    /// values resolved: many short relative links resolved against a long base (a
+    /// long `xml:base`, a long address after a redirect) would otherwise turn a
+    /// small feed into gigabytes.
+    private func outputLimit(resolving original: String) throws -> Int {
+        let (total, overflow) = resolvedBytes.addingReportingOverflow(original.utf8.count)
+        guard !overflow else { throw amplification() }
+        resolvedBytes = total
+        let allowed = total.multipliedReportingOverflow(by: Self.linkGrowthFactor)
+        guard !allowed.overflow else { return .max }
+        return original.utf8.count + max(0, allowed.partialValue + Self.linkGrowthAllowance - linkGrowth)
+    }
+
+    /// `resolved` (`nil`: it would have been longer than `limit`), once what
+    /// resolving `original` added is within the document's bound; beyond it the
+    /// read fails (`.data`).
+    private func bounded(_ original: String, _ resolved: String?, limit: Int) throws -> String {
+        guard let resolved, resolved.utf8.count <= limit else { throw amplification() }
+        linkGrowth += max(0, resolved.utf8.count - original.utf8.count)
+        return resolved
+    }
+
+    private func amplification() -> IngestError {
+        let error = IngestError(.data, "resolving relative links against the base (xml:base, or the feed's address) "
+            + "would add more than \(Self.linkGrowthFactor) times the bytes of the values holding them, plus 4 MiB: "
+            + "refused as an amplification")
+        handlerError = error
+        return error
     }
 
     // MARK: - Items

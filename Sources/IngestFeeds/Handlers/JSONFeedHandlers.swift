@@ -32,10 +32,10 @@ final class JSONFeedHandler: ElementHandler {
         guard element.kind == .string, let value = JSONScalar.string(element) else { return true }
         switch kind {
         case .title: session.jsonFeed.title = value
-        case .homePageURL: session.jsonFeed.homePageURL = session.resolve(value)
-        case .feedURL: session.jsonFeed.feedURL = session.resolve(value)
+        case .homePageURL: session.jsonFeed.homePageURL = try session.resolve(value)
+        case .feedURL: session.jsonFeed.feedURL = try session.resolve(value)
         case .description: session.jsonFeed.description = value
-        case .icon: session.jsonFeed.icon = session.resolve(value)
+        case .icon: session.jsonFeed.icon = try session.resolve(value)
         case .language: session.jsonFeed.language = value
         default: return true
         }
@@ -126,21 +126,21 @@ final class JSONItemHandler: ElementHandler {
 
     func didStart(_ element: ElementStart) { item.reset() }
 
-    func take(scalar element: ElementEnd) -> Bool {
+    func take(scalar element: ElementEnd) throws -> Bool {
         let kind = session.vocabulary.term(element.name).kind
         // An id may be a number; JSON Feed says to read it as a string.
         guard element.kind == .string || (element.kind == .number && kind == .id),
               let value = JSONScalar.string(element) else { return true }
         switch kind {
         case .id: item.id = value
-        case .url: item.url = session.resolve(value)
-        case .externalURL: item.externalURL = session.resolve(value)
+        case .url: item.url = try session.resolve(value)
+        case .externalURL: item.externalURL = try session.resolve(value)
         case .title: item.title = value
-        case .contentHTML: item.contentHTML = session.resolveLinks(inHTML: value)
+        case .contentHTML: item.contentHTML = try session.resolveLinks(inHTML: value)
         case .contentText: item.contentText = value
         case .summary: item.summary = value
-        case .image: item.image = session.resolve(value)
-        case .bannerImage: item.bannerImage = session.resolve(value)
+        case .image: item.image = try session.resolve(value)
+        case .bannerImage: item.bannerImage = try session.resolve(value)
         case .datePublished: item.datePublished = value
         case .dateModified: item.dateModified = value
         default: break
@@ -183,12 +183,12 @@ final class JSONAuthorHandler: ElementHandler {
 
     func didStart(_ element: ElementStart) { author = JSONFeedAuthor() }
 
-    func take(scalar element: ElementEnd) -> Bool {
+    func take(scalar element: ElementEnd) throws -> Bool {
         guard element.kind == .string, let value = JSONScalar.string(element) else { return true }
         switch session.vocabulary.term(element.name).kind {
         case .name: author.name = value
-        case .url: author.url = session.resolve(value)
-        case .avatar: author.avatar = session.resolve(value)
+        case .url: author.url = try session.resolve(value)
+        case .avatar: author.avatar = try session.resolve(value)
         default: break
         }
         return true
@@ -258,10 +258,10 @@ final class JSONAttachmentHandler: ElementHandler {
 
     func didStart(_ element: ElementStart) { attachment = (nil, nil, nil) }
 
-    func take(scalar element: ElementEnd) -> Bool {
+    func take(scalar element: ElementEnd) throws -> Bool {
         guard let value = JSONScalar.string(element) else { return true }
         switch session.vocabulary.term(element.name).kind {
-        case .url where element.kind == .string: attachment.url = session.resolve(value)
+        case .url where element.kind == .string: attachment.url = try session.resolve(value)
         case .mimeType where element.kind == .string: attachment.mimeType = value
         case .sizeInBytes where element.kind == .number: attachment.size = value
         default: break

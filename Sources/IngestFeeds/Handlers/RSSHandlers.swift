@@ -101,9 +101,9 @@ final class RSSChannelHandler: ElementHandler {
         let value = field.value
         switch session.vocabulary.term(element.name).kind {
         case .title: session.rssChannel.title = value
-        case .description: session.rssChannel.description = value.map(field.resolveLinks(inHTML:))
+        case .description: session.rssChannel.description = try value.map(field.resolveLinks(inHTML:))
         case .link:
-            let link = field.resolve(value ?? linkHref ?? "")
+            let link = try field.resolve(value ?? linkHref ?? "")
             session.rssChannel.link = link.nonEmptyString
             session.rssChannel.links.append(link)
         case .language: session.rssChannel.language = value
@@ -145,10 +145,10 @@ final class RSSImageHandler: ElementHandler {
         return field.reading()
     }
 
-    func didFinish(child: any ElementHandler, element: ElementEnd) {
+    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         switch session.vocabulary.term(element.name).kind {
         case .title: image.title = field.value
-        case .url: image.url = field.value.map(field.resolve).nonEmpty
+        case .url: image.url = try field.value.map(field.resolve).nonEmpty
         default: break
         }
     }
@@ -190,7 +190,7 @@ final class RSSItemHandler: ElementHandler {
             linkHref = element.attributes["href"]
             return field.reading()
         case .enclosure:
-            item.enclosures.append(Enclosure(url: element.attributes["url"].map { session.resolve($0, inside: element) },
+            item.enclosures.append(Enclosure(url: try element.attributes["url"].map { try session.resolve($0, inside: element) },
                                              length: element.attributes["length"], type: element.attributes["type"]))
             return nil
         case .encoded, .comments, .source:
@@ -210,18 +210,18 @@ final class RSSItemHandler: ElementHandler {
         }
         let value = field.value
         if term.space == .content {
-            item.content = value.map(field.resolveLinks(inHTML:))
+            item.content = try value.map(field.resolveLinks(inHTML:))
             return
         }
         switch term.kind {
         case .title: item.title = value
-        case .description: item.description = value.map(field.resolveLinks(inHTML:))
+        case .description: item.description = try value.map(field.resolveLinks(inHTML:))
         case .author: item.author = value
         case .pubDate: item.pubDate = value
         case .guid: item.guid = value
         case .category: if let value { item.categories.append(value) }
         case .link:
-            let link = field.resolve(value ?? linkHref ?? "")
+            let link = try field.resolve(value ?? linkHref ?? "")
             item.link = link.nonEmptyString
             item.links.append(link)
         default:

@@ -72,15 +72,13 @@ final class TextFieldHandler: ElementHandler {
     private(set) var base: URIReference?
 
     /// `reference` resolved against the element's base.
-    func resolve(_ reference: String) -> String {
-        guard let base, !reference.isEmpty else { return reference }
-        return URIReference.resolve(reference.trimmingASCIIWhiteSpace(), against: base)
+    func resolve(_ reference: String) throws -> String {
+        try session.resolve(reference, against: base)
     }
 
     /// HTML with its relative links resolved against the element's base.
-    func resolveLinks(inHTML html: String) -> String {
-        guard let base else { return html }
-        return HTMLLinks.resolvingLinks(in: html, against: base)
+    func resolveLinks(inHTML html: String) throws -> String {
+        try session.resolveLinks(inHTML: html, against: base)
     }
 
     /// The value: trimmed, `nil` when empty; XHTML's wrapping `<div>` dropped.

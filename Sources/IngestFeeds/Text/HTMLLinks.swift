@@ -43,15 +43,17 @@ enum HTMLLinks {
     ]
 
     /// `html` with the relative URIs of its URI attributes resolved against `base`;
-    /// unchanged when `base` is not absolute or nothing is relative.
-    static func resolvingLinks(in html: String, against base: URIReference) -> String {
+    /// unchanged when `base` is not absolute or nothing is relative; `nil` as soon
+    /// as the result would be longer than `limit` bytes.
+    static func resolvingLinks(in html: String, against base: URIReference, limit: Int = .max) -> String? {
         guard base.isAbsolute, html.utf8.contains(UInt8(ascii: "<")) else { return html }
+        var overLimit = false
         var html = html
         return html.withUTF8 { bytes in
             var output: [UInt8] = []
             var copied = 0
             HTMLScanner(bytes: bytes).scan(text: { _ in }, tag: { tag in
-                guard !tag.isEnd else { return nil }
+                guard !tag.isEnd, !overLimit else { return nil }
                 tag.forEachAttribute { name, value in
                     guard let value, name.count <= 10 else { return }
                     let attribute = String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self).lowercased()
@@ -69,9 +71,11 @@ enum HTMLLinks {
                         }
                     }
                     copied = value.upperBound
+                    if output.count > limit { overLimit = true }
                 }
                 return nil
             })
+            guard !overLimit, output.count + bytes.count - copied <= limit else { return nil }
             guard copied > 0 else { return String(decoding: bytes, as: UTF8.self) }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
             return String(decoding: output, as: UTF8.self)
