@@ -7,8 +7,8 @@ internal import GRDB
 extension SQLiteOutput: StoredRowReader {
     /// The values of `columns` in the rows of `table` that match, as committed in the
     /// file at ``path`` (see ``/IngestCore/StoredRowReader``). No rows when the file
-    /// or the table does not exist yet, or for `-` (a database built for standard
-    /// output has no previous content). Every name is quoted as an SQL identifier;
+    /// or the table does not exist yet, or for `-` or another path that is not a
+    /// regular file (a database built for a stream has no previous content). Every name is quoted as an SQL identifier;
     /// values are bound, never spliced into the statement.
     ///
     /// A reader waits up to five seconds for another process's write lock.
@@ -22,7 +22,9 @@ extension SQLiteOutput: StoredRowReader {
     /// returns, read one at a time from a cursor.
     public func forEachStoredRow(in table: String, columns: [String], matching: [String: FieldValue],
                                  _ body: ([FieldValue]) throws -> Void) throws {
-        guard path != "-", FileStatus.exists(path) else { return }
+        // A stream (standard output, a FIFO, a device) holds no rows to read back:
+        // opening a FIFO to read it would wait for a writer that never comes.
+        guard let path = target.filePath, FileStatus.exists(path) else { return }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "ingest-read"

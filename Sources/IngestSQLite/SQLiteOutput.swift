@@ -75,7 +75,7 @@ public final class SQLiteOutput: Output {
     private var lock: OutputLock?
     /// Where ``path`` leads: a regular file (through a symbolic link, the file it
     /// names), or a stream the finished database is copied to.
-    private lazy var target = OutputTarget(path)
+    private(set) lazy var target = OutputTarget(path)
     /// Called once when ``open()`` starts waiting for another run's lock, with the
     /// holder's process id when known.
     public var whileWaitingForLock: ((_ holder: Int32?) -> Void)?

@@ -26,6 +26,33 @@ struct SpecialFileOutputTests {
         #expect(!FileManager.default.fileExists(atPath: "/dev/.null.ingest.lock"))
     }
 
+    @Test("ingest feed --out /dev/null, or a FIFO, works without --replace for every output; the device stays one",
+          arguments: ["db", "json", "ndjson"])
+    func feedToSpecialFiles(to: String) throws {
+        let box = try Sandbox()
+        try box.write("news.rss", feedText(threeItems))
+
+        let result = try box.run(["feed", "news.rss", "--to", to, "--out", "/dev/null"])
+
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+        #expect(try box.listing() == ["news.rss"])
+
+        try #require(mkfifo(box.path("pipe"), 0o644) == 0)
+        let reader = ReadAll(path: box.path("pipe"))
+        let throughFIFO = try box.run(["feed", "news.rss", "--to", to, "--out", "pipe"])
+        let received = reader.wait()
+        #expect(throughFIFO.status == 0, "\(throughFIFO)")
+        switch to {
+        case "ndjson": #expect(String(decoding: received, as: UTF8.self).split(separator: "\n").count == 3)
+        case "json": #expect(String(decoding: received, as: UTF8.self).contains("\"title\": \"Test feed\""))
+        default: #expect(received.starts(with: Data("SQLite format 3\0".utf8)))
+        }
+        #expect(lstat(box.path("pipe"), &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+        #expect(try box.listing() == ["news.rss", "pipe"])
+    }
+
     @Test("A FIFO is written through: a reader gets the output, the FIFO stays a FIFO", arguments: ["ndjson", "db"])
     func fifo(to: String) throws {
         let box = try Sandbox()

@@ -34,11 +34,16 @@ final class JSONDestination: FeedDestination {
         self.replace = replace
         self.single = single
         self.limits = limits
-        if path != "-", !replace, FileStatus.exists(path) {
+        target = OutputTarget(path)
+        if let filePath = target.filePath, !replace, FileStatus.exists(filePath) {
             throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: false))
         }
-        spool = try Self.makeSpool(beside: path)
+        spool = try Self.makeSpool(beside: target.filePath, named: path)
     }
+
+    /// Where ``path`` leads: a regular file, replaced atomically, or a stream
+    /// (standard output, a FIFO, `/dev/null`) written through.
+    private let target: OutputTarget
 
     deinit { closeSpool() }
 
@@ -68,11 +73,11 @@ final class JSONDestination: FeedDestination {
         }
     }
 
-    /// Makes the spool beside the output (in the temporary directory for standard
-    /// output), and unlinks it at once: it goes when the process does.
-    private static func makeSpool(beside path: String) throws -> Int32 {
-        let directory = path == "-" ? FileManager.default.temporaryDirectory.path
-                                    : URL(fileURLWithPath: path).deletingLastPathComponent().path
+    /// Makes the spool beside the output file (in the temporary directory for a
+    /// stream), and unlinks it at once: it goes when the process does.
+    private static func makeSpool(beside filePath: String?, named path: String) throws -> Int32 {
+        let directory = filePath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+            ?? FileManager.default.temporaryDirectory.path
         var template = Array("\(directory)/.ingest-json-items-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0, fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else {
@@ -99,15 +104,18 @@ final class JSONDestination: FeedDestination {
     func finish() throws {
         defer { closeSpool() }
         guard !feeds.isEmpty else { return }
-        let file = path == "-" ? nil : try AtomicFile(target: path)
-        let output = try file.map { file in
-            let descriptor = open(file.temporaryPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                throw IngestError(.output, "cannot write a file beside it: \(POSIX.lastError)", file: path)
-            }
-            return descriptor
-        } ?? STDOUT_FILENO
-        defer { if file != nil { _ = POSIX.close(output) } }
+        let file = try target.filePath.map { try AtomicFile(target: $0) }
+        let output: Int32
+        switch target {
+        case .standardOutput: output = STDOUT_FILENO
+        case .stream(let stream): output = open(stream, O_WRONLY | O_CLOEXEC)
+        case .file: output = open(file!.temporaryPath, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        }
+        guard output >= 0 else {
+            file?.discard()
+            throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path)
+        }
+        defer { if output != STDOUT_FILENO { _ = POSIX.close(output) } }
         func put(_ text: String) throws {
             var text = text
             try text.withUTF8 { try POSIX.writeAll(output, UnsafeRawBufferPointer($0), to: displayName) }

@@ -11,27 +11,39 @@ import Darwin
 /// its feed's address first (`feedUrl`: the URL it was read from, after permanent
 /// redirects; a file's path; standard input's feed link). Written to a temporary
 /// file renamed into place at the end; a source that fails half-way has its lines
-/// taken back. On standard output lines go out as they come, and cannot be.
+/// taken back. On standard output, or a path that is not a regular file (a FIFO,
+/// `/dev/null`), lines go out as they come, and cannot be.
 final class NDJSONDestination: FeedDestination {
     let path: String
     let limits: ParseLimits
     private let file: AtomicFile?
     private var descriptor: Int32
+    /// Whether ``descriptor`` was opened here (a file, or a stream by its path).
+    private let ownsDescriptor: Bool
     private var buffer: [UInt8] = []
     private var written: off_t = 0
 
     init(path: String, replace: Bool, limits: ParseLimits) throws {
         self.path = path
         self.limits = limits
-        if path == "-" {
-            file = nil
-            descriptor = STDOUT_FILENO
+        let filePath: String
+        switch OutputTarget(path) {
+        case .standardOutput:
+            (file, descriptor, ownsDescriptor) = (nil, STDOUT_FILENO, false)
             return
+        case .stream(let stream):
+            let descriptor = open(stream, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path) }
+            (file, self.descriptor, ownsDescriptor) = (nil, descriptor, true)
+            return
+        case .file(let resolved):
+            filePath = resolved
         }
-        if !replace, FileStatus.exists(path) {
+        if !replace, FileStatus.exists(filePath) {
             throw IngestError(.output, "already exists", file: path, reason: .outputExists(appendable: false))
         }
-        let file = try AtomicFile(target: path)
+        ownsDescriptor = true
+        let file = try AtomicFile(target: filePath)
         let descriptor = open(file.temporaryPath, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             file.discard()
@@ -43,9 +55,9 @@ final class NDJSONDestination: FeedDestination {
 
     deinit { closeFile() }
 
-    /// Closes the temporary file's descriptor (never standard output's).
+    /// Closes the temporary file's or the stream's descriptor (never standard output's).
     private func closeFile() {
-        guard file != nil, descriptor >= 0 else { return }
+        guard ownsDescriptor, descriptor >= 0 else { return }
         _ = POSIX.close(descriptor)
         descriptor = -1
     }
@@ -92,9 +104,8 @@ final class NDJSONDestination: FeedDestination {
 
     func finish() throws {
         try flush()
-        guard let file else { return }
         closeFile()
-        try file.commit()
+        try file?.commit()
     }
 
     func discard() {
