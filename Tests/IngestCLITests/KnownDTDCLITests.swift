@@ -67,6 +67,22 @@ struct KnownDTDCLITests {
         #expect(json.stderr.contains("r091.rss: 1 item") && !json.stderr.contains("recovering"), "\(json)")
     }
 
+    @Test("ingest feed from standard input (recovering from the start): the DTD's entities are no repair")
+    func feedFromStandardInput() throws {
+        let box = try Sandbox()
+
+        let result = try box.run(["feed", "-", "--to", "json", "--out", "-", "-v"], stdin: Self.rss091)
+
+        #expect(result.status == 0, "\(result)")
+        let feed = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        #expect(feed?["title"] as? String == "A «b» \u{A0}c", "\(result)")
+        let items = feed?["items"] as? [[String: Any]]
+        #expect(items?.first?["title"] as? String == "x é é&foo;", "\(result)")
+        #expect(result.stderr.contains("ingest: warning: \(Self.warning.replacingOccurrences(of: "r091.rss:", with: "<stdin>:"))"),
+                "\(result)")
+        #expect(result.stderr.contains("<stdin>: 1 item\n"), "not read as malformed: \(result)")
+    }
+
     @Test("Without the DOCTYPE the same references are malformed: 65", arguments: ["expat", "libxml2"])
     func withoutDoctype(_ parser: String) throws {
         let box = try Sandbox()
