@@ -32,6 +32,9 @@ public struct Importer: RecordReader {
         /// Lifts libxml2's hard limits (`XML_PARSE_HUGE`); only with ``xmlParser``
         /// `.libxml2`, and only for trusted inputs.
         public var allowsHugeDocuments: Bool
+        /// Hears what an XML parser read past rather than refused — an entity
+        /// reference kept as written (see ``UndeclaredEntity``); `nil`: nobody.
+        public var onWarning: ParseWarningHandler?
 
         /// - Parameters:
         ///   - recordPath: with the automatic mapping, where the records are; ignored
@@ -44,10 +47,12 @@ public struct Importer: RecordReader {
         ///     file name (``documentName``).
         ///   - xmlParser: Expat or libxml2 for XML inputs (``xmlParser``).
         ///   - allowsHugeDocuments: lift libxml2's hard limits (``allowsHugeDocuments``).
+        ///   - onWarning: hears what the XML parser read past (``onWarning``).
         public init(recordPath: RecordPath? = nil, mapping: (any RecordMapping)? = nil,
                     limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
                     format: InputFormat? = nil, documentName: String? = nil, xmlParser: XMLParserKind = .expat,
-                    allowsHugeDocuments: Bool = false) {
+                    allowsHugeDocuments: Bool = false, onWarning: ParseWarningHandler? = nil) {
+            self.onWarning = onWarning
             self.mapping = mapping ?? AutomaticRecordMapping(recordPath: recordPath)
             self.limits = limits
             self.chunkSize = chunkSize
@@ -129,9 +134,10 @@ public struct Importer: RecordReader {
         case .xml:
             switch options.xmlParser {
             case .expat:
-                return ExpatParser(chunkSize: options.chunkSize, limits: options.limits)
+                return ExpatParser(chunkSize: options.chunkSize, limits: options.limits, onWarning: options.onWarning)
             case .libxml2:
-                return LibXML2Parser(chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments)
+                return LibXML2Parser(chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments,
+                                     onWarning: options.onWarning)
             }
         case .json, .jsonLines:
             let name = input.path.map(Self.stem) ?? options.documentName ?? "stdin"

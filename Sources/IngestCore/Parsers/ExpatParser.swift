@@ -7,8 +7,14 @@ import CExpat
 /// Safety settings are fixed, not options:
 /// - no external entity and no external DTD is ever loaded — a reference to an
 ///   external entity is an error, so its contents can never reach an output;
-/// - parameter entities are not parsed;
+/// - parameter entities and the external DTD are parsed only from the document and
+///   ingest's own tables: the DTD of a well-known public identifier (``KnownDTD``)
+///   gets its entities declared from ``HTMLEntities``, any other is skipped;
 /// - Expat's protection against entity amplification ("billion laughs") stays on.
+///
+/// A reference in content to an entity nothing read declares, while the document
+/// has an external DTD or parameter entity ingest skipped, is kept as written
+/// (`&name;`) with one ``ParseWarning`` per name (see ``UndeclaredEntity``).
 public struct ExpatParser: StreamingParser {
     /// The bytes read from the input per call, and the size of the parse buffer.
     /// Default: ``defaultChunkSize`` (256 KiB).
@@ -17,11 +23,15 @@ public struct ExpatParser: StreamingParser {
     /// attributes, a comment longer than ``ParseLimits/maxTextBytes`` (and a chunk)
     /// stops the parse, rather than Expat holding it all in memory.
     public var limits: ParseLimits
+    /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
+    public var onWarning: ParseWarningHandler?
 
-    /// An Expat parser reading `chunkSize` bytes at a time, bounded by `limits`.
-    public init(chunkSize: Int = defaultChunkSize, limits: ParseLimits = .default) {
+    /// An Expat parser reading `chunkSize` bytes at a time, bounded by `limits`,
+    /// telling `onWarning` what it reads past.
+    public init(chunkSize: Int = defaultChunkSize, limits: ParseLimits = .default, onWarning: ParseWarningHandler? = nil) {
         self.chunkSize = chunkSize
         self.limits = limits
+        self.onWarning = onWarning
     }
 
     /// Reads `input` chunk by chunk into Expat's own buffer and delivers its events
@@ -32,6 +42,7 @@ public struct ExpatParser: StreamingParser {
     public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
                       progress: ((Int) -> Void)? = nil) throws {
         let session = ExpatPushParser(receiver: receiver, displayName: input.displayName)
+        session.onWarning = onWarning
         var consumed = 0
         while true {
             guard let buffer = XML_GetBuffer(session.parser, Int32(chunkSize)) else {
@@ -50,7 +61,9 @@ public struct ExpatParser: StreamingParser {
     /// An ``ExpatPushParser`` delivering to `receiver`, whose errors name `displayName`,
     /// bounded by ``limits``.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) -> any PushParser {
-        ExpatPushParser(receiver: receiver, limits: limits, displayName: displayName)
+        let parser = ExpatPushParser(receiver: receiver, limits: limits, displayName: displayName)
+        parser.onWarning = onWarning
+        return parser
     }
 }
 
@@ -93,6 +106,10 @@ public final class ExpatPushParser: PushParser {
     /// What the document declares, for refusing entities declared only where ingest
     /// does not read (see ``ExpatUndeclaredEntities``).
     @exclusivity(unchecked) var entities = ExpatUndeclaredEntities()
+    /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
+    public var onWarning: ParseWarningHandler?
+    /// The undeclared entities kept as written, warned about once each.
+    var skipped = SkippedEntities()
     /// The input's first two bytes, once they are known.
     private var firstBytes: [UInt8] = []
     @exclusivity(unchecked) private var attributeScratch: [Attribute] = []
@@ -118,7 +135,9 @@ public final class ExpatPushParser: PushParser {
         self.displayName = displayName
         parser = XML_ParserCreateNS(encoding, XML_Char(bitPattern: Self.namespaceSeparator))
         XML_SetReturnNSTriplet(parser, 1)
-        XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER)
+        // Parameter entities and the external DTD reach the handler below, which
+        // reads only ingest's own declarations for a well-known DTD.
+        XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_UNLESS_STANDALONE)
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetElementHandler(parser, { data, name, attributes in
             ExpatPushParser.with(data) { $0.startElement(name!, attributes!) }
@@ -141,8 +160,10 @@ public final class ExpatPushParser: PushParser {
         }, Unmanaged.passUnretained(self).toOpaque())
         // The handler's first argument is set to this session rather than the parser.
         XML_SetExternalEntityRefHandlerArg(parser, Unmanaged.passUnretained(self).toOpaque())
-        XML_SetExternalEntityRefHandler(parser) { session, _, _, systemID, _ in
+        XML_SetExternalEntityRefHandler(parser) { session, context, _, systemID, publicID in
             let session = ExpatPushParser.from(UnsafeMutableRawPointer(session))
+            // No context: the external DTD or a parameter entity.
+            if context == nil { return session.declarations(publicID: publicID, systemID: systemID) }
             let what = systemID.map { String(cString: $0) } ?? "?"
             session.fail(IngestError(.data, ExternalEntity.refusal(what), position: session.position))
             return Int32(XML_STATUS_ERROR.rawValue)
@@ -314,6 +335,17 @@ public final class ExpatPushParser: PushParser {
             }
         } catch {
             stop(with: error)
+        }
+    }
+
+    /// Delivers a skipped entity's reference as written, `&name;`, as text.
+    func keepAsWritten(entity name: String) {
+        guard failure == nil else { return }
+        let position = position
+        var text = skipped.keep(name, unread: entities.unread, file: displayName, at: position, warning: onWarning)
+        text.append(0)
+        text.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: XML_Char.self) { characters($0.baseAddress!, $0.count - 1) }
         }
     }
 

@@ -5,13 +5,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Refuses a reference to a general entity the document does not declare when the
+/// Follows references to general entities the document does not declare when the
 /// declaration could be in something ingest never reads — an external DTD
 /// (`<!DOCTYPE r SYSTEM "x.dtd">`) or a parameter entity. XML makes such a reference
 /// a validity question rather than a well-formedness error, so Expat reports it as
 /// "skipped" in content and drops it silently in an attribute value: the text would
-/// vanish from the output without a word. ingest stops with the entity's name
-/// instead (exit 65), as it does for every parser and mode.
+/// vanish from the output without a word. In content of a document with an external
+/// DTD ingest keeps it as written, `&name;`, with a warning; in an attribute value,
+/// or when only a parameter entity went unread, it stops with the entity's name
+/// (exit 65), as libxml2's parser does (see ``UndeclaredEntity``).
 ///
 /// In content, Expat's skipped-entity callback says so. In an attribute value Expat
 /// says nothing, so the start tag's own bytes are read for references (`&name;`)
@@ -22,6 +24,9 @@ struct ExpatUndeclaredEntities {
     /// What might hold declarations ingest does not read: `the external DTD "x.dtd"`,
     /// `a parameter entity`; `nil` while everything was read.
     var unread: String?
+    /// The DOCTYPE names an external DTD. Without one (only an unread parameter
+    /// entity), an undeclared entity in content is refused, as libxml2 refuses it.
+    var externalSubset = false
     /// The document said `standalone="yes"`: Expat then refuses undeclared entities itself.
     var standalone = false
     /// The general entities declared in what was read.
@@ -94,6 +99,7 @@ extension ExpatPushParser {
         }
         XML_SetStartDoctypeDeclHandler(parser) { data, _, systemID, _, _ in
             guard let systemID else { return }
+            ExpatPushParser.session(data).entities.externalSubset = true
             ExpatPushParser.session(data).entities.unread = "the external DTD \"\(String(cString: systemID))\""
         }
         XML_SetNotStandaloneHandler(parser) { data in
@@ -107,9 +113,36 @@ extension ExpatPushParser {
             ExpatPushParser.session(data).entities.declared.insert(String(cString: name))
         }
         XML_SetSkippedEntityHandler(parser) { data, name, isParameterEntity in
-            guard let name, isParameterEntity == 0 else { return }
+            guard let name else { return }
             let session = ExpatPushParser.session(data)
-            session.refuse(entity: String(cString: name))
+            guard isParameterEntity == 0 else {
+                // A parameter entity nothing declares: what follows it is not read.
+                if session.entities.unread == nil { session.entities.unread = "a parameter entity" }
+                return
+            }
+            if session.entities.externalSubset {
+                session.keepAsWritten(entity: String(cString: name))
+            } else {
+                session.refuse(entity: String(cString: name))
+            }
+        }
+    }
+
+    /// The external DTD or an external parameter entity, which Expat asks for: for
+    /// a well-known DTD (``KnownDTD``) ingest's own declarations of its entities,
+    /// read from memory; nothing for any other, which stays unread.
+    func declarations(publicID: UnsafePointer<XML_Char>?, systemID: UnsafePointer<XML_Char>?) -> Int32 {
+        guard KnownDTD.recognises(publicID: publicID.map { String(cString: $0) },
+                                  systemID: systemID.map { String(cString: $0) }) else {
+            if entities.unread == nil { entities.unread = "a parameter entity" }
+            return Int32(XML_STATUS_OK.rawValue)
+        }
+        guard let declarations = XML_ExternalEntityParserCreate(parser, nil, nil) else { return Int32(XML_STATUS_ERROR.rawValue) }
+        defer { XML_ParserFree(declarations) }
+        let text = KnownDTD.declarations.utf8CString
+        return text.withUnsafeBufferPointer {
+            XML_Parse(declarations, $0.baseAddress, Int32($0.count - 1), 1) == XML_STATUS_ERROR
+                ? Int32(XML_STATUS_ERROR.rawValue) : Int32(XML_STATUS_OK.rawValue)
         }
     }
 

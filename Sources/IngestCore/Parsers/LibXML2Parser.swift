@@ -15,7 +15,8 @@ import CLibXML2
 /// Windows-1252, Shift_JIS or EUC-JP). Expat is the default and faster.
 ///
 /// Safety settings are fixed, not options:
-/// - `XML_PARSE_NONET`; no external DTD is loaded; entities are not substituted by
+/// - `XML_PARSE_NONET`; no external DTD is loaded (a well-known one's entities are
+///   declared from ingest's own table, ``KnownDTD``); entities are not substituted by
 ///   libxml2 (`XML_PARSE_NOENT` is off) and a reference to an external entity in
 ///   content is an error, so its contents can never reach an output;
 /// - libxml2's own limits stay on (names over 50 000 bytes, one attribute value or
@@ -53,11 +54,15 @@ public struct LibXML2Parser: StreamingParser {
     /// The document's encoding, overriding its XML declaration, as an HTTP charset
     /// does (RFC 7303); `nil` (the default) lets the document say.
     public var encoding: String?
+    /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
+    public var onWarning: ParseWarningHandler?
 
     /// A libxml2 parser reading `chunkSize` bytes at a time, with its hard limits on
-    /// unless `allowsHugeDocuments`; see the properties for `recovers` and `encoding`.
+    /// unless `allowsHugeDocuments`; see the properties for `recovers`, `encoding`
+    /// and `onWarning`.
     public init(chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false,
-                recovers: Bool = false, encoding: String? = nil) {
+                recovers: Bool = false, encoding: String? = nil, onWarning: ParseWarningHandler? = nil) {
+        self.onWarning = onWarning
         self.chunkSize = chunkSize
         self.allowsHugeDocuments = allowsHugeDocuments
         self.recovers = recovers
@@ -72,6 +77,7 @@ public struct LibXML2Parser: StreamingParser {
                       progress: ((Int) -> Void)? = nil) throws {
         let session = try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
                                             encoding: encoding, displayName: input.displayName)
+        session.onWarning = onWarning
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var consumed = 0
@@ -88,7 +94,9 @@ public struct LibXML2Parser: StreamingParser {
     /// A ``LibXML2PushParser`` delivering to `receiver`; throws when libxml2 cannot
     /// create its parser context.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) throws -> any PushParser {
-        try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
-                              encoding: encoding, displayName: displayName)
+        let parser = try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
+                                           encoding: encoding, displayName: displayName)
+        parser.onWarning = onWarning
+        return parser
     }
 }

@@ -56,6 +56,10 @@ public final class LibXML2PushParser: PushParser {
     /// (not counted with `huge`, which lifts libxml2's amplification check too).
     private var expansion = EntityExpansionBudget()
     private var pushedBytes = 0
+    /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
+    public var onWarning: ParseWarningHandler?
+    /// The undeclared entities kept as written, warned about once each.
+    private var skipped = SkippedEntities()
 
     /// What Expat's namespace triplets use between URI, local name and prefix.
     static let namespaceSeparator = NameTable.namespaceSeparator
@@ -443,12 +447,29 @@ public final class LibXML2PushParser: PushParser {
 
     /// libxml2 reports an entity reference it did not expand itself. An internal
     /// entity's text has already gone through the callbacks; an external entity is
-    /// refused here, as the Expat path refuses it.
+    /// refused here, as the Expat path refuses it; one nothing declares, while
+    /// declarations went unread, is kept as written, as the Expat path keeps it.
     private func reference(_ name: UnsafePointer<xmlChar>) {
-        guard failure == nil, let document = context.pointee.myDoc,
-              let entity = xmlGetDocEntity(document, name),
-              entity.pointee.etype == XML_EXTERNAL_GENERAL_PARSED_ENTITY else { return }
+        guard failure == nil, let document = context.pointee.myDoc else { return }
+        guard let entity = xmlGetDocEntity(document, name) else {
+            guard !inStartTag, context.pointee.hasExternalSubset != 0 || document.pointee.intSubset?.pointee.SystemID != nil,
+                  let unread = UndeclaredEntity.unread(by: context) else { return }
+            // libxml2 stands past the reference: the position of its `&`, as Expat gives.
+            var position = currentPosition
+            let written = String(cString: name).unicodeScalars.count + 2
+            if position.column > written { position.column -= written }
+            let text = skipped.keep(String(cString: name), unread: unread, file: displayName, at: position, warning: onWarning)
+            run(position) { try text.withUnsafeBufferPointer { try receiver.text($0, at: position) } }
+            return
+        }
+        guard entity.pointee.etype == XML_EXTERNAL_GENERAL_PARSED_ENTITY else { return }
         fail(IngestError(.data, ExternalEntity.refusal(entity, name: name), position: currentPosition))
+    }
+
+    /// Whether the document's parser is reading a start tag's attribute values
+    /// (libxml2 reports their references as it reports those in content).
+    private var inStartTag: Bool {
+        context.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE || context.pointee.instate == XML_PARSER_START_TAG
     }
 
     /// A libxml2 diagnostic. Warnings and validity errors leave the document
@@ -458,6 +479,8 @@ public final class LibXML2PushParser: PushParser {
     private func report(_ error: xmlError) {
         guard failure == nil else { return }
         if let refusal = UndeclaredEntity.message(for: error, document: context) {
+            // In content, only a warning: ``reference(_:)`` keeps it as written.
+            if error.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue) && !inStartTag { return }
             return failOrRecover(IngestError(.data, refusal, position: position(of: error)))
         }
         guard Self.isFailure(error) else { return }

@@ -5,7 +5,10 @@ import CLibXML2
 package enum LibXML2SAXHandler {
     /// SAX2's defaults, which keep a DTD's entity and attribute declarations, with
     /// every content and diagnostic callback off and the external subset never loaded,
-    /// whatever the parser options say. A parse sets the callbacks it needs on top.
+    /// whatever the parser options say — but the DOCTYPE of a well-known DTD
+    /// (``KnownDTD``) gets that DTD's entities, declared from ingest's own table. A
+    /// parse sets the callbacks it needs on top; the parser context must be the SAX
+    /// user data.
     package static func secure() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         xmlSAXVersion(&handler, 2)
@@ -24,6 +27,12 @@ package enum LibXML2SAXHandler {
         handler.fatalError = nil
         handler.serror = nil
         handler.externalSubset = nil
+        handler.internalSubset = { context, name, publicID, systemID in
+            xmlSAX2InternalSubset(context, name, publicID, systemID)
+            guard let context else { return }
+            KnownDTD.declare(in: context.assumingMemoryBound(to: xmlParserCtxt.self), name: name,
+                             publicID: publicID, systemID: systemID)
+        }
         return handler
     }
 }

@@ -144,11 +144,14 @@ final class FeedParserCore {
             if let spaces = verdict.whiteSpaceBeforeDeclaration { pending.removeSubrange(spaces) }
             switch xmlMode {
             case .strict:
-                parser = ExpatPushParser(receiver: stack, encoding: charset, limits: options.limits, displayName: displayName)
+                let expat = ExpatPushParser(receiver: stack, encoding: charset, limits: options.limits, displayName: displayName)
+                expat.onWarning = options.onWarning
+                parser = expat
             case .recovering:
                 let recovering = RecoveringReceiver(forwardingTo: stack)
                 let libxml2 = try LibXML2PushParser(receiver: recovering, recovers: true, encoding: charset,
                                                     displayName: displayName)
+                libxml2.onWarning = options.onWarning
                 recoveringReceiver = recovering
                 recoveringParser = libxml2
                 repair = XMLRepairFilter(maxTokenBytes: options.limits.maxTextBytes)

@@ -40,11 +40,15 @@ public struct FeedReader: Sendable {
         /// Whether an item without an explicit image takes the first `<img>` of its
         /// content or description, as gofeed does (it costs a scan of the HTML).
         public var scansContentForImages: Bool
+        /// Hears what the XML parser read past rather than refused — an entity
+        /// reference kept as written (see ``IngestCore/ParseWarning``); `nil`: nobody.
+        public var onWarning: ParseWarningHandler?
 
         /// Options; the defaults read any feed from a file or from memory.
         public init(baseURL: URL? = nil, charset: String? = nil, recovery: Recovery = .fallback,
                     limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
-                    scansContentForImages: Bool = true) {
+                    scansContentForImages: Bool = true, onWarning: ParseWarningHandler? = nil) {
+            self.onWarning = onWarning
             self.baseURL = baseURL
             self.charset = charset
             self.recovery = recovery

@@ -45,6 +45,11 @@ struct XMLRepairFilter {
     private var lines = 0, column = 0
     /// Where the first repair was made (1-based line and column), and what it was.
     private(set) var firstRepair: FeedParseError?
+    /// The DOCTYPE's text outside its internal subset, to tell a well-known DTD by.
+    private var doctype: [UInt8] = []
+    /// The DOCTYPE names a DTD that declares HTML's entities (``IngestCore/KnownDTD``):
+    /// `&nbsp;` is then declared, not a repair, and passes through for the parser.
+    private(set) var declaresHTMLEntities = false
 
     /// HTML's elements that have no content, which HTML lets a feed leave open.
     private static let emptyHTMLElements: [[UInt8]] = ["br", "hr", "img", "wbr"].map { Array($0.utf8) }
@@ -147,6 +152,7 @@ struct XMLRepairFilter {
                         state = next == UInt8(ascii: "?") ? .instruction : .declaration
                         declarationDepth = 0
                         quote = 0
+                        doctype.removeAll()
                         output.append(byte)
                         index += 1
                         continue
@@ -203,7 +209,9 @@ struct XMLRepairFilter {
                     declarationDepth = max(0, declarationDepth - 1)
                 } else if byte == UInt8(ascii: ">"), declarationDepth == 0 {
                     state = .text
+                    if !declaresHTMLEntities { declaresHTMLEntities = Self.namesKnownDTD(doctype) }
                 }
+                if declarationDepth == 0, doctype.count < 1024 { doctype.append(byte) }
                 output.append(byte)
                 index += 1
             }
@@ -302,7 +310,7 @@ struct XMLRepairFilter {
         if end == count, !final { return nil }
         guard end < count, bytes[end] == UInt8(ascii: ";") else { return bare(bytes, index, &output) }
         let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
-        if !Self.isPredefined(name), let code = HTMLEntities.codePoint(named: name) {
+        if !Self.isPredefined(name), !declaresHTMLEntities, let code = HTMLEntities.codePoint(named: name) {
             note(bytes, index, "the entity \"\(String(decoding: name, as: UTF8.self))\" is HTML's, not XML's")
             output.append(contentsOf: "&#\(code);".utf8)
         } else {
@@ -340,6 +348,19 @@ struct XMLRepairFilter {
     private func isNameByte(_ byte: UInt8) -> Bool {
         isNameStart(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             || byte == UInt8(ascii: ":")
+    }
+
+    /// Whether `declaration` (`!DOCTYPE rss PUBLIC "…" "…"`, without its internal
+    /// subset) names a well-known DTD, as the parsers tell it.
+    private static func namesKnownDTD(_ declaration: [UInt8]) -> Bool {
+        let text = String(decoding: declaration, as: UTF8.self)
+        guard text.hasPrefix("!DOCTYPE") else { return false }
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\"" || $0 == "'" })
+        // Outside quotes, inside, outside…: the literals are the odd parts.
+        let literals = stride(from: 1, to: parts.count, by: 2).map { String(parts[$0]) }
+        let isPublic = parts.first.map { $0.split(whereSeparator: \.isWhitespace).contains("PUBLIC") } ?? false
+        return KnownDTD.recognises(publicID: isPublic ? literals.first : nil,
+                                   systemID: isPublic ? literals.dropFirst().first : literals.first)
     }
 
     private static func isPredefined(_ name: UnsafeBufferPointer<UInt8>) -> Bool {

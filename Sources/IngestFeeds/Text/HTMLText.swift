@@ -1,3 +1,5 @@
+import IngestCore
+
 /// Plain text from HTML and from text, for ``FeedText/plainText``: tags removed
 /// (the bodies of `script` and `style` too), character references decoded, white
 /// space collapsed to single spaces and trimmed. A tag that breaks a line in a

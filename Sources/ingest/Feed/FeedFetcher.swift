@@ -103,7 +103,8 @@ struct FeedFetcher: Sendable {
     private func read(_ response: HTTPClientResponse, from url: URL, fetch: FeedFetch, into job: FeedJob) async throws {
         job.begin(fetch)
         let items = ItemBuffer()
-        let options = FeedReader.Options(baseURL: url, charset: Self.charset(response.headers.first(name: "Content-Type")))
+        let options = FeedReader.Options(baseURL: url, charset: Self.charset(response.headers.first(name: "Content-Type")),
+                                         onWarning: job.onWarning)
         let parser = FeedPushParser(options: options, displayName: url.absoluteString) { item, feed in
             items.append(item, feed)
         }

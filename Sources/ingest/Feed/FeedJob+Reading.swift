@@ -36,12 +36,12 @@ extension FeedJob {
     func read(limits: ParseLimits, _ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed {
         switch source {
         case .file(let path, _):
-            let reader = FeedReader(options: FeedReader.Options(limits: limits))
+            let reader = FeedReader(options: FeedReader.Options(limits: limits, onWarning: onWarning))
             return try reader.read(InputFile(path: path).decompressed(),
                                    reopen: { try InputFile(path: path).decompressed() }, deliver)
         case .standardInput:
             // Standard input cannot be read twice: libxml2's recovering mode from the start.
-            let reader = FeedReader(options: FeedReader.Options(recovery: .always, limits: limits))
+            let reader = FeedReader(options: FeedReader.Options(recovery: .always, limits: limits, onWarning: onWarning))
             return try reader.read(InputFile(path: "-").decompressed(), deliver)
         case .directory(_, let problem):
             throw Self.unlisted(problem)

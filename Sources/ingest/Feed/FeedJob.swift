@@ -31,6 +31,8 @@ final class FeedJob: @unchecked Sendable {
     let index: Int
     let source: FeedSource
     let threshold: Int
+    /// Hears what the feed's XML parser read past (an entity kept as written).
+    let onWarning: ParseWarningHandler?
     private let queue: FeedJobQueue
     private let condition = NSCondition()
     // Guarded by `condition`:
@@ -43,8 +45,9 @@ final class FeedJob: @unchecked Sendable {
     private var abandoned = false
     private var roomWaiter: CheckedContinuation<Void, Never>?
 
-    init(index: Int, source: FeedSource, queue: FeedJobQueue, threshold: Int = 512) {
+    init(index: Int, source: FeedSource, queue: FeedJobQueue, threshold: Int = 512, onWarning: ParseWarningHandler? = nil) {
         self.index = index
+        self.onWarning = onWarning
         self.source = source
         self.queue = queue
         self.threshold = threshold

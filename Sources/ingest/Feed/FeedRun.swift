@@ -30,7 +30,12 @@ struct FeedRun {
     /// a signal asked the command to end.
     func run() throws(FeedFailure) -> [SourceOutcome] {
         let queue = FeedJobQueue()
-        let jobs = sources.enumerated().map { FeedJob(index: $0.offset, source: $0.element, queue: queue) }
+        let console = console
+        var onWarning: ParseWarningHandler?
+        if !console.quiet { onWarning = { (warning: ParseWarning) in console.warning(warning.description) } }
+        let jobs = sources.enumerated().map {
+            FeedJob(index: $0.offset, source: $0.element, queue: queue, onWarning: onWarning)
+        }
         var remote: [(FeedJob, FeedFetcher.Plan)] = []
         for job in jobs {
             switch job.source {

@@ -24,13 +24,17 @@ extension ImportCommand {
         } else {
             AutomaticRecordMapping(recordPath: try mapping.records.map(RecordPath.init), table: mapping.table)
         }
+        let console = Console(quiet: messages.quiet, verbose: messages.verbose)
+        var onWarning: ParseWarningHandler?
+        if !messages.quiet { onWarning = { (warning: ParseWarning) in console.warning(warning.description) } }
         let importer = Importer(options: .init(
             mapping: recordMapping,
             limits: limits.limits,
             format: input.format,
             documentName: standardInputName,
             xmlParser: parsing.parser,
-            allowsHugeDocuments: parsing.huge))
+            allowsHugeDocuments: parsing.huge,
+            onWarning: onWarning))
         return output.parseOnly ? WellFormednessCheck(importer: importer) : importer
     }
 
