@@ -109,6 +109,27 @@ extension FeedHTTPTests {
         #expect(Set(lines(fetched.stdout)).count == 601)
     }
 
+    @Test("a 100 MB ill-formed body over HTTP, read strictly then replayed from the spool: peak memory stays flat",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "GNU time measures peak memory"))
+    func largeBodyReplayedFlat() throws {
+        var body = Array(#"<?xml version="1.0"?><rss version="2.0"><channel><title>Many</title>"#.utf8)
+        let text = String(repeating: "text ", count: 200)
+        for index in 0..<100_000 {
+            body += Array("<item><guid>g\(index)</guid><title>Item \(index)</title><description>\(text)</description></item>".utf8)
+        }
+        body += Array("<item><title>A & B</title></item></channel></rss>".utf8)
+        server.route("/many.xml", .init(headers: [("Content-Type", "application/rss+xml")], body: body))
+        let binary = try Locations.requireIngest()
+        let result = try sandbox.run(["-f", "%M", binary.path, "feed", server.url("/many.xml"), "--to", "ndjson", "--out", "many.ndjson", "-v"],
+                                     executable: URL(fileURLWithPath: "/usr/bin/time"))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("recovering mode"), "\(result)")
+        let peakKB = try #require(result.stderrLines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(result)")
+        // The body is 100 MB; a pipe that kept the chunks it had passed on held some 65 MB more.
+        #expect(peakKB < 90 << 10, "peak \(peakKB) KB")
+        #expect(lines(try sandbox.contents("many.ndjson")).count == 100_001)
+    }
+
     @Test("billion laughs over standard input, HTTP and a file: exit 65 naming the entity expansion, nothing stored")
     func billionLaughs() throws {
         let piped = try sandbox.run(["feed", "-", "--to", "ndjson", "--out", "-"], stdin: Data(billionLaughsFeed.utf8))

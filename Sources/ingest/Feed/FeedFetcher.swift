@@ -281,6 +281,8 @@ private final class BodyPipe: ByteSource, @unchecked Sendable {
         chunks[head].withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
         offset += count
         if offset == chunks[head].count {
+            // Freed now, not when the array is next compacted.
+            chunks[head] = []
             head += 1
             offset = 0
         }
