@@ -191,6 +191,15 @@ extension FeedHTTPTests {
         #expect(lines(sniffed.stdout).count == 3)
     }
 
+    @Test("a body in a Content-Encoding ingest does not read (br): exit 65 naming it")
+    func unreadEncoding() throws {
+        server.route("/br.xml", .init(headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "br")],
+                                      body: Array("not really brotli".utf8)))
+        let result = try sandbox.run(["feed", server.url("/br.xml")])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("encoded as \"br\", which ingest does not read"), "\(result)")
+    }
+
     @Test("a body cut short without Content-Length is read as not well-formed, and said to be")
     func cutWithoutLength() throws {
         let many = (0..<40).map { ("g\($0)", "Item \($0)", String(repeating: "text ", count: 50)) }
