@@ -20,15 +20,20 @@ extension ByteSource {
     ///   first bytes, and it serves them again), or for any other source a wrapper that
     ///   serves the bytes looked at and then the rest.
     ///
-    /// - Parameter memoryLimit: passed to ``DecompressingSource/init(_:format:memoryLimit:inputBufferSize:)``.
-    public func decompressingIfCompressed(memoryLimit: Int = DecompressingSource.defaultMemoryLimit) throws -> any ByteSource {
+    /// - Parameters:
+    ///   - memoryLimit: passed to ``DecompressingSource/init(_:format:memoryLimit:inputBufferSize:)``.
+    ///   - inputBufferSize: passed to ``DecompressingSource/init(_:format:memoryLimit:inputBufferSize:)``:
+    ///     a small one keeps ``DecompressingSource/compressedBytesRead`` close to what
+    ///     was decoded, for a caller that bounds the ratio of the two.
+    public func decompressingIfCompressed(memoryLimit: Int = DecompressingSource.defaultMemoryLimit,
+                                          inputBufferSize: Int = defaultChunkSize) throws -> any ByteSource {
         if let file = self as? InputFile {
             guard let format = try CompressionFormat.detect(in: file) else { return file }
-            return try DecompressingSource(file, format: format, memoryLimit: memoryLimit)
+            return try DecompressingSource(file, format: format, memoryLimit: memoryLimit, inputBufferSize: inputBufferSize)
         }
         let replaying = try ReplayingSource(readingStartOf: self, count: CompressionFormat.magicByteCount)
         guard let format = replaying.prefix.withUnsafeBytes({ CompressionFormat.detect($0) }) else { return replaying }
-        return try DecompressingSource(replaying, format: format, memoryLimit: memoryLimit)
+        return try DecompressingSource(replaying, format: format, memoryLimit: memoryLimit, inputBufferSize: inputBufferSize)
     }
 }
 

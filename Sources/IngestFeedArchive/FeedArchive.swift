@@ -44,9 +44,15 @@ public final class FeedArchive: @unchecked Sendable {
         /// By a name known before reading: a file's path, a URL.
         case given(String)
         /// By the feed's own address (its `feed_link`, else its `link`), for bytes
-        /// that come without a name — standard input; `-` when the feed has neither.
+        /// that come without a name — standard input — as `stdin:` and the address,
+        /// so that what a feed claims can never name a file's or a URL's row (a file
+        /// is archived under its absolute path, a URL under itself); `-` when the feed
+        /// has neither.
         case fromFeed
     }
+
+    /// What the name of a feed read ``SourceName/fromFeed`` starts with.
+    public static let standardInputPrefix = "stdin:"
 
     private let makeOutput: OutputMaker
     private let reader: any StoredRowReader
@@ -62,7 +68,8 @@ public final class FeedArchive: @unchecked Sendable {
     /// table it holds already.
     ///
     /// - Throws: ``IngestCore/IngestError`` (`.output`) when the target holds a
-    ///   `feeds` table that is not an archive's, or cannot be read; a `.temporary`
+    ///   table of the archive's names (`feeds`, `items`…) that is not an archive's,
+    ///   or cannot be read; a `.temporary`
     ///   error as it is (a database server that cannot be reached now).
     public init(output makeOutput: @escaping OutputMaker) throws {
         self.makeOutput = makeOutput
@@ -73,6 +80,13 @@ public final class FeedArchive: @unchecked Sendable {
             for values in try reader.storedRows(in: Table.feeds, columns: columns, matching: [:]) {
                 let feed = StoredFeed(row: Dictionary(uniqueKeysWithValues: zip(columns, values)))
                 stored[feed.id] = feed
+            }
+            // The other tables must be the archive's too: an unrelated `items` would
+            // otherwise fail only when written to, as an I/O error. Asking for their
+            // columns where the (never NULL) key is NULL reads no row of an archive.
+            for table in Self.design.tables where table.name != Table.feeds {
+                let columns = table.columns.map(\.name)
+                try reader.forEachStoredRow(in: table.name, columns: columns, matching: [columns[0]: .null]) { _ in }
             }
         } catch let error as IngestError where error.kind != .temporary {
             throw IngestError(.output, "not a feed archive, or unreadable: \(error.message)",
@@ -189,7 +203,7 @@ public final class FeedArchive: @unchecked Sendable {
     private func begin(_ source: SourceName, feed: Feed, fetch: FeedFetch, sink: any RecordSink) throws -> SourceRun {
         let name: String = switch source {
         case .given(let name): name
-        case .fromFeed: feed.feedLink ?? feed.link ?? "-"
+        case .fromFeed: (feed.feedLink ?? feed.link).map { Self.standardInputPrefix + $0 } ?? "-"
         }
         let previous = try storedNow(name)
         let feedID = previous?.id ?? ArchiveKey.feed(name)

@@ -127,7 +127,7 @@ struct FeedCLITests {
         #expect(JSONValue.object(Array(members.dropFirst())) == items[0].gofeedJSONValue)
     }
 
-    @Test("standard input, named by the feed's own address")
+    @Test("standard input, named stdin: and the feed's own address")
     func standardInput() throws {
         let sandbox = try Sandbox()
         let atom = try Data(contentsOf: Self.samples.appendingPathComponent("news.atom"))
@@ -135,7 +135,7 @@ struct FeedCLITests {
         #expect(try sandbox.run(["feed", "-"], stdin: atom).status == 0)
         let feeds = try sandbox.rows("feeds.db", "SELECT source, type, feed_link FROM feeds")
         #expect(feeds.count == 1)
-        #expect(feeds.first?[0] == feeds.first?[2])
+        #expect(feeds.first?[0] == feeds.first?[2].map { "stdin:" + $0 })
         #expect(feeds.first?[1] == "atom")
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["2"]])
     }

@@ -18,6 +18,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         /// Send only this many bytes of the body (with the full Content-Length),
         /// then close the connection: a server that dies mid-body.
         var cutAfter: Int?
+        /// Send no Content-Length (an HTTP/1.0 response, its body ended by closing
+        /// the connection), and with `cutAfter`, only that much of the body: a body
+        /// cut short that nothing says was cut.
+        var closeDelimited = false
         /// Send the body in pieces of this size, `pause` apart (a trickle).
         var piece: Int?
         var pause: TimeAmount = .zero
@@ -154,6 +158,18 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 route = Route(status: .notModified, headers: [("Last-Modified", since)])
             }
             var headers = HTTPHeaders(route.headers)
+            if route.closeDelimited {
+                headers.replaceOrAdd(name: "Connection", value: "close")
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_0, status: route.status, headers: headers))),
+                              promise: nil)
+                let buffer = context.channel.allocator.buffer(bytes: route.body.prefix(route.cutAfter ?? route.body.count))
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).whenComplete { _ in
+                    bound.value.close(promise: nil)
+                    self.server.answered()
+                }
+                return
+            }
             if route.status != .notModified { headers.replaceOrAdd(name: "Content-Length", value: String(route.body.count)) }
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: route.status, headers: headers))),
                           promise: nil)

@@ -165,7 +165,7 @@ struct FeedArchiveTests {
         #expect(try fixture.rows("SELECT last_status, last_error FROM feeds WHERE source = '\(source)'") == [["200", nil]])
     }
 
-    @Test("standard input is named by the feed's own address")
+    @Test("standard input is named stdin: and the feed's own address")
     func namedByTheFeed() throws {
         let fixture = try ArchiveFixture()
         let atom = """
@@ -177,16 +177,17 @@ struct FeedArchiveTests {
                 try FeedReader().read(data: Data(atom.utf8), deliver)
             }
         }
-        #expect(try fixture.rows("SELECT source, title, type FROM feeds") == [["https://example.org/atom.xml", "Piped", "atom"]])
+        #expect(try fixture.rows("SELECT source, title, type FROM feeds") == [["stdin:https://example.org/atom.xml", "Piped", "atom"]])
         #expect(try fixture.value("SELECT count(*) FROM items") == "1")
     }
 
-    @Test("a database that is not an archive is refused before anything is written")
-    func notAnArchive() throws {
+    @Test("a database that is not an archive is refused before anything is written: an unrelated feeds or items table",
+          arguments: ["feeds", "items"])
+    func notAnArchive(table: String) throws {
         let fixture = try ArchiveFixture()
         try SQLiteOutput(path: fixture.path, mode: .create).writeAndCommit { sink in
             let names = NameTable()
-            try sink.write(Record(table: "feeds", fields: [.init(name: names.intern("name"), value: .text("x"))]))
+            try sink.write(Record(table: table, fields: [.init(name: names.intern("name"), value: .text("x"))]))
         }
         let error = try #require(throws: IngestError.self) { try fixture.archive() }
         #expect(error.kind == .output)

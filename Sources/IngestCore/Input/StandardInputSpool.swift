@@ -21,13 +21,7 @@ extension InputFile {
     /// unlinked at once, so it never outlives the inputs, whatever ends the process.
     /// It needs as much free space as the input is large; memory stays flat.
     public func spooled(readers: Int = 2, directory: String? = nil) throws -> [InputFile] {
-        let folder = directory ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(folder)/.ingest-stdin-XXXXXX".utf8CString)
-        let writer = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard writer >= 0 else {
-            throw IngestError(.io, "cannot create a temporary file in \(folder) to hold \(displayName): \(String(cString: strerror(errno)))")
-        }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let (folder, path, writer) = try Self.makeTemporaryFile(in: directory, holding: displayName)
         defer { close(writer) }
         var descriptors: [Int32] = []
         do {
@@ -48,6 +42,19 @@ extension InputFile {
             throw error
         }
         return descriptors.map { InputFile(descriptor: $0, path: path, displayName: displayName) }
+    }
+
+    /// Creates an empty temporary file in `directory` (default: `$TMPDIR`, else
+    /// `/tmp`) to hold a copy of `name`: the folder, the file's path and a
+    /// descriptor open for writing. The caller unlinks it.
+    static func makeTemporaryFile(in directory: String?, holding name: String) throws -> (folder: String, path: String, descriptor: Int32) {
+        let folder = directory ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(folder)/.ingest-stdin-XXXXXX".utf8CString)
+        let writer = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard writer >= 0 else {
+            throw IngestError(.io, "cannot create a temporary file in \(folder) to hold \(name): \(String(cString: strerror(errno)))")
+        }
+        return (folder, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, writer)
     }
 
     private static func copy(_ input: InputFile, to descriptor: Int32, folder: String) throws {

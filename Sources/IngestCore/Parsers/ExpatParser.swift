@@ -245,6 +245,7 @@ public final class ExpatPushParser: PushParser {
             message = "cannot read the encoding \"\(unreadableEncoding.name)\": \(unreadableEncoding.reason)"
             if unreadableEncoding.reason == .notATable { reason = .encodingNeedsLibXML2(unreadableEncoding.name) }
         }
+        if code == XML_ERROR_AMPLIFICATION_LIMIT_BREACH { reason = .entityAmplification }
         return .failure(IngestError(.data, message, position: position, reason: reason))
     }
 

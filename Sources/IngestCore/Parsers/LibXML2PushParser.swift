@@ -484,7 +484,27 @@ public final class LibXML2PushParser: PushParser {
             return failOrRecover(IngestError(.data, refusal, position: position(of: error)))
         }
         guard Self.isFailure(error) else { return }
-        failOrRecover(diagnostic(error))
+        var diagnostic = diagnostic(error)
+        if !huge && Self.isLimit(error, message: diagnostic.message) {
+            // A document libxml2 gave up on for its size is not one it recovered:
+            // reading on would silently drop the rest.
+            diagnostic.message += " (a limit of libxml2's)"
+            diagnostic.reason = .libxml2Limit
+            return fail(diagnostic)
+        }
+        failOrRecover(diagnostic)
+    }
+
+    /// Whether `error` is libxml2 refusing a document for one of its own limits (a
+    /// name, a value, a text node or a lookahead too long, entities expanding too
+    /// much, nesting too deep) rather than for a syntax error.
+    private static func isLimit(_ error: xmlError, message: String) -> Bool {
+        if error.code == Int32(XML_ERR_NAME_TOO_LONG.rawValue) || error.code == Int32(XML_ERR_ENTITY_LOOP.rawValue) {
+            return true
+        }
+        let words = message.lowercased()
+        return ["huge input lookup", "huge text node", "too big", "too long", "excessive depth", "amplification"]
+            .contains { words.contains($0) }
     }
 
     /// Stops the parse with `error` — or, recovering, keeps it (the first such) and

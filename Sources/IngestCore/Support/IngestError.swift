@@ -47,6 +47,9 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         /// One of libxml2's own limits (value size, name length, entity
         /// amplification), which `allowsHugeDocuments` lifts.
         case libxml2Limit
+        /// Entity references expanding to far more text than the document holds
+        /// ("billion laughs"), which Expat refuses whatever the options.
+        case entityAmplification
         /// An input too large to hold as a tree; the limit in bytes.
         case treeTooLarge(limit: Int)
         /// An encoding Expat cannot read but libxml2 can.

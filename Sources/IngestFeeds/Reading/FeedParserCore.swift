@@ -49,9 +49,14 @@ final class FeedParserCore {
     /// Whether `error`, which stopped this read, came from the XML parser (the
     /// document is not well-formed, or its encoding unreadable), so that a
     /// recovering read may succeed where this one failed. A token past
-    /// ``IngestCore/ParseLimits`` would stop that read too.
+    /// ``IngestCore/ParseLimits`` would stop that read too, and a document refused
+    /// for a limit (entity amplification, nesting, a parser's own bound) is not one
+    /// to read in part: those are errors, never a "recovered" feed.
     func mayRecover(from error: IngestError) -> Bool {
-        if case .textLimit? = error.reason { return false }
+        switch error.reason {
+        case .textLimit?, .depthLimit?, .libxml2Limit?, .entityAmplification?: return false
+        default: break
+        }
         return error.kind == .data && session.handlerError == nil && session.deliveryError == nil && syntax == .xml
             && xmlMode == .strict
     }
@@ -77,7 +82,15 @@ final class FeedParserCore {
                                   file: displayName)
             }
             if repair != nil { try send(parser, UnsafeRawBufferPointer(start: nil, count: 0), final: true) }
-            try parser.finish()
+            do {
+                try parser.finish()
+            } catch var error as IngestError where xmlMode == .strict && syntax == .xml && error.kind == .data
+                                                    && error.reason == nil && session.handlerError == nil {
+                // Expat's words at the end ("no element found", "unclosed token") mean
+                // one thing: the bytes stopped before the document did (a body cut short).
+                error.message = "the input ends inside the document (\(error.message))"
+                throw error
+            }
             try recoveringReceiver?.closeOpenElements(at: SourcePosition(line: 0, column: 0, byteOffset: consumed))
         }
         guard session.format != nil else {

@@ -14,10 +14,12 @@ import IngestCore
 ///
 /// The format is told from the content: RSS 0.90–2.0, RSS 1.0, Atom 0.3 and 1.0,
 /// JSON Feed 1.0 and 1.1. XML is read by Expat; a document that is not well-formed
-/// (undeclared prefixes, a bare `&`, a missing end tag) is read again, when the
-/// input can be reopened, with libxml2's recovering mode — items already handed
-/// over are not handed over twice — and the feed is marked ``Feed/wellFormed``
-/// `false`. Relative links are resolved against xml:base and ``Options/baseURL``.
+/// (undeclared prefixes, a bare `&`, a missing end tag) is read again with
+/// libxml2's recovering mode — reopened, or replayed from a copy kept on disk as it
+/// was read when it cannot be reopened; items already handed over are not handed
+/// over twice — and the feed is marked ``Feed/wellFormed`` `false`. A document
+/// refused for a limit (``IngestCore/ParseLimits``, entity amplification, one of
+/// libxml2's own) is an error, never read in part. Relative links are resolved against xml:base and ``Options/baseURL``.
 ///
 /// For an `async` loop, ``items(contentsOf:)`` and ``items(from:reopen:)``; for
 /// bytes as they arrive, ``FeedPushParser``.
@@ -61,8 +63,8 @@ public struct FeedReader: Sendable {
     /// What to do with XML that is not well-formed.
     public enum Recovery: Sendable {
         /// Read with Expat; if the document is not well-formed, read it again with
-        /// libxml2's recovering mode — when the input can be reopened (files, data,
-        /// a `reopen` closure), else fail.
+        /// libxml2's recovering mode — reopening the input (files, data, a `reopen`
+        /// closure), or replaying the copy of it kept on disk as it was read.
         case fallback
         /// Read with Expat and fail on the first well-formedness error.
         case never
@@ -98,10 +100,17 @@ public struct FeedReader: Sendable {
     /// Reads a feed from any ``IngestCore/ByteSource`` (a socket, a decompressor…).
     /// `reopen`, when given, opens the same bytes again from their start: the
     /// reader then falls back to libxml2's recovering mode for ill-formed XML.
+    /// Without it, under ``Recovery/fallback``, the bytes are copied as they are
+    /// read to an unlinked temporary file (``IngestCore/SpoolingSource``), which
+    /// the recovering read replays.
     @discardableResult
     public func read(_ source: any ByteSource, reopen: (() throws -> any ByteSource)? = nil,
                      _ body: (FeedItem, Feed) throws -> Void) throws -> Feed {
-        try withoutActuallyEscaping(body) { deliver in
+        if reopen == nil && options.recovery == .fallback {
+            let spool = try SpoolingSource(source)
+            return try read(spool, reopen: { try spool.replay() }, body)
+        }
+        return try withoutActuallyEscaping(body) { deliver in
             let first = FeedParserCore(options: options, xmlMode: options.recovery == .always ? .recovering : .strict,
                                        displayName: source.displayName, deliver: deliver)
             do {

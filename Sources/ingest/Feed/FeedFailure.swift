@@ -82,7 +82,13 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         } else {
             position = nil
         }
-        let message = if case .textLimit? = error.reason { unnamed.description } else { Diagnostics.describe(unnamed) }
+        let message = switch error.reason {
+        // The import command's options lift these; `ingest feed` reads with fixed
+        // limits, so its words say which limit, not an option it does not have.
+        case .textLimit?, .libxml2Limit?: unnamed.description
+        case .depthLimit?: "\(unnamed.description) (a fixed limit of ingest feed)"
+        default: Diagnostics.describe(unnamed)
+        }
         var failure = FeedFailure(message, position: position, status: status, exitCode: error.kind.exitCode,
                                   isServerFailure: serverFailure)
         failure.isReaderClosed = error.reason == .readerClosed

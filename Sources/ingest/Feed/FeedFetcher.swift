@@ -5,16 +5,22 @@ import NIOCore
 import NIOHTTP1
 
 /// Fetches feeds over HTTP with AsyncHTTPClient and streams each body into a
-/// ``FeedPushParser``, handing the items to the source's ``FeedJob`` as they end.
+/// feed reader on a thread of its own, handing the items to the source's ``FeedJob`` as they end.
 ///
 /// - Conditional GET: `If-None-Match` and `If-Modified-Since` from what the archive
-///   stored; a 304 ends the job as not modified.
+///   stored; a 304 ends the job as not modified — unless the request sent neither
+///   (there was nothing to be current): then it is a temporary failure (75).
 /// - Redirects are followed here, not by the client, to tell them apart: the
 ///   address the feed is stored under moves along 301 and 308 redirects only (as
 ///   long as every redirect before was permanent too); at most ``maxRedirects``.
 /// - Every address is checked (``FetchableURL``) before the client is given it,
 ///   the first and each `Location`: a bad one fails this source alone (65).
-/// - `Accept-Encoding: gzip, deflate`, decoded by the client as the body streams.
+/// - `Accept-Encoding: gzip`. The body is decompressed as a file is, whatever its
+///   `Content-Encoding` says (a gzip body sent without one is read too, every
+///   member of it), and refused (65) when it expands more than 100 times.
+/// - The body is read as standard input is (``FeedJob/readOnce(_:with:decode:_:)``),
+///   on a thread of its own: strictly first, recovering from a copy on disk when
+///   the XML is not well-formed.
 /// - The `Content-Type` charset applies to XML as RFC 7303 says (the parser lets
 ///   a byte order mark win); JSON is UTF-8 whatever it says.
 /// - Timeouts: connecting, the response's head, and each wait for more of the body
@@ -41,7 +47,7 @@ struct FeedFetcher: Sendable {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: timeout, read: timeout),
-            decompression: .enabled(limit: .ratio(1_000)))
+            decompression: .disabled)
         configuration.connectionPool = .init(idleTimeout: .seconds(5))
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
@@ -59,7 +65,7 @@ struct FeedFetcher: Sendable {
                 var request = HTTPClientRequest(url: current.absoluteString)
                 request.headers.add(name: "User-Agent", value: userAgent)
                 request.headers.add(name: "Accept", value: Self.accept)
-                request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+                request.headers.add(name: "Accept-Encoding", value: "gzip")
                 if let etag = plan.etag { request.headers.add(name: "If-None-Match", value: etag) }
                 if let lastModified = plan.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
                 let response = try await client.execute(request, deadline: .now() + timeout)
@@ -80,6 +86,13 @@ struct FeedFetcher: Sendable {
                     continue
                 case 304:
                     try await Self.drain(response.body)
+                    guard plan.etag != nil || plan.lastModified != nil else {
+                        // Nothing was stored to be current: the server (or a cache on
+                        // the way) is wrong, as with a 5xx; the next run asks again.
+                        throw FeedFailure("HTTP 304 Not Modified, but the request sent no validators (no stored ETag or "
+                                          + "Last-Modified): no feed to keep", status: status,
+                                          exitCode: IngestError.Kind.temporary.exitCode)
+                    }
                     job.end(.notModified)
                     return
                 case 200..<300:
@@ -99,22 +112,56 @@ struct FeedFetcher: Sendable {
         }
     }
 
-    /// Streams the body into the feed parser, the items into the job.
+    /// Streams the body to a thread that reads it as standard input is read
+    /// (``FeedJob/readOnce(_:with:decode:_:)``: strictly, recovering from a copy on
+    /// disk when the XML is not well-formed, compressed bodies decompressed), the
+    /// items into the job; returns once that thread is done.
     private func read(_ response: HTTPClientResponse, from url: URL, fetch: FeedFetch, into job: FeedJob) async throws {
+        let encoding = response.headers.first(name: "Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased()
+        if let encoding, !["", "identity", "gzip", "x-gzip"].contains(encoding) {
+            try await Self.drain(response.body)
+            throw FeedFailure("the body is encoded as \"\(encoding)\", which ingest does not read (it asks for gzip)",
+                              status: fetch.status, exitCode: IngestError.Kind.data.exitCode)
+        }
         job.begin(fetch)
-        let items = ItemBuffer()
         let options = FeedReader.Options(baseURL: url, charset: Self.charset(response.headers.first(name: "Content-Type")),
                                          onWarning: job.onWarning)
-        let parser = FeedPushParser(options: options, displayName: url.absoluteString) { item, feed in
-            items.append(item, feed)
+        let body = BodyPipe(displayName: url.absoluteString)
+        let parsed = ThreadEnd()
+        let (source, timeout) = (job.source, self.timeout)
+        let thread = Thread {
+            Self.parse(body, options: options, into: job, failing: { .fetching($0, of: source, timeout: timeout, status: fetch.status) })
+            parsed.signal()
         }
-        for try await buffer in response.body {
-            try buffer.withUnsafeReadableBytes { try parser.feed($0) }
-            if !items.isEmpty, await !job.send(items.take()) { return }
+        thread.stackSize = 8 << 20
+        thread.start()
+        do {
+            for try await buffer in response.body {
+                guard await body.put(buffer) else { break }
+            }
+            body.finish(nil)
+        } catch {
+            body.finish(error)
         }
-        let feed = try parser.finish()
-        if !items.isEmpty, await !job.send(items.take()) { return }
-        job.end(.finished(feed))
+        await parsed.wait()
+    }
+
+    /// Reads the feed from `body` on the calling thread, ending `job` with it.
+    private static func parse(_ body: BodyPipe, options: FeedReader.Options, into job: FeedJob,
+                              failing: (any Error) -> FeedFailure) {
+        struct Stopped: Error {}
+        defer { body.close() }
+        do {
+            let feed = try FeedJob.readOnce(body, with: FeedReader(options: options),
+                                            decode: { try ExpansionBound($0.decompressingIfCompressed(inputBufferSize: ExpansionBound.inputBufferSize)) }) { item, feed in
+                guard job.deliver(item, feed) else { throw Stopped() }
+            }
+            job.end(.finished(feed))
+        } catch is Stopped {
+            return
+        } catch {
+            job.end(.failed(failing(error)))
+        }
     }
 
     /// Throws a failure of `source` (65) when `url` is not one to give the client:
@@ -153,13 +200,163 @@ struct FeedFetcher: Sendable {
     }
 }
 
-/// Items the parser handed over during one chunk, before they go to the job.
-private final class ItemBuffer: @unchecked Sendable {
-    private var items: [(FeedItem, Feed)] = []
-    var isEmpty: Bool { items.isEmpty }
-    func append(_ item: FeedItem, _ feed: Feed) { items.append((item, feed)) }
-    func take() -> [(FeedItem, Feed)] {
-        defer { items.removeAll(keepingCapacity: true) }
-        return items
+/// An HTTP body handed from the task that receives it to the thread that parses
+/// it, as a ``IngestCore/ByteSource``: the task waits while a mebibyte waits to be
+/// read, the thread while nothing does.
+private final class BodyPipe: ByteSource, @unchecked Sendable {
+    static let capacity = 1 << 20
+    let displayName: String
+    private let condition = NSCondition()
+    // Guarded by `condition`:
+    /// Copies, not the client's buffers: those may be slices of a larger one, which
+    /// each would keep whole.
+    private var chunks: [[UInt8]] = []
+    /// The next chunk, and where in it the next read starts.
+    private var head = 0
+    private var offset = 0
+    private var queued = 0
+    private var ended = false
+    private var failure: (any Error)?
+    private var closed = false
+    private var roomWaiter: CheckedContinuation<Bool, Never>?
+
+    init(displayName: String) {
+        self.displayName = displayName
+    }
+
+    /// Adds the next piece of the body; waits while the pipe is full. `false` once
+    /// the reader is done with the body (it failed, or the job is over).
+    func put(_ buffer: ByteBuffer) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            condition.lock()
+            guard !closed else {
+                condition.unlock()
+                return continuation.resume(returning: false)
+            }
+            chunks.append(Array(buffer.readableBytesView))
+            queued += buffer.readableBytes
+            condition.broadcast()
+            if queued < Self.capacity {
+                condition.unlock()
+                continuation.resume(returning: true)
+            } else {
+                roomWaiter = continuation
+                condition.unlock()
+            }
+        }
+    }
+
+    /// The body ended, with `error` when it did not end well: the reader gets the
+    /// bytes before, then the end or the error.
+    func finish(_ error: (any Error)?) {
+        condition.lock()
+        ended = true
+        failure = error
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The reader reads no more: what waits is dropped, the task told to stop.
+    func close() {
+        condition.lock()
+        closed = true
+        chunks.removeAll()
+        head = 0
+        offset = 0
+        queued = 0
+        let waiter = roomWaiter
+        roomWaiter = nil
+        condition.unlock()
+        waiter?.resume(returning: false)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        condition.lock()
+        while head == chunks.count && !ended { condition.wait() }
+        guard head < chunks.count else {
+            condition.unlock()
+            if let failure { throw failure }
+            return 0
+        }
+        let count = min(buffer.count, chunks[head].count - offset)
+        chunks[head].withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+        offset += count
+        if offset == chunks[head].count {
+            // Freed now, not when the array is next compacted.
+            chunks[head] = []
+            head += 1
+            offset = 0
+        }
+        if head == chunks.count || head >= 1024 {
+            chunks.removeFirst(head)
+            head = 0
+        }
+        queued -= count
+        var waiter: CheckedContinuation<Bool, Never>?
+        if queued < Self.capacity {
+            waiter = roomWaiter
+            roomWaiter = nil
+        }
+        condition.unlock()
+        waiter?.resume(returning: true)
+        return count
+    }
+}
+
+/// A body's decompressed bytes, refused (65) once they are more than
+/// ``maxRatio`` times the compressed bytes read, past the first ``allowance``: a
+/// compression bomb, not a feed (XML text compresses five to twenty times).
+private final class ExpansionBound: ByteSource {
+    static let maxRatio = 100
+    static let allowance = 16 << 20
+    /// Compressed bytes read at a time: the most the count runs ahead of decoding.
+    static let inputBufferSize = 4096
+    private let source: any ByteSource
+    private var produced = 0
+    var displayName: String { source.displayName }
+
+    init(_ source: any ByteSource) {
+        self.source = source
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = try source.read(into: buffer)
+        produced += count
+        if let compressed = source as? DecompressingSource, produced > Self.allowance,
+           produced / Self.maxRatio > compressed.compressedBytesRead {
+            throw IngestError(.data, "the \(compressed.format) body expands to more than \(Self.maxRatio) times its size "
+                              + "(\(compressed.compressedBytesRead) bytes gave \(produced)): refused as a compression bomb",
+                              file: displayName)
+        }
+        return count
+    }
+}
+
+/// A thread's end, awaited by a task.
+private final class ThreadEnd: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ended = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func signal() {
+        lock.lock()
+        ended = true
+        let waiter = self.waiter
+        self.waiter = nil
+        lock.unlock()
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if ended {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
     }
 }

@@ -40,9 +40,8 @@ extension FeedJob {
             return try reader.read(InputFile(path: path).decompressed(),
                                    reopen: { try InputFile(path: path).decompressed() }, deliver)
         case .standardInput:
-            // Standard input cannot be read twice: libxml2's recovering mode from the start.
-            let reader = FeedReader(options: FeedReader.Options(recovery: .always, limits: limits, onWarning: onWarning))
-            return try reader.read(InputFile(path: "-").decompressed(), deliver)
+            let reader = FeedReader(options: FeedReader.Options(limits: limits, onWarning: onWarning))
+            return try Self.readOnce(InputFile(path: "-"), with: reader, deliver)
         case .directory(_, let problem):
             throw Self.unlisted(problem)
         case .url:
@@ -55,6 +54,20 @@ extension FeedJob {
                 }
             }
         }
+    }
+
+    /// Reads bytes that can be read only once (standard input, an HTTP body) as a
+    /// file is read: strictly, as they come, and when the XML turns out not to be
+    /// well-formed, again in libxml2's recovering mode from their start — from a
+    /// copy the bytes left on disk as they passed (``SpoolingSource``), then the
+    /// rest — the items already delivered not delivered again. The copy holds the
+    /// bytes as they came, compressed or not; `decode` makes the parser's input of
+    /// them (decompressing what is compressed, by default).
+    static func readOnce(_ raw: any ByteSource, with reader: FeedReader,
+                         decode: @escaping (any ByteSource) throws -> any ByteSource = { try $0.decompressingIfCompressed() },
+                         _ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed {
+        let spool = try SpoolingSource(raw)
+        return try reader.read(decode(spool), reopen: { try decode(spool.replay()) }, deliver)
     }
 
     /// A directory that gave no feed to read: as a missing file, 66.

@@ -4,8 +4,8 @@ import IngestKit
 /// One source's read, handed from the task that fetches it to the thread that
 /// writes it (see ``FeedRun``).
 ///
-/// The fetching task ``begin(_:)``s once the response is known, ``send(_:)``s items
-/// as they are parsed and ``end(_:)``s with the whole feed, a failure or "not
+/// The fetch ``begin(_:)``s once the response is known, ``deliver(_:_:)``s items
+/// as they are parsed (on the thread parsing its body) and ``end(_:)``s with the whole feed, a failure or "not
 /// modified". The writer ``next()``s them in order, blocking. Until the writer
 /// takes the job, items wait here (so a small feed is fetched while others are
 /// written); once it has, at most ``threshold`` wait and the fetching task waits
@@ -43,7 +43,6 @@ final class FeedJob: @unchecked Sendable {
     private var queued = false
     private var taken = false
     private var abandoned = false
-    private var roomWaiter: CheckedContinuation<Void, Never>?
 
     init(index: Int, source: FeedSource, queue: FeedJobQueue, threshold: Int = 512, onWarning: ParseWarningHandler? = nil) {
         self.index = index
@@ -62,53 +61,25 @@ final class FeedJob: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Passes items on; waits while the writer has `threshold` of them to take.
-    /// Returns `false` when the job is over (ended, or abandoned by the writer):
-    /// the fetch should stop.
-    func send(_ items: [(FeedItem, Feed)]) async -> Bool {
-        guard let full = deposit(items) else { return false }
-        if full {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                waitForRoom(continuation)
-            }
-        }
-        return isOpen
-    }
-
-    /// Adds items; `nil` when the job is over, else whether the writer has as many
-    /// as it may have waiting.
-    private func deposit(_ items: [(FeedItem, Feed)]) -> Bool? {
+    /// Passes an item on; blocks the calling thread (the one parsing a fetched body,
+    /// never a task's) while the writer has `threshold` items to take. Returns
+    /// `false` when the job is over (ended, or abandoned by the writer): the fetch
+    /// should stop.
+    func deliver(_ item: FeedItem, _ feed: Feed) -> Bool {
         condition.lock()
         guard !abandoned, ending == nil else {
             condition.unlock()
-            return nil
+            return false
         }
-        waiting.append(contentsOf: items)
+        waiting.append((item, feed))
         let submit = !queued && waiting.count - head >= threshold
         if submit { queued = true }
-        let full = taken && waiting.count - head >= threshold
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
         if submit { queue.submit(self) }
-        return full
-    }
-
-    /// Resumes `continuation` once the writer has taken enough, or the job is over.
-    private func waitForRoom(_ continuation: CheckedContinuation<Void, Never>) {
-        condition.lock()
-        if abandoned || ending != nil || waiting.count - head < threshold {
-            condition.unlock()
-            continuation.resume()
-        } else {
-            roomWaiter = continuation
-            condition.unlock()
-        }
-    }
-
-    /// Whether items may still be sent.
-    private var isOpen: Bool {
         condition.lock()
         defer { condition.unlock() }
+        while taken && !abandoned && ending == nil && waiting.count - head >= threshold { condition.wait() }
         return !abandoned && ending == nil
     }
 
@@ -123,11 +94,8 @@ final class FeedJob: @unchecked Sendable {
         let submit = !queued
         queued = true
         // A fetch waiting for room is done: it may not send again.
-        let waiter = roomWaiter
-        roomWaiter = nil
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
-        waiter?.resume()
         if submit { queue.submit(self) }
     }
 
@@ -165,10 +133,7 @@ final class FeedJob: @unchecked Sendable {
             waiting.removeFirst(head)
             head = 0
         }
-        if let waiter = roomWaiter, waiting.count - head < threshold {
-            roomWaiter = nil
-            waiter.resume()
-        }
+        if waiting.count - head < threshold { condition.broadcast() }
         return .item(item, feed)
     }
 
@@ -179,10 +144,8 @@ final class FeedJob: @unchecked Sendable {
         abandoned = true
         waiting.removeAll()
         head = 0
-        let waiter = roomWaiter
-        roomWaiter = nil
+        condition.broadcast()
         condition.unlock()
-        waiter?.resume()
     }
 }
 

@@ -15,6 +15,7 @@ enum Diagnostics {
             limit < ParseLimits.maxSupportedDepth ? " (raise the limit with --max-depth)" : " (the deepest nesting ingest reads)"
         case .textLimit: " (raise the limit with --max-text-bytes)"
         case .libxml2Limit: " (--huge lifts libxml2's limits, for trusted inputs)"
+        case .entityAmplification: nil
         case .treeTooLarge: " (--max-tree-bytes); stream it with --records PATH instead, or raise --max-tree-bytes"
         case .encodingNeedsLibXML2: "; --parser libxml2 reads it"
         case .moreThanOneJSONDocument: " (use --nl for JSON Lines or concatenated documents)"
