@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes ingest's readers into every output with libFuzzer for MINUTES minutes in all,
-# split evenly across the readers: expat, libxml2, json, ndjson, xpath (or those named
-# after MINUTES). See RELIABILITY.md for what is checked and what was found.
+# split evenly across the readers: expat, libxml2, json, ndjson, xpath, and feed (the
+# feed reader into an archive, as a file and as standard input) — or those named
+# after MINUTES. See RELIABILITY.md for what is checked and what was found.
 #
 #   Fuzz/run.sh 30                  # 6 minutes each
 #   Fuzz/run.sh 5 libxml2 expat     # 2.5 minutes each
@@ -16,7 +17,7 @@ set -euo pipefail
 minutes=${1:?usage: Fuzz/run.sh MINUTES [READER...]}
 shift
 readers=("$@")
-[ ${#readers[@]} -gt 0 ] || readers=(expat libxml2 json ndjson xpath)
+[ ${#readers[@]} -gt 0 ] || readers=(expat libxml2 json ndjson xpath feed)
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -34,10 +35,10 @@ mkdir -p .artifacts
 found=0
 for reader in "${readers[@]}"; do
     case $reader in
-        expat|libxml2|xpath) kind=xml ;;
+        expat|libxml2|xpath|feed) kind=xml ;;
         json) kind=json ;;
         ndjson) kind=ndjson ;;
-        *) echo "unknown reader $reader (expat, libxml2, json, ndjson, xpath)" >&2; exit 64 ;;
+        *) echo "unknown reader $reader (expat, libxml2, json, ndjson, xpath, feed)" >&2; exit 64 ;;
     esac
     corpus=.corpus/$reader
     mkdir -p "$corpus"
@@ -46,6 +47,16 @@ for reader in "${readers[@]}"; do
         xml) cp -n "$root"/Samples/*.xml "$root"/Samples/*.rss "$root"/Tests/Fixtures/*.xml "$corpus"/ 2>/dev/null || true ;;
         json) cp -n "$root"/Samples/*.json "$corpus"/ 2>/dev/null || true ;;
     esac
+    if [ "$reader" = feed ]; then
+        # Feeds of every format: the samples and, beside the clone, gofeed's corpus.
+        cp -n "$root"/Samples/*.atom "$root"/Samples/feed.json "$corpus"/ 2>/dev/null || true
+        for format in atom rss json; do
+            for file in "$root"/../shared/testdata/gofeed/parser/$format/*; do
+                case $format:$file in atom:*.xml|rss:*.xml|json:*.json) ;; *) continue ;; esac
+                cp -n "$file" "$corpus/gofeed-$format-$(basename "$file")" 2>/dev/null || true
+            done
+        done
+    fi
     dict=$([ $kind = xml ] && echo xml.dict || echo json.dict)
     log=.artifacts/$reader.log
     echo "fuzzing $reader for $seconds s (log: Fuzz/$log)…" >&2

@@ -23,9 +23,12 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
 /// A finding aborts, so libFuzzer keeps the input as `crash-…`.
 enum FuzzTarget: String, CaseIterable {
     case expat, libxml2, json, ndjson, xpath
+    /// `ingest feed`'s path: ``FeedReader`` into a ``FeedArchive`` (see ``FeedHarness``).
+    case feed
 
     func reader() -> any RecordReader {
         switch self {
+        case .feed: preconditionFailure("the feed target has a harness of its own")
         case .expat: Importer(options: .init(format: .xml, xmlParser: .expat))
         case .libxml2: Importer(options: .init(format: .xml, xmlParser: .libxml2))
         case .json: Importer(options: .init(format: .json))
@@ -81,6 +84,7 @@ final class FuzzHarness {
     }
 
     func run(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if target == .feed { return feedHarness.run(bytes) }
         let output = FuzzOutput.choose(for: bytes)
         guard FileManager.default.createFile(atPath: inputPath, contents: Data(bytes)),
               output == .dryRun || FileManager.default.createFile(atPath: outputPath, contents: Self.previous) else {
@@ -106,6 +110,69 @@ final class FuzzHarness {
     func finding(_ what: String) -> Never {
         FileHandle.standardError.write(Data("ingest-fuzz finding [\(target)]: \(what)\n".utf8))
         abort()
+    }
+
+    private lazy var feedHarness = FeedHarness(directory: directory, inputPath: inputPath, finding: finding)
+}
+
+/// One fuzz input as `ingest feed` reads it: a file (which may be read again in
+/// recovering mode) or standard input (which may not), picked from the input's
+/// bytes, into an archive that already holds one feed. What must hold:
+///
+/// - the read and archive succeed, or fail with an ``IngestError`` of kind `.data`
+///   (a source that is no feed, over a limit, amplifying: 65);
+/// - a failure leaves the archive byte for byte as it was (one transaction);
+/// - nothing is left beside the archive but its lock file.
+final class FeedHarness {
+    let directory: String
+    let inputPath: String
+    let archivePath: String
+    let finding: (String) -> Never
+    /// The archive before each input: one feed, stored once.
+    let previous: Data
+
+    init(directory: String, inputPath: String, finding: @escaping (String) -> Never) {
+        self.directory = directory
+        self.inputPath = inputPath
+        self.finding = finding
+        archivePath = directory + "/feeds.db"
+        let seed = Data(#"<rss version="2.0"><channel><title>t</title><item><guid>1</guid></item></channel></rss>"#.utf8)
+        do {
+            let archive = try FeedArchive { design in SQLiteOutput(path: directory + "/feeds.db", mode: .append, design: design) }
+            try archive.archive(.given("seed"), fetch: FeedFetch(url: "seed")) { deliver in
+                try FeedReader().read(data: seed, deliver)
+            }
+        } catch {
+            fatalError("cannot make the seed archive: \(error)")
+        }
+        guard let stored = FileManager.default.contents(atPath: archivePath) else { fatalError("no seed archive") }
+        previous = stored
+    }
+
+    func run(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let asFile = bytes.count % 2 == 0
+        guard FileManager.default.createFile(atPath: inputPath, contents: Data(bytes)) else {
+            fatalError("cannot write in \(directory)")
+        }
+        do {
+            let archive = try FeedArchive { design in SQLiteOutput(path: self.archivePath, mode: .append, design: design) }
+            try archive.archive(asFile ? .given(inputPath) : .fromFeed, fetch: FeedFetch(url: inputPath)) { deliver in
+                let input = try InputFile(path: inputPath)
+                return try FeedReader().read(input, reopen: asFile ? { try InputFile(path: self.inputPath) } : nil, deliver)
+            }
+            // A stored feed: back to the seed archive for the next input.
+            guard FileManager.default.createFile(atPath: archivePath, contents: previous) else { fatalError("cannot restore") }
+        } catch let error as IngestError {
+            if error.kind != .data { finding("feed (\(asFile ? "file" : "stdin")): exit \(error.kind.exitCode), not 65: \(error)") }
+            if FileManager.default.contents(atPath: archivePath) != previous {
+                finding("feed (\(asFile ? "file" : "stdin")): the failed read changed the archive (\(error))")
+            }
+        } catch {
+            finding("feed (\(asFile ? "file" : "stdin")): an error that is not an IngestError (exit 1): \(error)")
+        }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let unexpected = left.filter { !["input", "feeds.db", ".feeds.db.ingest.lock"].contains($0) }
+        if !unexpected.isEmpty { finding("feed: files left beside the archive: \(unexpected)") }
     }
 }
 
