@@ -103,4 +103,19 @@ struct LockWaitTests {
         #expect(waited >= 1.0, "\(summary)")
         #expect(imported < waited, "\(summary)")
     }
+
+    @Test("ingest feed waiting for another run's lock on its archive says so with -v, and then archives")
+    func feedWaits() throws {
+        let box = try Sandbox()
+        try box.write("news.rss", feedText(threeItems))
+        let descriptor = open(box.path(".feeds.db.ingest.lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { close(descriptor) }
+
+        let result = try box.run(["feed", "news.rss", "-v"])
+
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("ingest: waiting for another run, which is writing feeds.db (up to 60 s)\n"), "\(result.stderr)")
+        #expect(try box.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
+    }
 }

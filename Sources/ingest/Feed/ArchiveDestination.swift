@@ -11,10 +11,13 @@ final class ArchiveDestination: FeedDestination {
     let limits: ParseLimits
 
     /// Opens the archive in the SQLite file at `path` (created on the first write)
-    /// and reads what it stores about each feed.
-    convenience init(path: String, limits: ParseLimits) throws {
+    /// and reads what it stores about each feed. `whileWaiting` hears when a write
+    /// starts waiting for another run's lock on the file, with the holder's pid.
+    convenience init(path: String, limits: ParseLimits, whileWaiting: ((Int32?) -> Void)? = nil) throws {
         try self.init(displayName: path, limits: limits) { design in
-            SQLiteOutput(path: path, mode: .append, design: design)
+            let output = SQLiteOutput(path: path, mode: .append, design: design)
+            output.whileWaitingForLock = whileWaiting
+            return output
         }
     }
 

@@ -153,7 +153,10 @@ struct FeedCommand: ParsableCommand {
             for source in expanded where seen.insert(source).inserted { unique.append(source) }
         }
         let destination: any FeedDestination = switch to {
-        case .db: try ArchiveDestination(path: outputPath, limits: .default)
+        case .db:
+            try ArchiveDestination(path: outputPath, limits: .default) { [outputPath] holder in
+                console.notice(LockWaitNotice.text(holder: holder, output: outputPath, timeout: 60, option: nil))
+            }
         case .postgres: try ArchiveDestination(postgres: try postgres.settings(), limits: .default)
         // One source named is one feed, an object; a directory is a list, however many files it holds.
         case .json: try JSONDestination(path: outputPath, replace: replace, single: unique.count == 1 && !fromDirectory,
