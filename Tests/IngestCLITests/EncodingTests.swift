@@ -84,14 +84,17 @@ struct EncodingTests {
         #expect(try box.rows("doc.db", "SELECT note, name FROM people") == [[testCase.text, testCase.text]])
     }
 
-    @Test("Expat reads windows-1255 and windows-1258 byte by byte: each byte its own character",
-          arguments: [("windows-1255", "שָׁלוֹם"), ("windows-1258", "Việt")])
-    func composingEncodingsWithExpat(_ encoding: String, _ text: String) throws {
+    /// glibc's converter composes these and reorders the marks (issue 27, item 12:
+    /// libxml2 stored other code points than Expat and every browser).
+    @Test("Both parsers read windows-1255 and windows-1258 byte by byte: each byte its own character",
+          arguments: [("windows-1255", "שָׁלוֹם"), ("windows-1258", "Việt")], parsers)
+    func composingEncodings(_ encoding: (String, String), parser: String) throws {
+        let (encoding, text) = encoding
         let box = try Sandbox()
         let bytes = try Self.encode(Self.document(text, declaring: encoding), to: encoding)
         try box.write("doc.xml", bytes)
 
-        let result = try box.run(["doc.xml", "--parser", "expat", "--to", "ndjson", "--out", "-", "-q"])
+        let result = try box.run(["doc.xml", "--parser", parser, "--to", "ndjson", "--out", "-", "-q"])
 
         #expect(result.status == 0, "\(result)")
         let value = try #require(try Self.records(result).first?["name"] as? String)
@@ -165,9 +168,9 @@ struct EncodingTests {
     @Test("A byte the declared encoding does not define is an error, not a guess")
     func undefinedByte() throws {
         let box = try Sandbox()
-        // 0x81 is undefined in windows-1252.
-        let head = Data(#"<?xml version="1.0" encoding="windows-1252"?><a>x"#.utf8)
-        try box.write("doc.xml", head + Data([0x81]) + Data("</a>".utf8))
+        // 0xAA is undefined in windows-1253 (0x81 in windows-1252 is U+0081).
+        let head = Data(#"<?xml version="1.0" encoding="windows-1253"?><a>x"#.utf8)
+        try box.write("doc.xml", head + Data([0xAA]) + Data("</a>".utf8))
         let result = try box.run(["doc.xml", "--to", "ndjson", "--out", "-"])
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.contains("doc.xml:1:"), "\(result)")

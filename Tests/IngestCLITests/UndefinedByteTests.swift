@@ -24,7 +24,7 @@ struct UndefinedByteTests {
         Case(encoding: "EUC-KR", defined: [0xB0, 0xA1], undefined: [0xFF, 0xFE]),
         Case(encoding: "TIS-620", defined: [0xA1], undefined: [0xDB]),                    // ก, then a hole in the table
         Case(encoding: "GB18030", defined: [0xB0, 0xA1], undefined: [0x80], expat: false), // 啊, then a lone 0x80
-        Case(encoding: "windows-1252", defined: [0xE9], undefined: [0x81]),               // é
+        Case(encoding: "windows-1253", defined: [0xE1], undefined: [0xAA]),               // α; 0x81 is U+0081 in windows-1252
     ]
 
     /// Four records; the third holds the undefined bytes after a defined character.

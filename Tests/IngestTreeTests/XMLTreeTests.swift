@@ -148,4 +148,13 @@ import Darwin
         person = nil
         #expect(weakTree == nil, "the tree (and its xmlDoc) is freed with its last element")
     }
+
+    /// The tree reads a legacy encoding by the same WHATWG decoder as the streaming
+    /// parsers: windows-1255's points one per byte, in order, not composed by glibc.
+    @Test func aLegacyEncodingIsReadByTheStandardsIndex() throws {
+        let bytes = Array(#"<?xml version="1.0" encoding="windows-1255"?><t>"#.utf8)
+            + [0xF9, 0xC8, 0xD1, 0xE5, 0xC9, 0xE5, 0xCA] + Array("</t>".utf8)
+        let tree = try XMLTree(bytes: bytes)
+        #expect(tree.root.text.unicodeScalars.map(\.value) == [0x05E9, 0x05B8, 0x05C1, 0x05D5, 0x05B9, 0x05D5, 0x05BA])
+    }
 }

@@ -101,7 +101,7 @@ public final class ExpatPushParser: PushParser {
     /// Bytes pushed so far.
     private var pushed = 0
     var failure: IngestError?
-    /// The declared encoding neither Expat nor iconv could read, for the error message.
+    /// The declared encoding Expat could not be given a table for, for the error message.
     var unreadableEncoding: (name: String, reason: ExpatIconvEncoding.Refusal)?
     /// What the document declares, for refusing entities declared only where ingest
     /// does not read (see ``ExpatUndeclaredEntities``).
@@ -125,8 +125,9 @@ public final class ExpatPushParser: PushParser {
 
     /// A parser sending the events of one document to `receiver`. `encoding`, when
     /// given, overrides the document's XML declaration, as an HTTP charset does
-    /// (RFC 7303); Expat reads the names it reads in a declaration (through iconv for
-    /// single-byte ones). `limits`, when given, bounds one token's bytes.
+    /// (RFC 7303); Expat reads the names it reads in a declaration (by the WHATWG
+    /// Encoding Standard's decoders, see ``ExpatUnknownEncoding``). `limits`, when
+    /// given, bounds one token's bytes.
     public init(receiver: any ParseEventReceiver, encoding: String? = nil, limits: ParseLimits? = nil,
                 displayName: String = "<memory>") {
         self.receiver = receiver
@@ -151,7 +152,7 @@ public final class ExpatPushParser: PushParser {
             let session = ExpatPushParser.from(data)
             let name = name.map { String(cString: $0) } ?? ""
             do throws(ExpatIconvEncoding.Refusal) {
-                try ExpatIconvEncoding(name: name).describe(to: info!)
+                try ExpatUnknownEncoding.describe(name, to: info!)
                 return Int32(XML_STATUS_OK.rawValue)
             } catch {
                 session.unreadableEncoding = (name, error)

@@ -10,9 +10,10 @@ import CLibXML2
 /// character and internal entity references resolved to their text. Text may be
 /// split at other places than Expat splits it.
 ///
-/// Pick it over Expat for encodings Expat cannot read (Expat knows UTF-8, UTF-16,
-/// ISO-8859-1 and US-ASCII; libxml2 reads whatever iconv does, such as
-/// Windows-1252, Shift_JIS or EUC-JP). Expat is the default and faster.
+/// Pick it over Expat for encodings Expat's byte tables cannot follow (ISO-2022-JP,
+/// GB18030, UTF-7). Both parsers read the other legacy encodings by the same
+/// decoders, the WHATWG Encoding Standard's, which ingest registers with libxml2
+/// (process-wide) before its first parse. Expat is the default and faster.
 ///
 /// Safety settings are fixed, not options:
 /// - `XML_PARSE_NONET`; no external DTD is loaded (a well-known one's entities are

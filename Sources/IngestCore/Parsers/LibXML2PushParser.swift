@@ -64,9 +64,6 @@ public final class LibXML2PushParser: PushParser {
     /// What Expat's namespace triplets use between URI, local name and prefix.
     static let namespaceSeparator = NameTable.namespaceSeparator
 
-    /// libxml2's global set-up, once per process before any parse, as its
-    /// documentation asks of programs that parse on several threads.
-    private static let libraryReady: Void = xmlInitParser()
 
     /// A parser sending the events of one document to `receiver`.
     ///
@@ -90,7 +87,7 @@ public final class LibXML2PushParser: PushParser {
     ///   `encoding`.
     public init(receiver: any ParseEventReceiver, huge: Bool = false, recovers: Bool = false,
                 encoding: String? = nil, displayName: String = "<memory>") throws {
-        Self.libraryReady
+        LibXML2Encodings.ready
         self.receiver = receiver
         self.displayName = displayName
         self.huge = huge

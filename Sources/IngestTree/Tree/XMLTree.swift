@@ -131,8 +131,9 @@ public final class XMLTree {
         Element(tree: self, node: xmlDocGetRootElement(document)!)
     }
 
-    /// `xmlInitParser` once per process, before the first parse on any thread.
-    static let initializeLibrary: Void = xmlInitParser()
+    /// libxml2's set-up (its initialisation and the WHATWG decoders), once per
+    /// process, before the first parse on any thread.
+    static let initializeLibrary: Void = LibXML2Encodings.ready
 
     private static func withParserContext<T>(_ body: (xmlParserCtxtPtr) -> T) -> T {
         let context = xmlNewParserCtxt()!
