@@ -109,18 +109,14 @@ struct FeedCommand: ParsableCommand {
         var message: String?
         do {
             (status, message) = try runFeeds(console: console, report: &runReport)
-        } catch let failure as FeedFailure where failure.isReaderClosed {
+        } catch let failure as FeedFailure where failure.endsRun == .readerClosed {
             // `ingest feed … --out - | head`: the reader has all it wanted.
             (status, message) = (0, nil)
         } catch let error as IngestError where error.reason == .readerClosed {
             (status, message) = (0, nil)
         } catch {
             let failure = CommandFailure(error)
-            if let signal = Interruption.requestedSignal {
-                // Asked to stop, and the outputs are as they were: end as the signal would.
-                try? runReport.finish(status: 128 + signal, error: failure.message, to: report)
-                SignalCleanup.endIfInterrupted()
-            }
+            SignalCleanup.endIfInterrupted { try? runReport.finish(status: $0, error: failure.message, to: report) }
             console.error(failure.message)
             (status, message) = (failure.status, failure.message)
         }

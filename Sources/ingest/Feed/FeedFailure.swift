@@ -22,12 +22,18 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
     /// restarting, another run holding the tables): the output's failure, whatever
     /// the exit status says.
     let isServerFailure: Bool
-    /// Whether standard output's reader went away (`ingest feed … --out - | head`):
-    /// the run ends there, quietly, as the reader has all it wanted.
-    var isReaderClosed = false
-    /// Whether reading stopped because the command was asked to end by a signal
-    /// (``/IngestCore/Interruption``): the run ends there, its outputs as they were.
-    var isInterrupted = false
+    /// Why this failure ends the whole run rather than one source's, if it does.
+    var endsRun: RunEnding?
+
+    /// What ends a run at the first source it reaches.
+    enum RunEnding: Sendable {
+        /// Standard output's reader went away (`ingest feed … --out - | head`): the
+        /// run ends there, quietly, as the reader has all it wanted.
+        case readerClosed
+        /// The command was asked to end by a signal (``/IngestCore/Interruption``):
+        /// the run ends there, its outputs as they were.
+        case interrupted
+    }
 
     var isTemporary: Bool { exitCode == IngestError.Kind.temporary.exitCode }
     /// Whether the output itself failed: nothing can be recorded about the source.
@@ -91,8 +97,11 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         }
         var failure = FeedFailure(message, position: position, status: status, exitCode: error.kind.exitCode,
                                   isServerFailure: serverFailure)
-        failure.isReaderClosed = error.reason == .readerClosed
-        if case .interrupted? = error.reason { failure.isInterrupted = true }
+        switch error.reason {
+        case .readerClosed?: failure.endsRun = .readerClosed
+        case .interrupted?: failure.endsRun = .interrupted
+        default: break
+        }
         return failure
     }
 

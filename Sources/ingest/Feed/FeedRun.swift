@@ -60,7 +60,7 @@ struct FeedRun {
         while let job = queue.take() {
             if case .file = job.source { console.info("reading \(job.source.displayName)") }
             let outcome = destination.write(job)
-            if case .failed(let failure) = outcome, failure.isReaderClosed || failure.isInterrupted { throw failure }
+            if case .failed(let failure) = outcome, failure.endsRun != nil { throw failure }
             outcomes[job.index] = outcome
             report(job.source, outcome)
         }

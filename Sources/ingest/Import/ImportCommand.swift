@@ -52,11 +52,7 @@ struct ImportCommand: ParsableCommand {
             try? report.finish(status: 0, error: nil, to: messages.report)
         } catch {
             let failure = CommandFailure(explained(error))
-            if let signal = Interruption.requestedSignal {
-                // Asked to stop, and the outputs are as they were: end as the signal would.
-                try? report.finish(status: 128 + signal, error: failure.message, to: messages.report)
-                SignalCleanup.endIfInterrupted()
-            }
+            SignalCleanup.endIfInterrupted { try? report.finish(status: $0, error: failure.message, to: messages.report) }
             console.error(failure.message)
             try? report.finish(status: failure.status, error: failure.message, to: messages.report)
             throw ExitCode(failure.status)

@@ -9,7 +9,7 @@ import Darwin
 /// The command's signal handling. The first SIGINT, SIGTERM or SIGHUP asks the run
 /// to stop (``Interruption``): inputs throw at their next read, and the run fails
 /// the way any run does — an append rolled back, a new file's temporary deleted —
-/// then ``endIfInterrupted()`` ends the process as the signal would have. If that
+/// then ``endIfInterrupted(finishReport:)`` ends the process as the signal would have. If that
 /// has not happened within ``graceSeconds`` (a wait no read ends: a server's
 /// answer, an index being built), or at a second signal, the handler removes the
 /// temporary files and ends the process at once; a database append then leaves
@@ -34,10 +34,13 @@ enum SignalCleanup {
         handle(SIGALRM) { _ in SignalCleanup.endNow(Interruption.requestedSignal ?? SIGALRM) }
     }
 
-    /// Ends the process by the signal that asked the run to stop, if one did; call
-    /// it once the run has left its outputs as they were.
-    static func endIfInterrupted() {
+    /// Ends the process by the signal that asked the run to stop, if one did, after
+    /// `finishReport` has written the run's report with the status that signal
+    /// gives (128 + its number). Call it once the run has left its outputs as they
+    /// were.
+    static func endIfInterrupted(finishReport: (_ status: Int32) -> Void) {
         guard let number = Interruption.requestedSignal else { return }
+        finishReport(128 + number)
         endNow(number)
     }
 
