@@ -33,21 +33,13 @@ struct InterruptedAppendTests {
         let pid = try spawnWithSignalsUnblocked(try Locations.requireIngest().path,
                                                 [box.path("big.xml"), "--out", box.path("out.db"), "--append"])
         // Wait until SQLite has spilled pages of the transaction into the file itself.
-        let deadline = Date().addingTimeInterval(60)
-        var status: Int32 = 0
-        var finished = false
-        while size(box.path("out.db")) < before.count + 4 << 20, Date() < deadline {
-            if waitpid(pid, &status, WNOHANG) == pid { finished = true; break }
-            usleep(5_000)
-        }
-        try #require(!finished, "the run finished before it could be interrupted; make the input bigger")
+        let running = isStillRunning(pid, within: 60) { size(box.path("out.db")) >= before.count + 4 << 20 }
+        try #require(running, "the run finished before it could be interrupted; make the input bigger")
         try #require(size(box.path("out.db")) > before.count, "the file grew before the signal")
-        let sent = Date()
-        kill(pid, signal)
-        _ = waitpid(pid, &status, 0)
+        let (status, seconds) = signalAndWait(pid, signal)
 
         #expect(status & 0x7F == signal, "ended by the signal (wait status \(status))")
-        #expect(Date().timeIntervalSince(sent) < 5, "ended by the run, not by the grace period's alarm")
+        #expect(seconds < 5, "ended by the run, not by the grace period's alarm")
         #expect(try box.contents("out.db") == before, "the old file byte for byte")
         #expect(try box.listing().sorted() == ["big.xml", "out.db", "small.xml"])
     }
@@ -65,16 +57,12 @@ struct InterruptedAppendTests {
         let half = manyPeople(50_000).prefix(3_000_000)
         let written = half.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, $0.count) }
         try #require(written == half.count)
-        usleep(1_500_000)
-        var status: Int32 = 0
-        try #require(waitpid(pid, &status, WNOHANG) == 0, "the run is still waiting")
-        let sent = Date()
-        kill(pid, SIGTERM)
-        _ = waitpid(pid, &status, 0)
+        try #require(isStillRunning(pid, within: 1.5), "the run is still waiting")
+        let (status, seconds) = signalAndWait(pid, SIGTERM)
         close(pipeEnds[1])
 
         #expect(status & 0x7F == SIGTERM, "ended by the signal (wait status \(status))")
-        #expect(Date().timeIntervalSince(sent) < 5, "ended by the run, not by the grace period's alarm")
+        #expect(seconds < 5, "ended by the run, not by the grace period's alarm")
         #expect(try box.contents("out.db") == before)
         #expect(try box.listing().sorted() == ["out.db", "small.xml"])
     }
@@ -94,11 +82,8 @@ struct InterruptedAppendTests {
         let half = Data("<rss version=\"2.0\"><channel><title>s</title>\(items)".utf8)
         let written = half.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, $0.count) }
         try #require(written == half.count)
-        usleep(1_500_000)
-        var status: Int32 = 0
-        try #require(waitpid(pid, &status, WNOHANG) == 0, "the run is still waiting")
-        kill(pid, SIGINT)
-        _ = waitpid(pid, &status, 0)
+        try #require(isStillRunning(pid, within: 1.5), "the run is still waiting")
+        let (status, _) = signalAndWait(pid, SIGINT)
         close(pipeEnds[1])
 
         #expect(status & 0x7F == SIGINT, "ended by the signal (wait status \(status))")

@@ -33,18 +33,10 @@ struct PlistInterruptTests {
         let pid = try spawnWithSignalsUnblocked(try Locations.requireIngest().path,
                                                 [box.path("big.xml"), "--out", box.path("out"), "--replace", "-q"] + arguments)
         // Wait until the run has created its temporary files, then interrupt it.
-        let deadline = Date().addingTimeInterval(30)
-        var status: Int32 = 0
-        var finished = false
-        while try box.temporaryLeftovers().count < 2, Date() < deadline {
-            if waitpid(pid, &status, WNOHANG) == pid { finished = true; break }
-            usleep(10_000)
-        }
+        let created = try isStillRunning(pid, within: 30) { try box.temporaryLeftovers().count >= 2 }
         usleep(200_000)
-        if !finished { finished = waitpid(pid, &status, WNOHANG) == pid }
-        try #require(!finished, "the run finished before it could be interrupted; make the input bigger")
-        kill(pid, SIGINT)
-        _ = waitpid(pid, &status, 0)
+        try #require(created && isStillRunning(pid), "the run finished before it could be interrupted; make the input bigger")
+        let (status, _) = signalAndWait(pid, SIGINT)
 
         #expect(status & 0x7F == SIGINT, "killed by SIGINT (wait status \(status))")
         #expect(try box.contents("out") == before)
@@ -79,33 +71,4 @@ struct PlistInterruptTests {
         #expect(try box.contents("out") == before)
         #expect(try box.temporaryLeftovers() == [])
     }
-}
-
-/// Starts `path` with `arguments`, standard output and error to /dev/null (standard
-/// input from `stdin` when given), with an empty signal mask and default signal
-/// actions; returns its process id.
-func spawnWithSignalsUnblocked(_ path: String, _ arguments: [String], stdin: Int32? = nil) throws -> pid_t {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid = pid_t()
-    let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
-    return pid
 }

@@ -210,16 +210,9 @@ struct PostgresCLITests {
                                                 [box.path("big.xml"), "--to", "postgres", "--db", uri, mode, "-q"])
         // Rows are going in once the server is copying for the import's session.
         let copying = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'ingest' AND query LIKE 'COPY%'"
-        var status: Int32 = 0
-        var finished = false
-        let deadline = Date().addingTimeInterval(60)
-        while try server.value(copying, database: database) == "0", Date() < deadline {
-            if waitpid(pid, &status, WNOHANG) == pid { finished = true; break }
-            usleep(20_000)
-        }
-        try #require(!finished, "the import finished before it could be killed; make the input bigger")
-        kill(pid, SIGKILL)
-        _ = waitpid(pid, &status, 0)
+        let running = try isStillRunning(pid, within: 60) { try server.value(copying, database: database) != "0" }
+        try #require(running, "the import finished before it could be killed; make the input bigger")
+        let (status, _) = signalAndWait(pid, SIGKILL)
         #expect(status & 0x7F == SIGKILL, "killed (wait status \(status))")
 
         // The server notices the closed socket and rolls the transaction back.
