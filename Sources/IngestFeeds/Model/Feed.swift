@@ -64,6 +64,8 @@ public struct Feed: Sendable, Hashable {
     public var extensions: Extensions = [:]
     /// gofeed's `custom` map; feeds leave it empty (RSS items fill theirs).
     public var custom: [String: String] = [:]
+    /// What the feed says about how often to fetch it (RSS ttl, skipHours, skipDays; sy:updatePeriod/updateFrequency). Not part of gofeed's JSON.
+    public var updateHints = FeedUpdateHints()
     /// The items, in document order — empty when read with ``FeedReader``, which
     /// hands them over one by one.
     public var items: [FeedItem] = []
