@@ -24,7 +24,7 @@ struct FeedTerm {
         // RSS
         case rss, rdf, channel, item, title, link, description, language, copyright, managingEditor, webMaster,
              pubDate, lastBuildDate, generator, category, image, url, enclosure, guid, author, encoded, textInput,
-             skipHours, skipDays, cloud, comments, source, content
+             skipHours, skipDays, hour, day, ttl, cloud, comments, source, content
         // Atom
         case feed, entry, id, updated, modified, published, issued, subtitle, tagline, rights, summary,
              contributor, name, email, uri, homepage, icon, logo
@@ -141,7 +141,8 @@ final class FeedVocabulary {
         "managingeditor": .managingEditor, "webmaster": .webMaster, "pubdate": .pubDate,
         "lastbuilddate": .lastBuildDate, "generator": .generator, "category": .category, "image": .image,
         "url": .url, "enclosure": .enclosure, "guid": .guid, "author": .author, "encoded": .encoded,
-        "textinput": .textInput, "skiphours": .skipHours, "skipdays": .skipDays, "cloud": .cloud,
+        "textinput": .textInput, "skiphours": .skipHours, "skipdays": .skipDays, "hour": .hour, "day": .day,
+        "ttl": .ttl, "cloud": .cloud,
         "comments": .comments, "source": .source, "content": .content,
         "feed": .feed, "entry": .entry, "id": .id, "updated": .updated, "modified": .modified,
         "published": .published, "issued": .issued, "subtitle": .subtitle, "tagline": .tagline,

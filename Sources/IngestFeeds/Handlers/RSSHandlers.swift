@@ -53,6 +53,7 @@ final class RSSChannelHandler: ElementHandler {
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
     private lazy var image = RSSImageHandler(session: session)
+    private lazy var skipList = RSSSkipListHandler(session: session)
     private(set) lazy var itemHandler = RSSItemHandler(session: session)
     /// The `href` of the `link` element being read (gofeed's fallback for an empty one).
     private var linkHref: String?
@@ -75,11 +76,12 @@ final class RSSChannelHandler: ElementHandler {
         switch term.kind {
         case .item: return itemHandler
         case .image: return image
+        case .skipHours, .skipDays: return skipList
         case .link:
             linkHref = element.attributes["href"]
             return field.reading()
         case .title, .description, .language, .copyright, .managingEditor, .webMaster, .pubDate, .lastBuildDate,
-             .generator, .category:
+             .generator, .category, .ttl:
             return field.reading()
         default: return nil
         }
@@ -95,6 +97,15 @@ final class RSSChannelHandler: ElementHandler {
         }
         if child === image {
             session.rssChannel.image = image.image
+            session.changed()
+            return
+        }
+        if child === skipList {
+            if session.vocabulary.term(element.name).kind == .skipHours {
+                session.rssChannel.skipHours += skipList.values
+            } else {
+                session.rssChannel.skipDays += skipList.values
+            }
             session.changed()
             return
         }
@@ -114,6 +125,7 @@ final class RSSChannelHandler: ElementHandler {
         case .lastBuildDate: session.rssChannel.lastBuildDate = value
         case .generator: session.rssChannel.generator = value
         case .category: if let value { session.rssChannel.categories.append(value) }
+        case .ttl: session.rssChannel.ttl = value
         default: return
         }
         session.changed()
@@ -151,6 +163,40 @@ final class RSSImageHandler: ElementHandler {
         case .url: image.url = try field.value.map(field.resolve).nonEmpty
         default: break
         }
+    }
+
+    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
+}
+
+/// `<skipHours>` or `<skipDays>` of a channel: the texts of its `<hour>` or
+/// `<day>` elements, as written (the translator reads them).
+final class RSSSkipListHandler: ElementHandler {
+    unowned(unsafe) let session: FeedParseSession
+    private lazy var field = TextFieldHandler(session: session)
+    /// The `hour` texts of a `skipHours`, the `day` texts of a `skipDays`.
+    private(set) var values: [String] = []
+    private var entryKind = FeedTerm.Kind.hour
+
+    init(session: FeedParseSession) {
+        self.session = session
+    }
+
+    var accumulatesText: Bool { false }
+
+    func didStart(_ element: ElementStart) {
+        values = []
+        entryKind = session.vocabulary.term(element.name).kind == .skipHours ? .hour : .day
+        session.enter(element)
+    }
+
+    func handler(forChild element: ElementStart) -> (any ElementHandler)? {
+        let term = session.vocabulary.term(element.name)
+        guard term.space == .core, term.kind == entryKind else { return nil }
+        return field.reading()
+    }
+
+    func didFinish(child: any ElementHandler, element: ElementEnd) {
+        if let value = field.value { values.append(value) }
     }
 
     func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }

@@ -22,6 +22,7 @@ struct AtomTranslator {
             feed.generator = text.trimmingASCIIWhiteSpace().nonEmptyString
         }
         feed.extensions = data.extensions
+        feed.updateHints = FeedUpdateHints(syndication: data.extensions["sy"])
         return feed
     }
 

@@ -16,6 +16,12 @@ struct RSSChannelData {
     var generator: String?
     var categories: [String] = []
     var image: Image?
+    /// `ttl`, as written.
+    var ttl: String?
+    /// The `hour`s of every `skipHours`, as written.
+    var skipHours: [String] = []
+    /// The `day`s of every `skipDays`, as written.
+    var skipDays: [String] = []
     var extensions: Extensions = [:]
 }
 

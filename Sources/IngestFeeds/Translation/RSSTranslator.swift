@@ -46,6 +46,8 @@ struct RSSTranslator {
         }
         categories += dc?.subject ?? []
         feed.categories = categories
+        feed.updateHints = FeedUpdateHints(ttl: channel.ttl, skipHours: channel.skipHours, skipDays: channel.skipDays,
+                                           syndication: channel.extensions["sy"])
         return feed
     }
 
