@@ -186,4 +186,36 @@ struct FeedUpdateHintsTests {
         #expect(streamed.updateHints.timeToLive == 20)
         #expect(try Feed(data: data).updateHints.timeToLive == 20)
     }
+
+    @Test("Codable: the hints round-trip under updateHints; gofeed's JSON never has them")
+    func codable() throws {
+        let original = try feed(Self.full)
+        let encoded = try JSONEncoder().encode(original)
+        let object = try JSONValue(parsing: String(decoding: encoded, as: UTF8.self))
+        guard case .object(let members) = object else {
+            Issue.record("not an object")
+            return
+        }
+        let hints = try #require(members.last { $0.key == "updateHints" }?.value)
+        #expect(GofeedJSON.sorted(hints) == GofeedJSON.sorted(try JSONValue(parsing: """
+            {"ttl": 90, "skipHours": [0, 3], "skipDays": [1, 7], "updatePeriod": "hourly", "updateFrequency": 3}
+            """)))
+        let decoded = try JSONDecoder().decode(Feed.self, from: encoded)
+        #expect(decoded.updateHints == original.updateHints)
+        #expect(decoded.gofeedJSON() == original.gofeedJSON())
+        // gofeed's JSON, and Codable without hints, stay gofeed's.
+        #expect(!String(decoding: original.gofeedJSON(), as: UTF8.self).contains("updateHints"))
+        let plain = try feed(Self.rss(""))
+        #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("updateHints"))
+        #expect(try JSONDecoder().decode(Feed.self, from: plain.gofeedJSON()).updateHints.isEmpty)
+    }
+
+    @Test("Codable: only what the hints hold is written")
+    func codablePartial() throws {
+        var feed = Feed(format: FeedFormat(.rss, version: "2.0"))
+        feed.updateHints = FeedUpdateHints(skipDays: [6])
+        let text = String(decoding: try JSONEncoder().encode(feed), as: UTF8.self)
+        #expect(text.contains(#""updateHints":{"skipDays":[6]}"#))
+        #expect(try JSONDecoder().decode(Feed.self, from: Data(text.utf8)).updateHints == feed.updateHints)
+    }
 }

@@ -1,23 +1,37 @@
 import Foundation
+import IngestCore
 
 // gofeed's JSON, exactly: its keys (camelCase, `dcExt`, `itunesExt`), in the order
 // of its structs, empty fields left out (`omitempty`) except where gofeed writes
 // them always (`items`, `feedType`, `feedVersion`, and an extension's `value`,
 // `attrs` and `children`), dates as RFC 3339 in UTC. What the Swift model holds
 // beyond gofeed's (a text's type, a link's relation, a person's URL and avatar,
-// well-formedness) is not written; decoding gives those their defaults.
+// well-formedness) is not written; decoding gives those their defaults. One
+// exception: a feed's update hints, which gofeed does not read, are written after
+// gofeed's keys, under `updateHints`, when the feed has any — so a cron job that
+// keeps a feed as JSON keeps them too. `gofeedJSON()` and `gofeedJSONValue` never
+// write them.
 
 extension Feed: Codable {
     enum CodingKeys: String, CodingKey {
         case title, description, link, feedLink, links, updated, updatedParsed, published, publishedParsed, author,
              authors, language, image, copyright, generator, categories, dcExt, itunesExt, extensions, custom, items,
-             feedType, feedVersion
+             feedType, feedVersion, updateHints
+    }
+
+    /// The members of `updateHints`.
+    enum UpdateHintsKeys: String, CodingKey {
+        case ttl, skipHours, skipDays, updatePeriod, updateFrequency
     }
 
     /// Encodes ``gofeedJSONValue``: gofeed's keys, in its order where the encoder
-    /// keeps order.
+    /// keeps order — then ``updateHints`` under `updateHints`, when not empty.
     public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+        guard !updateHints.isEmpty, case .object(let members) = gofeedJSONValue else {
+            try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+            return
+        }
+        try EncodableJSON(.object(members + [("updateHints", updateHints.jsonValue)])).encode(to: encoder)
     }
 
     /// Decodes gofeed's JSON; absent members are empty.
@@ -46,12 +60,35 @@ extension Feed: Codable {
         extensions = try container.decodeIfPresent(Extensions.self, forKey: .extensions) ?? [:]
         custom = try container.decodeIfPresent([String: String].self, forKey: .custom) ?? [:]
         items = try container.decodeIfPresent([FeedItem].self, forKey: .items) ?? []
+        if container.contains(.updateHints) {
+            let hints = try container.nestedContainer(keyedBy: UpdateHintsKeys.self, forKey: .updateHints)
+            updateHints.timeToLive = try hints.decodeIfPresent(Int.self, forKey: .ttl)
+            updateHints.skipHours = Set(try hints.decodeIfPresent([Int].self, forKey: .skipHours) ?? [])
+            updateHints.skipDays = Set(try hints.decodeIfPresent([Int].self, forKey: .skipDays) ?? [])
+            updateHints.updatePeriod = try hints.decodeIfPresent(String.self, forKey: .updatePeriod)
+                .flatMap(FeedUpdateHints.UpdatePeriod.init(rawValue:))
+            updateHints.updateFrequency = try hints.decodeIfPresent(Int.self, forKey: .updateFrequency)
+        }
     }
 
     /// The feed as gofeed's JSON text, in UTF-8: keys in the order of gofeed's
     /// structs, map keys sorted (as Go writes them), compact or indented.
     public func gofeedJSON(prettyPrinted: Bool = false) -> Data {
         Data((prettyPrinted ? gofeedJSONValue.prettyText() : gofeedJSONValue.serialized).utf8)
+    }
+}
+
+extension FeedUpdateHints {
+    /// The hints as `Feed`'s `Codable` writes them: `ttl`, `skipHours` and
+    /// `skipDays` (sorted), `updatePeriod`, `updateFrequency`, each when present.
+    var jsonValue: JSONValue {
+        var object = JSONObjectBuilder()
+        object.add("ttl", timeToLive.map { .number(String($0)) })
+        object.add("skipHours", skipHours.sorted().map { JSONValue.number(String($0)) })
+        object.add("skipDays", skipDays.sorted().map { JSONValue.number(String($0)) })
+        object.add("updatePeriod", updatePeriod?.rawValue)
+        object.add("updateFrequency", updateFrequency.map { .number(String($0)) })
+        return object.value
     }
 }
 

@@ -16,8 +16,10 @@ import Foundation
 /// is still a feed; a document that is not a feed is an ``IngestCore/IngestError``
 /// of kind `.data`.
 ///
-/// Encoded (`Codable`), a feed is exactly gofeed's JSON: camelCase keys, empty
-/// fields left out, `…Parsed` dates in RFC 3339 UTC. ``wellFormed`` and
+/// Encoded (`Codable`), a feed is gofeed's JSON: camelCase keys, empty fields
+/// left out, `…Parsed` dates in RFC 3339 UTC — plus, after gofeed's keys and only
+/// when the feed has some, its ``updateHints`` under `updateHints`.
+/// ``gofeedJSON(prettyPrinted:)`` writes gofeed's alone. ``wellFormed`` and
 /// ``firstError`` are not part of it.
 public struct Feed: Sendable, Hashable {
     /// RSS `title` (else `dc:title`), Atom `title`, JSON Feed `title`.
