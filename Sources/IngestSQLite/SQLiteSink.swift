@@ -83,6 +83,23 @@ final class SQLiteSink: RecordSink {
         try db.beginTransaction(.immediate)
         inTransaction = true
         for statement in design.statements { try db.execute(sql: statement) }
+        try addMissingColumns(design.design)
+    }
+
+    /// Adds to a table made by an earlier version of its design the columns the
+    /// design has gained since. A new column must be nullable: its old rows have no
+    /// value for it.
+    private func addMissingColumns(_ design: TableDesign) throws {
+        for table in design.tables {
+            let stored = Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table.name])
+                .map { $0[0] as String })
+            for column in table.columns where !stored.contains(column.name) {
+                guard !column.notNull else {
+                    throw IngestError(.output, "the table \(table.name) has no column \(column.name), which cannot be added to its rows (NOT NULL)")
+                }
+                try db.execute(sql: "ALTER TABLE \(table.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sqliteType)")
+            }
+        }
     }
 
     /// The tables written, in the order they were first met, with their row counts.

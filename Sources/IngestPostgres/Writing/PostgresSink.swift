@@ -323,9 +323,13 @@ final class PostgresSink: RecordSink {
                                            ifNotExists: mode == .append)
             if existing.contains(designed.name) {
                 // An index the design declares that the table lacks (the unique index an
-                // upsert needs, after plain imports): created once, imports taking turns.
-                if try indexes.contains(where: { try !catalog.indexExists($0.name) }) {
+                // upsert needs, after plain imports), or a column a newer design added:
+                // created once, imports taking turns.
+                let stored = Set(try catalog.columns(of: designed.name).map(\.name))
+                let missingColumns = designed.columns.filter { !stored.contains($0.name) }
+                if try !missingColumns.isEmpty || indexes.contains(where: { try !catalog.indexExists($0.name) }) {
                     try catalog.lock([designed.name])
+                    try addColumns(missingColumns, to: designed.name)
                     for index in indexes where try !catalog.indexExists(index.name) {
                         try session.execute(index.sql, doing: "cannot create an index on \(designed.name)")
                     }
@@ -354,6 +358,21 @@ final class PostgresSink: RecordSink {
             }
             tables[ExactString(designed.name)] = table
             tableOrder.append(table)
+        }
+    }
+
+    /// Adds to a table made by an earlier version of its design the columns the
+    /// design has gained since (`ADD COLUMN IF NOT EXISTS`: a run that took its turn
+    /// first may have added them). A new column must be nullable: its old rows have
+    /// no value for it.
+    private func addColumns(_ columns: [TableDesign.Column], to table: String) throws {
+        for column in columns {
+            guard !column.notNull else {
+                throw IngestError(.output, "the table \(table) has no column \(column.name), which cannot be added to its rows (NOT NULL)")
+            }
+            let sql = "ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table)) ADD COLUMN IF NOT EXISTS "
+                + "\(PostgresIdentifier.quoted(column.name)) \(PostgresColumnType(designed: column.type).sql)"
+            try session.execute(sql, doing: "cannot add the column \(column.name) to \(table)")
         }
     }
 
