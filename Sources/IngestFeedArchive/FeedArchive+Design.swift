@@ -13,8 +13,15 @@ extension FeedArchive {
     ///   `author`, `categories` (JSON array), `updated`/`updated_at`,
     ///   `published`/`published_at`, `well_formed`, `first_error`, `extensions` (JSON:
     ///   `dcExt`, `itunesExt`, `extensions` as gofeed writes them), then the fetch:
-    ///   `etag`, `last_modified`, `last_fetched`, `last_status` (the HTTP status;
-    ///   NULL for files), `last_error` (NULL after a success).
+    ///   `etag`, `last_modified`, `last_fetched`, `last_status` (the HTTP status,
+    ///   304 included; NULL for files), `last_error` (NULL after a success),
+    ///   `failures` (fetches failed in a row, 0 after a success), `next_fetch` (when
+    ///   it may be fetched again, by ``schedule``), and what the feed says about
+    ///   that: `ttl` (minutes), `skip_hours` and `skip_days` (JSON arrays: hours
+    ///   0–23, days 1–7 from Monday), `update_period`, `update_frequency`.
+    ///
+    /// An archive made before a column was added gets it on its next run (`ALTER
+    /// TABLE … ADD COLUMN`), NULL in the rows stored before.
     /// - `items`, child of `feeds` by `feed_id`: `id` (integer key), `guid`, `link`,
     ///   `title`, `summary`, `content`, `author`, `published`/`published_at`,
     ///   `updated`/`updated_at`, `image`, `extensions` (JSON: `dcExt`, `itunesExt`,
@@ -62,6 +69,13 @@ extension FeedArchive {
                 .init(name: "last_fetched", type: .datetime),
                 .init(name: "last_status", type: .integer),
                 .init(name: "last_error", type: .text),
+                .init(name: "failures", type: .integer),
+                .init(name: "next_fetch", type: .datetime),
+                .init(name: "ttl", type: .integer),
+                .init(name: "skip_hours", type: .json),
+                .init(name: "skip_days", type: .json),
+                .init(name: "update_period", type: .text),
+                .init(name: "update_frequency", type: .integer),
             ],
             primaryKey: ["id"],
             childTables: [Table.items],
@@ -114,6 +128,12 @@ extension FeedArchive {
             primaryKey: ["item_id", "name", "email"],
             foreignKey: itemKey),
     ], upsert: true)
+
+    /// The `feeds` columns added with the schedule, which an earlier archive gains
+    /// on its next run.
+    static let scheduleColumns: Set<String> = [
+        "failures", "next_fetch", "ttl", "skip_hours", "skip_days", "update_period", "update_frequency",
+    ]
 
     /// The archive's table names.
     public enum Table {

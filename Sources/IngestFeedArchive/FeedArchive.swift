@@ -63,21 +63,36 @@ public final class FeedArchive: @unchecked Sendable {
     private let lock = NSLock()
     /// The `feeds` table, by key.
     private var stored: [Int64: StoredFeed] = [:]
+    /// When each feed may be fetched next, stored as its `next_fetch`.
+    public let schedule: FeedSchedule
 
-    /// An archive written through the outputs `makeOutput` makes; reads the `feeds`
-    /// table it holds already.
+    /// An archive written through the outputs `makeOutput` makes, scheduling fetches
+    /// by `schedule`; reads the `feeds` table it holds already.
     ///
     /// - Throws: ``IngestCore/IngestError`` (`.output`) when the target holds a
     ///   table of the archive's names (`feeds`, `items`…) that is not an archive's,
     ///   or cannot be read; a `.temporary`
     ///   error as it is (a database server that cannot be reached now).
-    public init(output makeOutput: @escaping OutputMaker) throws {
+    public init(output makeOutput: @escaping OutputMaker, schedule: FeedSchedule = FeedSchedule()) throws {
         self.makeOutput = makeOutput
+        self.schedule = schedule
         let reader = try makeOutput(Self.design)
         self.reader = reader
         let columns = Self.design.table(named: Table.feeds)!.columns.map(\.name)
         do {
-            for values in try reader.storedRows(in: Table.feeds, columns: columns, matching: [:]) {
+            let rows: [[FieldValue]]
+            do {
+                rows = try reader.storedRows(in: Table.feeds, columns: columns, matching: [:])
+            } catch let error as IngestError where error.kind != .temporary {
+                // An archive made before the schedule's columns: if it has the others,
+                // an empty write adds them (the outputs add a design's missing
+                // columns), and it is read again.
+                let earlier = columns.filter { !Self.scheduleColumns.contains($0) }
+                _ = try reader.storedRows(in: Table.feeds, columns: earlier, matching: ["id": .null])
+                try makeOutput(Self.design).writeAndCommit { _ in }
+                rows = try reader.storedRows(in: Table.feeds, columns: columns, matching: [:])
+            }
+            for values in rows {
                 let feed = StoredFeed(row: Dictionary(uniqueKeysWithValues: zip(columns, values)))
                 stored[feed.id] = feed
             }
@@ -140,7 +155,8 @@ public final class FeedArchive: @unchecked Sendable {
                     try add(item, to: &run!, counts: &counts, now: now, sink: sink)
                 }
                 if run == nil { run = try begin(source, feed: feed, fetch: fetch, sink: sink) }
-                let row = try rows.writeFeed(feed, id: run!.feedID, source: run!.sourceName, fetch: fetch, to: sink)
+                let next = schedule.nextFetch(after: fetch, hints: feed.updateHints, failures: 0)
+                let row = try rows.writeFeed(feed, id: run!.feedID, source: run!.sourceName, fetch: fetch, nextFetch: next, to: sink)
                 run!.finalRow = row
             }
         }
@@ -149,19 +165,32 @@ public final class FeedArchive: @unchecked Sendable {
     }
 
     /// Records a failed read of `source` on its `feeds` row — when, the status, what
-    /// went wrong — in a transaction of its own, leaving its items and validators as
-    /// they were. A source never archived gets a row that says only that.
+    /// went wrong, one more failure in a row and the next fetch after it (later
+    /// with each failure, see ``schedule``) — in a transaction of its own, leaving
+    /// its items and validators as they were. A source never archived gets a row
+    /// that says only that.
     public func recordFailure(_ source: String, fetch: FeedFetch, error: String) throws {
-        try lock.withLock { try recordFailureLocked(source, fetch: fetch, error: error) }
+        try lock.withLock { try recordFetchLocked(source, fetch: fetch, error: error) }
     }
 
-    private func recordFailureLocked(_ source: String, fetch: FeedFetch, error: String) throws {
+    /// Records a read of `source` that found the feed unchanged (HTTP 304 Not
+    /// Modified) on its `feeds` row: when, the status, no failures, and the next
+    /// fetch by the response's caching headers and what the feed said when it was
+    /// last read. Its items, validators and the rest stay.
+    public func recordNotModified(_ source: String, fetch: FeedFetch) throws {
+        try lock.withLock { try recordFetchLocked(source, fetch: fetch, error: nil) }
+    }
+
+    private func recordFetchLocked(_ source: String, fetch: FeedFetch, error: String?) throws {
         var row: [String: FieldValue] = [:]
         var id = ArchiveKey.feed(source)
         try makeOutput(Self.design).writeAndCommit { sink in
             let previous = try storedNow(source)
             id = previous?.id ?? id
-            row = try rows.writeFailure(stored: previous, id: id, source: source, fetch: fetch, error: error, to: sink)
+            let failures = error == nil ? 0 : (previous?.failures ?? 0) + 1
+            let next = schedule.nextFetch(after: fetch, hints: previous?.updateHints ?? FeedUpdateHints(), failures: failures)
+            row = try rows.writeFetch(stored: previous, id: id, source: source, fetch: fetch, error: error,
+                                      failures: failures, nextFetch: next, to: sink)
         }
         stored[id] = StoredFeed(row: row)
     }
@@ -219,7 +248,8 @@ public final class FeedArchive: @unchecked Sendable {
             }
         }
         let run = SourceRun(feedID: feedID, sourceName: previous?.source ?? name, known: known)
-        try rows.writeFeed(feed, id: feedID, source: run.sourceName, fetch: fetch, to: sink)
+        try rows.writeFeed(feed, id: feedID, source: run.sourceName, fetch: fetch,
+                           nextFetch: schedule.nextFetch(after: fetch, hints: feed.updateHints, failures: 0), to: sink)
         return run
     }
 

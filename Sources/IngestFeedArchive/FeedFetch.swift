@@ -21,14 +21,24 @@ public struct FeedFetch: Sendable, Hashable {
     public var lastModified: String?
     /// When the read started.
     public var date: Date
+    /// When the response goes stale, by its `Cache-Control: max-age` or else its
+    /// `Expires` (see ``expiry(cacheControl:expires:at:)``); `nil` when it says
+    /// nothing. ``FeedSchedule`` does not fetch again before.
+    public var expires: Date?
+    /// When the server asked to be asked again, by its `Retry-After` (on a 429 or
+    /// 503, usually; see ``retryDate(_:at:)``); `nil` when it did not.
+    public var retryAfter: Date?
 
     /// A read of `url`; see the properties.
-    public init(url: String, status: Int? = nil, etag: String? = nil, lastModified: String? = nil, date: Date = Date()) {
+    public init(url: String, status: Int? = nil, etag: String? = nil, lastModified: String? = nil, date: Date = Date(),
+                expires: Date? = nil, retryAfter: Date? = nil) {
         self.url = url
         self.status = status
         self.etag = etag
         self.lastModified = lastModified
         self.date = date
+        self.expires = expires
+        self.retryAfter = retryAfter
     }
 }
 

@@ -1,4 +1,6 @@
+import Foundation
 import IngestCore
+import IngestFeeds
 
 /// A source as the archive holds it: its key, where to fetch it and the validators
 /// of its last successful fetch.
@@ -15,6 +17,17 @@ public struct StoredFeed: Sendable, Equatable {
     public var lastModified: String?
     /// The feed's title when it was last read.
     public var title: String?
+    /// When it was last fetched, successfully or not.
+    public var lastFetched: Date?
+    /// The HTTP status of its last fetch (304 included); `nil` for files.
+    public var lastStatus: Int?
+    /// How many fetches in a row have failed; 0 after a success.
+    public var failures: Int
+    /// When it may be fetched again (``FeedArchive/schedule``); `nil` in rows
+    /// stored before the archive kept it: due now.
+    public var nextFetch: Date?
+    /// What the feed said, when it was last read, about how often to fetch it.
+    public var updateHints: FeedUpdateHints
     /// The whole row, by column name: rewritten as it was when only the fetch's
     /// columns change (a failed fetch).
     var row: [String: FieldValue]
@@ -27,5 +40,32 @@ public struct StoredFeed: Sendable, Equatable {
         etag = row["etag"]?.text
         lastModified = row["last_modified"]?.text
         title = row["title"]?.text
+        lastFetched = row["last_fetched"]?.text.flatMap(Self.date)
+        lastStatus = row["last_status"]?.int64.flatMap { Int(exactly: $0) }
+        failures = row["failures"]?.int64.flatMap { Int(exactly: $0) } ?? 0
+        nextFetch = row["next_fetch"]?.text.flatMap(Self.date)
+        updateHints = FeedUpdateHints(
+            timeToLive: row["ttl"]?.int64.flatMap { Int(exactly: $0) },
+            skipHours: Set(Self.integers(row["skip_hours"])), skipDays: Set(Self.integers(row["skip_days"])),
+            updatePeriod: row["update_period"]?.text.flatMap(FeedUpdateHints.UpdatePeriod.init(rawValue:)),
+            updateFrequency: row["update_frequency"]?.int64.flatMap { Int(exactly: $0) })
+    }
+
+    /// Whether the feed is due at `date`: its next fetch is not later.
+    public func isDue(at date: Date = Date()) -> Bool {
+        nextFetch.map { $0 <= date } ?? true
+    }
+
+    /// A stored RFC 3339 timestamp (as ``ArchiveRows`` writes them) as a date.
+    static func date(_ text: String) -> Date? {
+        ISO8601DateFormatter().date(from: text)
+    }
+
+    /// The integers of a stored JSON array.
+    private static func integers(_ value: FieldValue?) -> [Int] {
+        guard let text = value?.text, case .array(let elements)? = try? JSONValue(parsing: text) else { return [] }
+        return elements.compactMap { element in
+            if case .number(let number) = element { return Int(number) } else { return nil }
+        }
     }
 }

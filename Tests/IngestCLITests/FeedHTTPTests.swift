@@ -16,7 +16,7 @@ struct FeedHTTPTests {
         sandbox = try Sandbox()
     }
 
-    @Test("200 then 304 by ETag: the second run writes nothing and succeeds; the User-Agent names ingest")
+    @Test("200 then 304 by ETag: the second run writes only the fetch's columns and succeeds; the User-Agent names ingest")
     func notModifiedByETag() throws {
         var route = LoopbackHTTPServer.Route.feed(feedText(threeItems), headers: [("ETag", "\"v1\"")])
         route.notModifiedForETag = "\"v1\""
@@ -24,12 +24,18 @@ struct FeedHTTPTests {
         let first = try sandbox.run(["feed", server.url("/feed.xml")])
         #expect(first.status == 0, "\(first)")
         #expect(try sandbox.rows("feeds.db", "SELECT etag, last_status FROM feeds") == [["\"v1\"", "200"]])
-        let before = try sandbox.contents("feeds.db")
+        let before = try sandbox.rows("feeds.db", "SELECT id, title, etag, last_fetched, next_fetch FROM feeds")
+        let items = try sandbox.rows("feeds.db", "SELECT * FROM items")
 
         let second = try sandbox.run(["feed", server.url("/feed.xml"), "-v"])
         #expect(second.status == 0, "\(second)")
         #expect(second.stderr.contains("not modified"))
-        #expect(try sandbox.contents("feeds.db") == before)
+        #expect(try sandbox.rows("feeds.db", "SELECT * FROM items") == items)
+        let earlier = try #require(before.first)
+        let after = try #require(try sandbox.rows("feeds.db", "SELECT id, title, etag, last_fetched, next_fetch, last_status, failures FROM feeds").first)
+        #expect(after.prefix(3) == earlier.prefix(3), "the feed as it was")
+        #expect(after[5] == "304" && after[6] == "0", "\(after)")
+        #expect((after[3] ?? "") >= (earlier[3] ?? ""), "last_fetched moves on")
         let requests = server.requests("/feed.xml")
         #expect(requests.count == 2)
         #expect(requests[0].header("If-None-Match") == nil)
@@ -45,12 +51,13 @@ struct FeedHTTPTests {
         route.notModifiedSince = since
         server.route("/feed.xml", route)
         #expect(try sandbox.run(["feed", server.url("/feed.xml")]).status == 0)
-        let before = try sandbox.contents("feeds.db")
+        let items = try sandbox.rows("feeds.db", "SELECT * FROM items")
         let second = try sandbox.run(["feed", server.url("/feed.xml"), "-v"])
         #expect(second.status == 0, "\(second)")
         #expect(second.stderrLines.last?.contains("1 not modified") == true, "\(second)")
         #expect(server.requests("/feed.xml").last?.header("If-Modified-Since") == since)
-        #expect(try sandbox.contents("feeds.db") == before)
+        #expect(try sandbox.rows("feeds.db", "SELECT * FROM items") == items)
+        #expect(try sandbox.rows("feeds.db", "SELECT last_modified, last_status FROM feeds") == [[since, "304"]])
     }
 
     @Test("a changed feed on the second fetch: 1 changed, 1 new")

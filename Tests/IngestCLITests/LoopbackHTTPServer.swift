@@ -152,10 +152,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
         private func respond(_ route: Route, to request: Request, context: ChannelHandlerContext) {
             var route = route
+            // A 304 carries the caching headers a 200 would (RFC 9110, 15.4.5).
+            let caching = route.headers.filter { ["cache-control", "expires"].contains($0.0.lowercased()) }
             if let etag = route.notModifiedForETag, request.header("If-None-Match") == etag {
-                route = Route(status: .notModified, headers: [("ETag", etag)])
+                route = Route(status: .notModified, headers: [("ETag", etag)] + caching)
             } else if let since = route.notModifiedSince, request.header("If-Modified-Since") == since {
-                route = Route(status: .notModified, headers: [("Last-Modified", since)])
+                route = Route(status: .notModified, headers: [("Last-Modified", since)] + caching)
             }
             var headers = HTTPHeaders(route.headers)
             if route.closeDelimited {

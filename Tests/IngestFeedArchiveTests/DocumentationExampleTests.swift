@@ -20,9 +20,15 @@ struct DocumentationExampleTests {
         }
     }
 
+    /// The URLs of the archived feeds that are due now.
+    func dueURLs(_ archive: FeedArchive) -> [String] {
+        let due = archive.feeds.filter { $0.isDue() }.compactMap(\.url)
+        return due
+    }
+
     @Test("Every Swift snippet of the article is in this file")
     func snippetsCompile() throws {
-        #expect(try swiftCodeBlocks(inArticle: Self.article).count == 1)
+        #expect(try swiftCodeBlocks(inArticle: Self.article).count == 2)
         #expect(try codeBlocks(ofArticle: Self.article, missingFrom: #filePath) == [])
     }
 
@@ -34,5 +40,9 @@ struct DocumentationExampleTests {
         let second = try archive(feedAt: feed, into: directory.path("feeds.db"))
         #expect(first.description == "3 new, 0 changed, 0 unchanged")
         #expect(second.description == "0 new, 0 changed, 3 unchanged")
+        // Just read: not due for an hour.
+        let archive = try FeedArchive { design in SQLiteOutput(path: directory.path("feeds.db"), mode: .append, design: design) }
+        #expect(dueURLs(archive) == [])
+        #expect(archive.feeds.first?.isDue(at: Date().addingTimeInterval(3601)) == true)
     }
 }

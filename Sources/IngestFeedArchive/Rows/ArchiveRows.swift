@@ -34,9 +34,11 @@ final class ArchiveRows {
 
     // MARK: - feeds
 
-    /// Writes the `feeds` row of `feed` read as `fetch`; returns it by column.
+    /// Writes the `feeds` row of `feed` read as `fetch`, to be fetched next at
+    /// `nextFetch`; returns it by column.
     @discardableResult
-    func writeFeed(_ feed: Feed, id: Int64, source: String, fetch: FeedFetch, to sink: any RecordSink) throws -> [String: FieldValue] {
+    func writeFeed(_ feed: Feed, id: Int64, source: String, fetch: FeedFetch, nextFetch: Date,
+                   to sink: any RecordSink) throws -> [String: FieldValue] {
         start(FeedArchive.Table.feeds)
         add("id", .integer(id))
         add("source", source)
@@ -66,8 +68,22 @@ final class ArchiveRows {
         add("last_fetched", Self.timestamp(fetch.date))
         add("last_status", fetch.status.map { .integer(Int64($0)) } ?? .null)
         add("last_error", .null)
+        add("failures", .integer(0))
+        add("next_fetch", Self.timestamp(nextFetch))
+        let hints = feed.updateHints
+        add("ttl", hints.timeToLive.map { .integer(Int64($0)) } ?? .null)
+        add("skip_hours", Self.jsonIntegers(hints.skipHours))
+        add("skip_days", Self.jsonIntegers(hints.skipDays))
+        add("update_period", hints.updatePeriod?.rawValue)
+        add("update_frequency", hints.updateFrequency.map { .integer(Int64($0)) } ?? .null)
         try sink.write(record)
         return currentRow
+    }
+
+    /// A set of integers as a sorted JSON array; NULL when empty.
+    private static func jsonIntegers(_ values: Set<Int>) -> FieldValue {
+        guard !values.isEmpty else { return .null }
+        return .json(JSONValue.array(values.sorted().map { .number(String($0)) }).serialized, .array)
     }
 
     /// The record being written, by column.
@@ -75,11 +91,12 @@ final class ArchiveRows {
         Dictionary(record.fields.map { ($0.name.qualified, $0.value) }) { first, _ in first }
     }
 
-    /// Writes a stored `feeds` row again with a failed fetch's columns: when, the
-    /// status if there was a response, and what went wrong. The validators and
+    /// Writes a stored `feeds` row again with a fetch's columns but the feed's: when,
+    /// the status if there was a response, what went wrong (`error`; `nil` for a
+    /// 304), the failures in a row and the next fetch. The validators and
     /// everything read before stay.
-    func writeFailure(stored: StoredFeed?, id: Int64, source: String, fetch: FeedFetch, error: String,
-                      to sink: any RecordSink) throws -> [String: FieldValue] {
+    func writeFetch(stored: StoredFeed?, id: Int64, source: String, fetch: FeedFetch, error: String?, failures: Int,
+                    nextFetch: Date, to sink: any RecordSink) throws -> [String: FieldValue] {
         start(FeedArchive.Table.feeds)
         var row = stored?.row ?? [:]
         row["id"] = .integer(id)
@@ -87,7 +104,9 @@ final class ArchiveRows {
         if row["url"] == nil || row["url"] == .null { row["url"] = .text(fetch.url) }
         row["last_fetched"] = .text(Self.timestamp(fetch.date))
         row["last_status"] = fetch.status.map { .integer(Int64($0)) } ?? .null
-        row["last_error"] = .text(error)
+        row["last_error"] = error.map(FieldValue.text) ?? .null
+        row["failures"] = .integer(Int64(failures))
+        row["next_fetch"] = .text(Self.timestamp(nextFetch))
         let columns = FeedArchive.design.table(named: FeedArchive.Table.feeds)!.columns
         for column in columns { add(column.name, row[column.name] ?? .null) }
         try sink.write(record)

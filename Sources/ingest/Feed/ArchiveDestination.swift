@@ -43,11 +43,18 @@ final class ArchiveDestination: FeedDestination {
                                 etag: stored.etag, lastModified: stored.lastModified)
     }
 
+    /// When `source` is due next, if that is after `date`; `nil` when it is due (or
+    /// was never archived, or has no name before it is read: standard input).
+    func nextFetch(for source: FeedSource, after date: Date) -> Date? {
+        guard let name = source.archiveName, let next = archive.storedFeed(for: name)?.nextFetch, next > date else { return nil }
+        return next
+    }
+
     func write(_ job: FeedJob) -> SourceOutcome {
         let fetch: FeedFetch
         switch job.open() {
         case .notModified:
-            return .notModified
+            return recordNotModified(job)
         case .failed(let failure):
             return record(failure, of: job)
         case .feed(let opened):
@@ -78,7 +85,8 @@ final class ArchiveDestination: FeedDestination {
         if case .file = job.source, stored == nil { return .failed(failure) }
         let url = job.fetch?.url ?? stored?.url ?? name
         do {
-            try archive.recordFailure(name, fetch: FeedFetch(url: url, status: failure.status), error: failure.detail)
+            try archive.recordFailure(name, fetch: FeedFetch(url: url, status: failure.status, retryAfter: failure.retryAfter),
+                                      error: failure.detail)
         } catch let error as IngestError {
             return .failed(FeedFailure("\(failure.message); and the archive could not record it: \(error.message)",
                                        status: failure.status, exitCode: error.kind.exitCode))
@@ -86,6 +94,20 @@ final class ArchiveDestination: FeedDestination {
             return .failed(failure)
         }
         return .failed(failure)
+    }
+
+    /// Notes a 304 on the source's row: when, the status, and the next fetch.
+    private func recordNotModified(_ job: FeedJob) -> SourceOutcome {
+        guard let name = job.source.archiveName, let fetch = job.fetch else { return .notModified }
+        do {
+            try archive.recordNotModified(name, fetch: fetch)
+        } catch let error as IngestError {
+            return .failed(FeedFailure("not modified, but the archive could not record it: \(error.message)",
+                                       status: fetch.status, exitCode: error.kind.exitCode))
+        } catch {
+            return .failed(FeedFailure("not modified, but the archive could not record it: \(error)", exitCode: 74))
+        }
+        return .notModified
     }
 
     func finish() {}

@@ -12,7 +12,7 @@ struct FeedCommand: ParsableCommand {
         usage: """
         ingest feed <source> ... [--to db|postgres|json|ndjson]
                     [--out <path> | --db <uri>] [--jobs <n>]
-                    [--timeout <seconds>] [--quiet|--verbose] [--report <file>]
+                    [--due] [--timeout <seconds>] [--quiet|--verbose] [--report <file>]
         """,
         discussion: FeedHelp.discussion
     )
@@ -43,6 +43,9 @@ struct FeedCommand: ParsableCommand {
     @Flag(help: "With --to json or ndjson: replace an existing output file.")
     var replace = false
 
+    @Flag(help: "With an archive: read only the sources that are due (their next_fetch has come; see ingest help feed), and say how many were not.")
+    var due = false
+
     @Option(help: ArgumentHelp("URLs fetched at the same time.", valueName: "n"))
     var jobs = 4
 
@@ -70,6 +73,9 @@ struct FeedCommand: ParsableCommand {
         try postgres.validate(to: to.rawValue, out: out)
         if to == .db, out == "-" {
             throw ValidationError("--to db updates an archive in place: name a file with --out (default feeds.db).")
+        }
+        if due, !to.isArchive {
+            throw ValidationError("--due reads the next fetch times an archive keeps: use it with --to db or postgres.")
         }
         if to.isArchive, replace {
             throw ValidationError("--replace applies to --to json and ndjson; an archive is updated in place, never rebuilt.")
@@ -160,6 +166,17 @@ struct FeedCommand: ParsableCommand {
         case .ndjson: try NDJSONDestination(path: outputPath, replace: replace, limits: .default)
         }
         runReport.set("output", .string(destination.displayName))
+        var notDue: [(source: FeedSource, next: Date)] = []
+        if due, let archive = destination as? ArchiveDestination {
+            let now = Date()
+            let next = unique.map { archive.nextFetch(for: $0, after: now) }
+            notDue = zip(unique, next).compactMap { source, next in next.map { (source, $0) } }
+            unique = zip(unique, next).filter { $0.1 == nil }.map(\.0)
+            for (source, next) in notDue {
+                console.info("\(source.displayName): not due until \(FeedDate(secondsSince1970: Int64(next.timeIntervalSince1970)).rfc3339)")
+            }
+            runReport.set("notDue", .array(notDue.map { .string($0.source.displayName) }))
+        }
         let settings = FeedRun.Settings(
             jobs: jobs, timeout: .nanoseconds(Int64(timeout * 1e9)), maxTime: .seconds(timeout * 10),
             userAgent: "ingest/\(IngestCommand.configuration.version) (feed archiver)")
@@ -179,7 +196,7 @@ struct FeedCommand: ParsableCommand {
             throw error
         }
         let summary = FeedSummary(outcomes: outcomes, kind: to, destination: destination.displayName,
-                                  seconds: stopwatch.seconds)
+                                  seconds: stopwatch.seconds, notDue: notDue.count)
         if let line = summary.recoveredLine { console.info(line) }
         console.summary(summary.line)
         guard let deciding = FeedSummary.decidingFailure(outcomes) else { return (0, nil) }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import IngestKit
 import NIOCore
 import NIOHTTP1
@@ -22,6 +23,9 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
     /// restarting, another run holding the tables): the output's failure, whatever
     /// the exit status says.
     let isServerFailure: Bool
+    /// When the server asked to be asked again (`Retry-After`), for the archive's
+    /// next fetch.
+    var retryAfter: Date?
     /// Why this failure ends the whole run rather than one source's, if it does.
     var endsRun: RunEnding?
 

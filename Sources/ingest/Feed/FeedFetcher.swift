@@ -93,23 +93,36 @@ struct FeedFetcher: Sendable {
                                           + "Last-Modified): no feed to keep", status: status,
                                           exitCode: IngestError.Kind.temporary.exitCode)
                     }
+                    // The 304's caching headers say when to ask again.
+                    job.begin(Self.fetch(stored, status: status, response.headers, date: started))
                     job.end(.notModified)
                     return
                 case 200..<300:
-                    let fetch = FeedFetch(url: stored.absoluteString, status: status,
-                                          etag: response.headers.first(name: "ETag"),
-                                          lastModified: response.headers.first(name: "Last-Modified"), date: started)
+                    let fetch = Self.fetch(stored, status: status, response.headers, date: started)
                     try await read(response, from: current, fetch: fetch, into: job)
                     return
                 default:
                     try await Self.drain(response.body)
-                    throw FeedFailure.http(response.status)
+                    var failure = FeedFailure.http(response.status)
+                    failure.retryAfter = FeedFetch.retryDate(response.headers.first(name: "Retry-After"), at: Date())
+                    throw failure
                 }
             }
             throw FeedFailure("more than \(Self.maxRedirects) redirects", status: status, exitCode: IngestError.Kind.data.exitCode)
         } catch {
             job.end(.failed(.fetching(error, of: job.source, timeout: timeout, status: status)))
         }
+    }
+
+    /// What a response read at `date` says for the archive: its validators and
+    /// caching headers.
+    private static func fetch(_ url: URL, status: Int?, _ headers: HTTPHeaders, date: Date) -> FeedFetch {
+        let now = Date()
+        return FeedFetch(url: url.absoluteString, status: status, etag: headers.first(name: "ETag"),
+                         lastModified: headers.first(name: "Last-Modified"), date: date,
+                         expires: FeedFetch.expiry(cacheControl: headers["Cache-Control"].joined(separator: ","),
+                                                   expires: headers.first(name: "Expires"), at: now),
+                         retryAfter: FeedFetch.retryDate(headers.first(name: "Retry-After"), at: now))
     }
 
     /// Streams the body to a thread that reads it as standard input is read

@@ -12,8 +12,16 @@ enum FeedHelp {
     same archive in a PostgreSQL database (--db as for ingest import).
 
     URLs are fetched at most --jobs at a time, conditionally (If-None-Match,
-    If-Modified-Since; a 304 writes nothing), gzip-encoded, following redirects
-    (a 301 or 308 moves the stored URL), with a User-Agent naming ingest.
+    If-Modified-Since; a 304 records only the fetch), gzip-encoded, following
+    redirects (a 301 or 308 moves the stored URL), with a User-Agent naming
+    ingest.
+
+    Every fetch sets the feed's next_fetch: after a success, the longest of the
+    response's Cache-Control max-age (or Expires), the feed's <ttl> and its
+    sy:updatePeriod/updateFrequency, else an hour (a week at most); after
+    failures, 15 minutes doubling up to a day; later if Retry-After says so;
+    past the feed's skipHours and skipDays. --due reads only the sources whose
+    next_fetch has come, for a cron job run every few minutes.
 
     A directory stands for the regular files directly in it, in name order,
     less hidden ones and the run's output. A failed URL is recorded on its row
@@ -29,6 +37,7 @@ enum FeedHelp {
       ingest feed podcast.rss --to json --out -  gofeed's JSON on standard output
       ingest feed a.rss b.atom --to ndjson --out items.ndjson
       ingest feed saved/ --report run.json       every feed file in saved/
+      ingest feed $(cat urls.txt) --due -q       from cron: only what is due
       curl -s URL | ingest feed -                read standard input
 
     EXIT STATUS (sysexits)

@@ -6,8 +6,10 @@ struct FeedSummary {
     let kind: FeedCommand.Kind
     let destination: String
     let seconds: Double
+    /// Sources `--due` left for a later run.
+    var notDue = 0
 
-    /// `3 sources: 12 new, 1 changed, 40 unchanged items; 1 not modified; 1 failed; feeds.db in 0.42 s`
+    /// `3 sources: 12 new, 1 changed, 40 unchanged items; 1 not modified; 2 not due; 1 failed; feeds.db in 0.42 s`
     var line: String {
         var counts = FeedArchiveCounts()
         var items = 0, notModified = 0, failed = 0
@@ -20,7 +22,8 @@ struct FeedSummary {
             }
         }
         var parts: [String] = []
-        let sources = "\(outcomes.count) source\(outcomes.count == 1 ? "" : "s")"
+        let given = outcomes.count + notDue
+        let sources = "\(given) source\(given == 1 ? "" : "s")"
         if kind.isArchive {
             parts.append("\(sources): \(counts.new) new, \(counts.changed) changed, \(counts.unchanged) unchanged item"
                          + (counts.total - counts.repeated == 1 ? "" : "s")
@@ -29,6 +32,7 @@ struct FeedSummary {
             parts.append("\(sources): \(items) item\(items == 1 ? "" : "s")")
         }
         if notModified > 0 { parts.append("\(notModified) not modified") }
+        if notDue > 0 { parts.append("\(notDue) not due") }
         if failed > 0 { parts.append("\(failed) failed") }
         return parts.joined(separator: "; ") + "; \(destination) in \(Decimal(seconds, places: 2)) s"
     }
