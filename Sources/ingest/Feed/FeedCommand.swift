@@ -11,8 +11,8 @@ struct FeedCommand: ParsableCommand {
         abstract: "Archive RSS, Atom and JSON Feed from files or URLs.",
         usage: """
         ingest feed <source> ... [--to db|postgres|json|ndjson]
-                    [--out <path> | --db <uri>] [--jobs <n>]
-                    [--due] [--timeout <seconds>] [--quiet|--verbose] [--report <file>]
+                    [--out <path> | --db <uri>] [--jobs <n>] [--due]
+                    [--timeout <seconds>] [--quiet|--verbose] [--report <file>]
         """,
         discussion: FeedHelp.discussion
     )

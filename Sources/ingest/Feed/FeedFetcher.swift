@@ -59,6 +59,7 @@ struct FeedFetcher: Sendable {
         var stored = plan.url
         var permanentSoFar = true
         var status: Int?
+        var discovered = false
         do {
             try Self.check(plan.url, of: job.source)
             for _ in 0...Self.maxRedirects {
@@ -97,6 +98,20 @@ struct FeedFetcher: Sendable {
                     job.begin(Self.fetch(stored, status: status, response.headers, date: started))
                     job.end(.notModified)
                     return
+                case 200..<300 where !discovered && Self.isHTML(response.headers.first(name: "Content-Type")):
+                    // A page, not a feed: read the feed it advertises, and keep its
+                    // address as a permanent redirect's, so the next run asks it directly.
+                    let feed = try await Self.discover(in: response.body, of: current, status: status)
+                    guard let next = URL(string: feed.url)?.absoluteURL else {
+                        throw FeedFailure("the page advertises a feed at an address that is no URL: \(feed.url)", status: status,
+                                          exitCode: IngestError.Kind.data.exitCode)
+                    }
+                    try Self.check(next, of: job.source)
+                    job.discovered = feed
+                    discovered = true
+                    if permanentSoFar { stored = next }
+                    current = next
+                    continue
                 case 200..<300:
                     let fetch = Self.fetch(stored, status: status, response.headers, date: started)
                     try await read(response, from: current, fetch: fetch, into: job)
@@ -204,6 +219,32 @@ struct FeedFetcher: Sendable {
 
     /// Reads and drops a body that is not a feed (a redirect's, an error page), so
     /// the connection can be used again; at most 64 KiB.
+    /// Whether a `Content-Type` says HTML.
+    static func isHTML(_ contentType: String?) -> Bool {
+        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return type == "text/html" || type == "application/xhtml+xml"
+    }
+
+    /// The pages read for their feed links are at most this long.
+    static let pageLimit = 4 << 20
+
+    /// The first feed the page in `body` advertises (``IngestFeeds/FeedDiscovery``),
+    /// with how many it advertises; reads at most ``pageLimit`` bytes of it.
+    private static func discover(in body: HTTPClientResponse.Body, of page: URL, status: Int?) async throws -> DiscoveredFeed {
+        var bytes: [UInt8] = []
+        for try await buffer in body {
+            bytes += buffer.readableBytesView.prefix(pageLimit - bytes.count)
+            if bytes.count >= pageLimit { break }
+        }
+        let feeds = FeedDiscovery.feeds(inHTML: String(decoding: bytes, as: UTF8.self), pageURL: page.absoluteString)
+        guard let first = feeds.first else {
+            throw FeedFailure("an HTML page that advertises no feed (no <link rel=\"alternate\" type=\"application/rss+xml\"> "
+                              + "or Atom or JSON Feed link): name the feed's own URL", status: status,
+                              exitCode: IngestError.Kind.data.exitCode)
+        }
+        return first
+    }
+
     private static func drain(_ body: HTTPClientResponse.Body) async throws {
         var total = 0
         for try await buffer in body {

@@ -23,6 +23,10 @@ enum FeedHelp {
     past the feed's skipHours and skipDays. --due reads only the sources whose
     next_fetch has come, for a cron job run every few minutes.
 
+    A URL that answers with an HTML page is read for the feeds it advertises
+    (<link rel="alternate" type="application/rss+xml" ...>): the first is read
+    and kept as the source's URL.
+
     A directory stands for the regular files directly in it, in name order,
     less hidden ones and the run's output. A failed URL is recorded on its row
     for the next run; a file that cannot be read or is no feed gets no row. -v
@@ -34,6 +38,7 @@ enum FeedHelp {
       ingest feed https://example.org/feed.xml https://example.org/atom --jobs 8
       ingest feed https://example.org/feed.xml --to postgres \\
           --db postgresql://me@db.example.org/news  the archive in PostgreSQL
+      ingest feed https://site.example/          the feed the site's page advertises
       ingest feed podcast.rss --to json --out -  gofeed's JSON on standard output
       ingest feed a.rss b.atom --to ndjson --out items.ndjson
       ingest feed saved/ --report run.json       every feed file in saved/

@@ -40,6 +40,7 @@ final class FeedJob: @unchecked Sendable {
     private var head = 0
     private var ending: Ending?
     private var fetched: FeedFetch?
+    private var discoveredFeed: DiscoveredFeed?
     private var queued = false
     private var taken = false
     private var abandoned = false
@@ -102,6 +103,20 @@ final class FeedJob: @unchecked Sendable {
     // MARK: - The writing side
 
     /// The fetch's account, once ``begin(_:)`` gave it.
+    /// The feed an HTML page named as the source advertised, which was read instead.
+    var discovered: DiscoveredFeed? {
+        get {
+            condition.lock()
+            defer { condition.unlock() }
+            return discoveredFeed
+        }
+        set {
+            condition.lock()
+            discoveredFeed = newValue
+            condition.unlock()
+        }
+    }
+
     var fetch: FeedFetch? {
         condition.lock()
         defer { condition.unlock() }

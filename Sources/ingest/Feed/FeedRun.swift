@@ -60,6 +60,9 @@ struct FeedRun {
         while let job = queue.take() {
             if case .file = job.source { console.info("reading \(job.source.displayName)") }
             let outcome = destination.write(job)
+            if let feed = job.discovered {
+                console.notice("\(job.source.displayName): an HTML page; reading the first feed it advertises, \(feed.url) (\(feed.type))")
+            }
             if case .failed(let failure) = outcome, failure.endsRun != nil { throw failure }
             outcomes[job.index] = outcome
             report(job.source, outcome)

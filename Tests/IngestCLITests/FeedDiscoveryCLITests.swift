@@ -1,0 +1,62 @@
+import Foundation
+import NIOHTTP1
+import Testing
+
+/// `ingest feed https://site.example/`: a page named as a source is read for the
+/// feed it advertises (issue 25, autodiscovery), against a server on 127.0.0.1.
+@Suite("ingest feed on an HTML page: the feed it advertises")
+struct FeedDiscoveryCLITests {
+    let server: LoopbackHTTPServer
+    let sandbox: Sandbox
+
+    init() throws {
+        server = try LoopbackHTTPServer()
+        sandbox = try Sandbox()
+    }
+
+    static func page(_ links: String) -> LoopbackHTTPServer.Route {
+        LoopbackHTTPServer.Route(headers: [("Content-Type", "text/html; charset=utf-8")],
+                                 body: Array("<!DOCTYPE html><html><head><title>Site</title>\(links)</head><body>Hello</body></html>".utf8))
+    }
+
+    @Test("the first advertised feed is read and said; the next run asks the feed itself")
+    func subscribes() throws {
+        server.route("/blog/", Self.page("""
+            <link rel="alternate" type="application/atom+xml" href="feeds/atom.xml">
+            <link rel="alternate" type="application/rss+xml" href="/rss.xml">
+            """))
+        server.route("/blog/feeds/atom.xml", .feed(feedText(threeItems)))
+        let page = server.url("/blog/")
+        let first = try sandbox.run(["feed", page, "-v"])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stderr.contains("\(page): an HTML page; reading the first feed it advertises, \(server.url("/blog/feeds/atom.xml")) (application/atom+xml)"),
+                "\(first.stderr)")
+        #expect(try sandbox.rows("feeds.db", "SELECT source, url FROM feeds") == [[page, server.url("/blog/feeds/atom.xml")]])
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
+        #expect(server.requests("/rss.xml").isEmpty)
+
+        let second = try sandbox.run(["feed", page])
+        #expect(second.status == 0, "\(second)")
+        #expect(server.requests("/blog/").count == 1, "the stored feed address is asked, not the page")
+        #expect(server.requests("/blog/feeds/atom.xml").count == 2)
+    }
+
+    @Test("a page that advertises no feed fails that source with 65 and says why; the others are stored")
+    func noFeed() throws {
+        server.route("/plain/", Self.page(#"<link rel="stylesheet" href="/s.css">"#))
+        server.route("/feed.xml", .feed(feedText(threeItems)))
+        let result = try sandbox.run(["feed", server.url("/plain/"), server.url("/feed.xml")])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("\(server.url("/plain/")): an HTML page that advertises no feed"), "\(result.stderr)")
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
+    }
+
+    @Test("a page whose advertised feed is itself a page is not followed again")
+    func onlyOnce() throws {
+        server.route("/a/", Self.page(#"<link rel="alternate" type="application/rss+xml" href="/b/">"#))
+        server.route("/b/", Self.page(#"<link rel="alternate" type="application/rss+xml" href="/a/">"#))
+        let result = try sandbox.run(["feed", server.url("/a/")])
+        #expect(result.status == 65, "\(result)")
+        #expect(server.requests("/a/").count == 1 && server.requests("/b/").count == 1)
+    }
+}
