@@ -396,4 +396,47 @@ struct OPMLTests {
             #expect(error.kind == .input)
         }
     }
+
+    // MARK: - The article's example
+
+    final class Printed {
+        var lines: [String] = []
+    }
+
+    let printed = Printed()
+
+    func print(_ items: Any...) {
+        printed.lines.append(items.map { "\($0)" }.joined(separator: " "))
+    }
+
+    func importAndExport(_ input: URL, to output: URL) throws {
+        let list = try OPMLDocument(contentsOf: input)
+        for subscription in list.subscriptions {
+            print(subscription.title ?? subscription.url, subscription.categories)
+        }
+        var export = OPMLDocument(title: "My feeds", subscriptions: list.subscriptions)
+        export.subscriptions.append(OPMLSubscription(url: "https://example.org/feed.xml", categories: ["News/Tech"]))
+        try export.xml.write(to: output, atomically: true, encoding: .utf8)
+    }
+
+    @Test("the OPML example of IngestFeeds.md compiles here and runs")
+    func articleExample() throws {
+        let article = "Sources/IngestFeeds/IngestFeeds.docc/IngestFeeds.md"
+        let missing = try codeBlocks(ofArticle: article, missingFrom: #filePath).filter { $0.contains("OPML") }
+        for block in missing { Issue.record("an OPML block of \(article) is not compiled here:\n\(block)") }
+        #expect(try swiftCodeBlocks(inArticle: article).contains { $0.joined().contains("OPMLDocument") })
+
+        let directory = try TemporaryDirectory()
+        let input = directory.url.appendingPathComponent("in.opml"), output = directory.url.appendingPathComponent("out.opml")
+        try """
+            <opml version="2.0"><body><outline text="Blogs">
+              <outline type="rss" text="Example" xmlUrl="https://blog.example/feed"/>
+            </outline></body></opml>
+            """.write(to: input, atomically: true, encoding: .utf8)
+        try importAndExport(input, to: output)
+        #expect(printed.lines == ["Example [\"Blogs\"]"])
+        let written = try OPMLDocument(contentsOf: output)
+        #expect(written.title == "My feeds")
+        #expect(written.subscriptions.map(\.categories) == [["Blogs"], ["News/Tech"]])
+    }
 }
