@@ -18,7 +18,10 @@ extension FeedArchive {
     ///   `failures` (fetches failed in a row, 0 after a success), `next_fetch` (when
     ///   it may be fetched again, by ``schedule``), and what the feed says about
     ///   that: `ttl` (minutes), `skip_hours` and `skip_days` (JSON arrays: hours
-    ///   0–23, days 1–7 from Monday), `update_period`, `update_frequency`.
+    ///   0–23, days 1–7 from Monday), `update_period`, `update_frequency`; and
+    ///   `subscription_categories` (JSON array of `News/Tech` paths: the folders of
+    ///   the subscription list it came from, see
+    ///   ``recordSubscriptions(_:)``).
     ///
     /// An archive made before a column was added gets it on its next run (`ALTER
     /// TABLE … ADD COLUMN`), NULL in the rows stored before.
@@ -76,6 +79,7 @@ extension FeedArchive {
                 .init(name: "skip_days", type: .json),
                 .init(name: "update_period", type: .text),
                 .init(name: "update_frequency", type: .integer),
+                .init(name: "subscription_categories", type: .json),
             ],
             primaryKey: ["id"],
             childTables: [Table.items],
@@ -129,10 +133,11 @@ extension FeedArchive {
             foreignKey: itemKey),
     ], upsert: true)
 
-    /// The `feeds` columns added with the schedule, which an earlier archive gains
-    /// on its next run.
+    /// The `feeds` columns added with the schedule and subscription lists, which an
+    /// earlier archive gains on its next run.
     static let scheduleColumns: Set<String> = [
         "failures", "next_fetch", "ttl", "skip_hours", "skip_days", "update_period", "update_frequency",
+        "subscription_categories",
     ]
 
     /// The archive's table names.

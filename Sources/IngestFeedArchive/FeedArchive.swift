@@ -160,7 +160,11 @@ public final class FeedArchive: @unchecked Sendable {
                 run!.finalRow = row
             }
         }
-        if let run, let row = run.finalRow { stored[run.feedID] = StoredFeed(row: row) }
+        if let run, let row = run.finalRow {
+            // The row as stored: what the read wrote over what was there (the
+            // columns a read does not write, such as the subscription's folders, stay).
+            stored[run.feedID] = StoredFeed(row: (stored[run.feedID]?.row ?? [:]).merging(row) { _, new in new })
+        }
         return counts
     }
 
@@ -193,6 +197,28 @@ public final class FeedArchive: @unchecked Sendable {
                                       failures: failures, nextFetch: next, to: sink)
         }
         stored[id] = StoredFeed(row: row)
+    }
+
+    /// Records the folders of a subscription list on each source's row, in one
+    /// transaction: `categories` as `News/Tech` paths (an OPML outline's). A source
+    /// not archived yet gets a row that says only that, due at once; rows whose
+    /// categories are the same already are left alone.
+    public func recordSubscriptions(_ subscriptions: [(source: String, categories: [String])]) throws {
+        try lock.withLock {
+            var written: [[String: FieldValue]] = []
+            try makeOutput(Self.design).writeAndCommit { sink in
+                for (source, categories) in subscriptions {
+                    let previous = try storedNow(source)
+                    guard previous?.subscriptionCategories != categories || previous == nil else { continue }
+                    written.append(try rows.writeSubscription(stored: previous, id: previous?.id ?? ArchiveKey.feed(source),
+                                                              source: source, categories: categories, to: sink))
+                }
+            }
+            for row in written {
+                let feed = StoredFeed(row: row)
+                stored[feed.id] = feed
+            }
+        }
     }
 
     /// What the target holds for `source` now: the feed archived under it, or whose

@@ -28,6 +28,11 @@ public struct StoredFeed: Sendable, Equatable {
     public var nextFetch: Date?
     /// What the feed said, when it was last read, about how often to fetch it.
     public var updateHints: FeedUpdateHints
+    /// The folders of the subscription list it was imported from, as `News/Tech`
+    /// paths (``FeedArchive/recordSubscriptions(_:)``).
+    public var subscriptionCategories: [String]
+    /// The site the feed belongs to (its `link`), when it was last read.
+    public var link: String?
     /// The whole row, by column name: rewritten as it was when only the fetch's
     /// columns change (a failed fetch).
     var row: [String: FieldValue]
@@ -44,6 +49,12 @@ public struct StoredFeed: Sendable, Equatable {
         lastStatus = row["last_status"]?.int64.flatMap { Int(exactly: $0) }
         failures = row["failures"]?.int64.flatMap { Int(exactly: $0) } ?? 0
         nextFetch = row["next_fetch"]?.text.flatMap(Self.date)
+        link = row["link"]?.text
+        if let text = row["subscription_categories"]?.text, case .array(let elements)? = try? JSONValue(parsing: text) {
+            subscriptionCategories = elements.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        } else {
+            subscriptionCategories = []
+        }
         updateHints = FeedUpdateHints(
             timeToLive: row["ttl"]?.int64.flatMap { Int(exactly: $0) },
             skipHours: Set(Self.integers(row["skip_hours"])), skipDays: Set(Self.integers(row["skip_days"])),

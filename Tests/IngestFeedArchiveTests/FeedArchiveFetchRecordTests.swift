@@ -85,4 +85,25 @@ struct FeedArchiveFetchRecordTests {
         let columns = try fixture.rows("SELECT name FROM pragma_table_info('feeds')").compactMap(\.first).compactMap { $0 }
         #expect(Array(columns.suffix(added.count)) == added)
     }
+
+    @Test("a subscription list's folders: a row made for a new source, kept through reads and failures, changed by the next list")
+    func subscriptionFolders() throws {
+        let fixture = try ArchiveFixture()
+        let archive = try fixture.archive()
+        try archive.recordSubscriptions([(Self.source, ["News/Tech", "Later"]), ("https://example.org/other.xml", [])])
+        #expect(try fixture.rows("SELECT source, subscription_categories, next_fetch FROM feeds ORDER BY source")
+                == [["https://example.org/feed.xml", #"["News/Tech","Later"]"#, nil], ["https://example.org/other.xml", nil, nil]])
+        #expect(archive.storedFeed(for: Self.source)?.isDue() == true)
+
+        try fixture.archive(Self.feed, fetch: FeedFetch(url: Self.source, status: 200, date: Self.friday), into: archive)
+        try archive.recordFailure(Self.source, fetch: FeedFetch(url: Self.source, status: 500, date: Self.at(60)), error: "HTTP 500")
+        #expect(archive.storedFeed(for: Self.source)?.subscriptionCategories == ["News/Tech", "Later"])
+        #expect(try fixture.archive().storedFeed(for: Self.source)?.subscriptionCategories == ["News/Tech", "Later"])
+        #expect(try fixture.rows("SELECT title, failures FROM feeds WHERE source = '\(Self.source)'") == [["T", "1"]])
+
+        try archive.recordSubscriptions([(Self.source, ["News"])])
+        #expect(try fixture.archive().storedFeed(for: Self.source)?.subscriptionCategories == ["News"])
+        #expect(try fixture.rows("SELECT title, failures FROM feeds WHERE source = '\(Self.source)'") == [["T", "1"]])
+    }
 }
+

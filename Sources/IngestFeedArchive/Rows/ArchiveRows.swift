@@ -97,7 +97,6 @@ final class ArchiveRows {
     /// everything read before stay.
     func writeFetch(stored: StoredFeed?, id: Int64, source: String, fetch: FeedFetch, error: String?, failures: Int,
                     nextFetch: Date, to sink: any RecordSink) throws -> [String: FieldValue] {
-        start(FeedArchive.Table.feeds)
         var row = stored?.row ?? [:]
         row["id"] = .integer(id)
         row["source"] = .text(stored?.source ?? source)
@@ -107,6 +106,24 @@ final class ArchiveRows {
         row["last_error"] = error.map(FieldValue.text) ?? .null
         row["failures"] = .integer(Int64(failures))
         row["next_fetch"] = .text(Self.timestamp(nextFetch))
+        return try writeFeedRow(row, to: sink)
+    }
+
+    /// Writes a stored `feeds` row again with the categories of the subscription
+    /// list it is in; a source never archived gets a row that says only that.
+    func writeSubscription(stored: StoredFeed?, id: Int64, source: String, categories: [String],
+                           to sink: any RecordSink) throws -> [String: FieldValue] {
+        var row = stored?.row ?? [:]
+        row["id"] = .integer(id)
+        row["source"] = .text(stored?.source ?? source)
+        if row["url"] == nil || row["url"] == .null { row["url"] = .text(source) }
+        row["subscription_categories"] = Self.jsonArray(categories)
+        return try writeFeedRow(row, to: sink)
+    }
+
+    /// Writes every column of the `feeds` row `row`; returns it by column.
+    private func writeFeedRow(_ row: [String: FieldValue], to sink: any RecordSink) throws -> [String: FieldValue] {
+        start(FeedArchive.Table.feeds)
         let columns = FeedArchive.design.table(named: FeedArchive.Table.feeds)!.columns
         for column in columns { add(column.name, row[column.name] ?? .null) }
         try sink.write(record)

@@ -27,7 +27,16 @@ struct FeedCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp("Feeds to read: files, directories (the files in them), - (standard input) or http(s):// URLs.", valueName: "source"),
               completion: .file())
-    var sources: [String]
+    var sources: [String] = []
+
+    @Option(help: ArgumentHelp("Read the subscriptions of an OPML file (every outline's xmlUrl) as sources; with an archive, their folders are kept as each feed's subscription_categories.", valueName: "file"),
+            completion: .file())
+    var opml: String?
+
+    @Option(name: .customLong("export-opml"),
+            help: ArgumentHelp("Write the archive's feeds (address, title, site, folders) as OPML 2.0 to this file, or - for standard output, after reading the sources if any.", valueName: "file"),
+            completion: .file())
+    var exportOPML: String?
 
     @Option(help: "What to write: db (the archive, SQLite), postgres (the archive in PostgreSQL, with --db), json (gofeed's JSON), ndjson (one item a line).")
     var to: Kind = .db
@@ -63,7 +72,15 @@ struct FeedCommand: ParsableCommand {
     var report: String?
 
     func validate() throws {
-        if sources.isEmpty { throw ValidationError("Name at least one feed: a file, - or an http(s):// URL.") }
+        if sources.isEmpty, opml == nil, exportOPML == nil {
+            throw ValidationError("Name at least one feed: a file, - or an http(s):// URL (or --opml, --export-opml).")
+        }
+        if exportOPML != nil, !to.isArchive {
+            throw ValidationError("--export-opml writes an archive's feeds: use it with --to db or postgres.")
+        }
+        if let exportOPML, exportOPML.isEmpty || (exportOPML == "-" && (out == "-" || report == "-")) {
+            throw ValidationError("--export-opml needs a file, or - when nothing else writes standard output.")
+        }
         if sources.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
         for source in sources { _ = try FeedSource(argument: source) }
         if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be between 1 and 64.") }
@@ -140,6 +157,14 @@ struct FeedCommand: ParsableCommand {
     /// of the failure that decided it. Throws when the output cannot be opened or
     /// completed.
     private func runFeeds(console: Console, report runReport: inout RunReport) throws -> (Int32, String?) {
+        if sources.isEmpty, opml == nil, let exportOPML {
+            // Only the export: the archive must be there.
+            if to == .db, !FileStatus.exists(outputPath) {
+                throw IngestError(.input, "no archive to export: no such file", file: outputPath)
+            }
+            try Self.export(try openArchive(console: console), to: exportOPML)
+            return (0, nil)
+        }
         let stopwatch = Stopwatch()
         // A directory's files leave out the run's own: the output (and SQLite's files
         // beside it) and the report.
@@ -148,24 +173,24 @@ struct FeedCommand: ParsableCommand {
         var unique: [FeedSource] = []
         var seen: Set<FeedSource> = []
         var fromDirectory = false
-        for argument in sources {
+        let subscriptions = try opml.map { try readSubscriptions($0, console: console) } ?? []
+        for argument in sources + subscriptions.map(\.url) {
             let source = try FeedSource(argument: argument)
             let expanded = source.expanded(skipping: skipping)
             if expanded != [source] { fromDirectory = true }
             for source in expanded where seen.insert(source).inserted { unique.append(source) }
         }
         let destination: any FeedDestination = switch to {
-        case .db:
-            try ArchiveDestination(path: outputPath, limits: .default) { [outputPath] holder in
-                console.notice(LockWaitNotice.text(holder: holder, output: outputPath, timeout: 60, option: nil))
-            }
-        case .postgres: try ArchiveDestination(postgres: try postgres.settings(), limits: .default)
+        case .db, .postgres: try openArchive(console: console)
         // One source named is one feed, an object; a directory is a list, however many files it holds.
         case .json: try JSONDestination(path: outputPath, replace: replace, single: unique.count == 1 && !fromDirectory,
                                         limits: .default)
         case .ndjson: try NDJSONDestination(path: outputPath, replace: replace, limits: .default)
         }
         runReport.set("output", .string(destination.displayName))
+        if !subscriptions.isEmpty, let archive = destination as? ArchiveDestination {
+            try archive.archive.recordSubscriptions(subscriptions.map { ($0.url, $0.categories) })
+        }
         var notDue: [(source: FeedSource, next: Date)] = []
         if due, let archive = destination as? ArchiveDestination {
             let now = Date()
@@ -199,7 +224,56 @@ struct FeedCommand: ParsableCommand {
                                   seconds: stopwatch.seconds, notDue: notDue.count)
         if let line = summary.recoveredLine { console.info(line) }
         console.summary(summary.line)
+        if let exportOPML, let archive = destination as? ArchiveDestination { try Self.export(archive, to: exportOPML) }
         guard let deciding = FeedSummary.decidingFailure(outcomes) else { return (0, nil) }
         return (deciding.failure.exitCode, deciding.failure.line(for: unique[deciding.index]))
+    }
+
+    /// The archive `--to db` or `--to postgres` names.
+    private func openArchive(console: Console) throws -> ArchiveDestination {
+        if to == .postgres { return try ArchiveDestination(postgres: try postgres.settings(), limits: .default) }
+        return try ArchiveDestination(path: outputPath, limits: .default) { [outputPath] holder in
+            console.notice(LockWaitNotice.text(holder: holder, output: outputPath, timeout: 60, option: nil))
+        }
+    }
+
+    /// The http(s) subscriptions of the OPML file at `path`; an outline whose
+    /// `xmlUrl` is no such URL is left out with a warning.
+    private func readSubscriptions(_ path: String, console: Console) throws -> [OPMLSubscription] {
+        guard FileStatus.exists(path) else { throw IngestError(.input, "cannot open: No such file or directory", file: path) }
+        let document: OPMLDocument
+        do {
+            document = try OPMLDocument(contentsOf: URL(fileURLWithPath: path))
+        } catch let error as IngestError {
+            throw error.file == nil ? IngestError(error.kind, error.message, file: path, position: error.position) : error
+        } catch {
+            throw IngestError(.input, "cannot read: \(error.localizedDescription)", file: path)
+        }
+        return document.subscriptions.filter { subscription in
+            let lowercased = subscription.url.lowercased()
+            guard lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") else {
+                console.warning("\(path): \(subscription.url): not an http(s) URL, left out")
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Writes the archive's http(s) feeds as OPML 2.0 to `path` (`-`: standard
+    /// output), each under its subscription folders, by address.
+    static func export(_ destination: ArchiveDestination, to path: String) throws {
+        let feeds = destination.archive.feeds.compactMap { feed -> OPMLSubscription? in
+            let url = feed.url ?? feed.source
+            let lowercased = url.lowercased()
+            guard lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") else { return nil }
+            return OPMLSubscription(url: url, title: feed.title, siteURL: feed.link, categories: feed.subscriptionCategories)
+        }
+        let document = OPMLDocument(title: "ingest feed subscriptions", subscriptions: feeds.sorted { $0.url < $1.url })
+        let bytes = Array(document.xml.utf8)
+        if path == "-" {
+            try bytes.withUnsafeBytes { try POSIX.writeAll(1, $0, to: "standard output") }
+        } else {
+            try AtomicFile.write(bytes, to: path, replace: true)
+        }
     }
 }

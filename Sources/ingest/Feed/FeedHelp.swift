@@ -23,6 +23,10 @@ enum FeedHelp {
     past the feed's skipHours and skipDays. --due reads only the sources whose
     next_fetch has come, for a cron job run every few minutes.
 
+    --opml FILE reads the subscriptions of a feed reader's OPML export as
+    sources, keeping their folders in the archive; --export-opml FILE writes
+    the archive's feeds as OPML 2.0, alone or after reading.
+
     A URL that answers with an HTML page is read for the feeds it advertises
     (<link rel="alternate" type="application/rss+xml" ...>): the first is read
     and kept as the source's URL.
@@ -39,6 +43,8 @@ enum FeedHelp {
       ingest feed https://example.org/feed.xml --to postgres \\
           --db postgresql://me@db.example.org/news  the archive in PostgreSQL
       ingest feed https://site.example/          the feed the site's page advertises
+      ingest feed --opml subscriptions.opml      a reader's subscriptions
+      ingest feed --export-opml subscriptions.opml   the archive's, as OPML
       ingest feed podcast.rss --to json --out -  gofeed's JSON on standard output
       ingest feed a.rss b.atom --to ndjson --out items.ndjson
       ingest feed saved/ --report run.json       every feed file in saved/
