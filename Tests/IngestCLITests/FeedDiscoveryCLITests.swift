@@ -59,4 +59,26 @@ struct FeedDiscoveryCLITests {
         #expect(result.status == 65, "\(result)")
         #expect(server.requests("/a/").count == 1 && server.requests("/b/").count == 1)
     }
+
+    @Test("--all: every feed a page advertises is a source of its own; a page without feeds and a plain feed are read as without it")
+    func all() throws {
+        server.route("/site/", Self.page("""
+            <link rel="alternate" type="application/rss+xml" href="/one.xml">
+            <link rel="alternate" type="application/atom+xml" href="/two.xml">
+            <link rel="alternate" type="application/rss+xml" href="/one.xml">
+            """))
+        server.route("/one.xml", .feed(feedText([("1", "one", "")], title: "One")))
+        server.route("/two.xml", .feed(feedText([("2", "two", "")], title: "Two")))
+        server.route("/empty/", Self.page(""))
+        server.route("/three.xml", .feed(feedText([("3", "three", "")], title: "Three")))
+        let result = try sandbox.run(["feed", server.url("/site/"), server.url("/empty/"), server.url("/three.xml"), "--all", "-v"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("\(server.url("/site/")): an HTML page advertising 2 feeds: \(server.url("/one.xml")), \(server.url("/two.xml"))"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("\(server.url("/empty/")): an HTML page that advertises no feed"), "\(result.stderr)")
+        #expect(try sandbox.rows("feeds.db", "SELECT source, title FROM feeds WHERE title IS NOT NULL ORDER BY title")
+                == [[server.url("/one.xml"), "One"], [server.url("/three.xml"), "Three"], [server.url("/two.xml"), "Two"]])
+        #expect(server.requests("/one.xml").count == 1)
+    }
 }
+

@@ -11,7 +11,7 @@ struct FeedCommand: ParsableCommand {
         abstract: "Archive RSS, Atom and JSON Feed from files or URLs.",
         usage: """
         ingest feed <source> ... [--to db|postgres|json|ndjson]
-                    [--out <path> | --db <uri>] [--jobs <n>] [--due]
+                    [--out <path> | --db <uri>] [--jobs <n>] [--due] [--all]
                     [--timeout <seconds>] [--quiet|--verbose] [--report <file>]
         """,
         discussion: FeedHelp.discussion
@@ -51,6 +51,9 @@ struct FeedCommand: ParsableCommand {
 
     @Flag(help: "With --to json or ndjson: replace an existing output file.")
     var replace = false
+
+    @Flag(help: "When a URL answers with an HTML page, read every feed it advertises, each a source of its own (without it, the first is read in the page's place).")
+    var all = false
 
     @Flag(help: "With an archive: read only the sources that are due (their next_fetch has come; see ingest help feed), and say how many were not.")
     var due = false
@@ -180,6 +183,13 @@ struct FeedCommand: ParsableCommand {
             if expanded != [source] { fromDirectory = true }
             for source in expanded where seen.insert(source).inserted { unique.append(source) }
         }
+        let userAgent = "ingest/\(IngestCommand.configuration.version) (feed archiver)"
+        let timeout = TimeAmount.nanoseconds(Int64(self.timeout * 1e9))
+        if all {
+            var seenFeeds: Set<FeedSource> = []
+            unique = AdvertisedFeeds.expand(unique, timeout: timeout, userAgent: userAgent, console: console)
+                .filter { seenFeeds.insert($0).inserted }
+        }
         let destination: any FeedDestination = switch to {
         case .db, .postgres: try openArchive(console: console)
         // One source named is one feed, an object; a directory is a list, however many files it holds.
@@ -202,9 +212,7 @@ struct FeedCommand: ParsableCommand {
             }
             runReport.set("notDue", .array(notDue.map { .string($0.source.displayName) }))
         }
-        let settings = FeedRun.Settings(
-            jobs: jobs, timeout: .nanoseconds(Int64(timeout * 1e9)), maxTime: .seconds(timeout * 10),
-            userAgent: "ingest/\(IngestCommand.configuration.version) (feed archiver)")
+        let settings = FeedRun.Settings(jobs: jobs, timeout: timeout, maxTime: .seconds(self.timeout * 10), userAgent: userAgent)
         let outcomes: [SourceOutcome]
         do {
             outcomes = try FeedRun(sources: unique, settings: settings, destination: destination, console: console).run()
