@@ -75,4 +75,21 @@ struct HostileServerTests {
         #expect(seconds < 30 && peak < 200_000, "\(seconds) s, \(peak) KiB")
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
     }
+
+    @Test("a body past --max-size fails that source with 65, nothing of it stored; the default lets a large feed through")
+    func bodyPastTheLimit() throws {
+        let big = feedText((0..<20_000).map { ("g\($0)", "title \($0)", "") })
+        try #require(big.utf8.count > 1 << 20)
+        server.route("/big.xml", .feed(big))
+        let result = try sandbox.run(["feed", server.url("/big.xml"), server.url("/good.xml"), "--max-size", "1M"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("\(server.url("/big.xml")): the body is larger than --max-size 1M allows"), "\(result.stderr)")
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
+        #expect(try sandbox.run(["feed", server.url("/big.xml"), "--max-size", "0"]).status == 64)
+
+        let fits = try sandbox.run(["feed", server.url("/big.xml")])
+        #expect(fits.status == 0, "\(fits)")
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["20003"]])
+    }
 }
+

@@ -64,6 +64,10 @@ struct FeedCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait to connect, for the response, and for each piece of it; a fetch takes at most ten times this in all.", valueName: "seconds"))
     var timeout = 30.0
 
+    @Option(name: .customLong("max-size"),
+            help: ArgumentHelp("The most bytes of one HTTP response body, as sent; K, M, G suffixes. Past it that source fails (65). Default: \(ByteCount(FeedFetcher.defaultMaxBodyBytes)).", valueName: "bytes"))
+    var maxSize = ByteCount(FeedFetcher.defaultMaxBodyBytes)
+
     @Flag(name: .shortAndLong, help: "Nothing on standard error but errors.")
     var quiet = false
 
@@ -87,6 +91,7 @@ struct FeedCommand: ParsableCommand {
         if sources.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
         for source in sources { _ = try FeedSource(argument: source) }
         if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be between 1 and 64.") }
+        if maxSize.value < 1 { throw ValidationError("--max-size must be at least 1 byte.") }
         if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds.") }
         if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other: pick one.") }
         if out == "" { throw ValidationError("--out needs a path, or - for standard output.") }
@@ -212,7 +217,8 @@ struct FeedCommand: ParsableCommand {
             }
             runReport.set("notDue", .array(notDue.map { .string($0.source.displayName) }))
         }
-        let settings = FeedRun.Settings(jobs: jobs, timeout: timeout, maxTime: .seconds(self.timeout * 10), userAgent: userAgent)
+        let settings = FeedRun.Settings(jobs: jobs, timeout: timeout, maxTime: .seconds(self.timeout * 10), userAgent: userAgent,
+                                        maxBodyBytes: maxSize.value)
         let outcomes: [SourceOutcome]
         do {
             outcomes = try FeedRun(sources: unique, settings: settings, destination: destination, console: console).run()

@@ -29,6 +29,10 @@ struct FeedFetcher: Sendable {
     let client: HTTPClient
     let timeout: TimeAmount
     let userAgent: String
+    /// The most bytes of one response body read, as sent (compressed bodies before
+    /// decompression): past it the source fails with 65, nothing of it stored.
+    var maxBodyBytes = Self.defaultMaxBodyBytes
+    static let defaultMaxBodyBytes = 256 << 20
     static let maxRedirects = 10
     static let accept = "application/rss+xml, application/atom+xml, application/feed+json, application/rdf+xml;q=0.9, "
         + "application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5"
@@ -164,7 +168,13 @@ struct FeedFetcher: Sendable {
         thread.stackSize = 8 << 20
         thread.start()
         do {
+            var received = 0
             for try await buffer in response.body {
+                received += buffer.readableBytes
+                guard received <= maxBodyBytes else {
+                    throw FeedFailure("the body is larger than --max-size \(ByteCount(maxBodyBytes)) allows; nothing of it was stored",
+                                      status: fetch.status, exitCode: IngestError.Kind.data.exitCode)
+                }
                 guard await body.put(buffer) else { break }
             }
             body.finish(nil)

@@ -18,6 +18,8 @@ struct FeedRun {
         /// The longest one source's fetch may take in all.
         var maxTime: Duration
         var userAgent: String
+        /// The most bytes of one body (``FeedFetcher/maxBodyBytes``).
+        var maxBodyBytes = FeedFetcher.defaultMaxBodyBytes
     }
 
     let sources: [FeedSource]
@@ -89,7 +91,8 @@ private struct RemoteFetching: Sendable {
 
     func run() async {
         let client = FeedFetcher.makeClient(timeout: settings.timeout)
-        let fetcher = FeedFetcher(client: client, timeout: settings.timeout, userAgent: settings.userAgent)
+        let fetcher = FeedFetcher(client: client, timeout: settings.timeout, userAgent: settings.userAgent,
+                                  maxBodyBytes: settings.maxBodyBytes)
         let maxTime = settings.maxTime
         await withTaskGroup(of: Void.self) { group in
             var pending = jobs.makeIterator()
