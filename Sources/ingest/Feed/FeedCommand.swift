@@ -65,7 +65,7 @@ struct FeedCommand: ParsableCommand {
     var timeout = 30.0
 
     @Option(name: .customLong("max-size"),
-            help: ArgumentHelp("The most bytes of one HTTP response body, as sent; K, M, G suffixes. Past it that source fails (65). Default: \(ByteCount(FeedFetcher.defaultMaxBodyBytes)).", valueName: "bytes"))
+            help: ArgumentHelp("The most bytes of one HTTP response body, as sent; K, M, G suffixes. Past it that source fails (65).", valueName: "bytes"))
     var maxSize = ByteCount(FeedFetcher.defaultMaxBodyBytes)
 
     @Flag(name: .shortAndLong, help: "Nothing on standard error but errors.")
