@@ -209,7 +209,7 @@ public final class FeedArchive: @unchecked Sendable {
             try makeOutput(Self.design).writeAndCommit { sink in
                 for (source, categories) in subscriptions {
                     let previous = try storedNow(source)
-                    guard previous?.subscriptionCategories != categories || previous == nil else { continue }
+                    guard previous?.subscriptionCategories != categories else { continue }
                     written.append(try rows.writeSubscription(stored: previous, id: previous?.id ?? ArchiveKey.feed(source),
                                                               source: source, categories: categories, to: sink))
                 }

@@ -264,8 +264,7 @@ struct FeedCommand: ParsableCommand {
             throw IngestError(.input, "cannot read: \(error.localizedDescription)", file: path)
         }
         return document.subscriptions.filter { subscription in
-            let lowercased = subscription.url.lowercased()
-            guard lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") else {
+            guard Self.isHTTP(subscription.url) else {
                 console.warning("\(path): \(subscription.url): not an http(s) URL, left out")
                 return false
             }
@@ -273,13 +272,18 @@ struct FeedCommand: ParsableCommand {
         }
     }
 
+    /// Whether `address` is an http(s) URL: what a subscription list holds.
+    private static func isHTTP(_ address: String) -> Bool {
+        let lowercased = address.lowercased()
+        return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")
+    }
+
     /// Writes the archive's http(s) feeds as OPML 2.0 to `path` (`-`: standard
     /// output), each under its subscription folders, by address.
     static func export(_ destination: ArchiveDestination, to path: String) throws {
         let feeds = destination.archive.feeds.compactMap { feed -> OPMLSubscription? in
             let url = feed.url ?? feed.source
-            let lowercased = url.lowercased()
-            guard lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") else { return nil }
+            guard isHTTP(url) else { return nil }
             return OPMLSubscription(url: url, title: feed.title, siteURL: feed.link, categories: feed.subscriptionCategories)
         }
         let document = OPMLDocument(title: "ingest feed subscriptions", subscriptions: feeds.sorted { $0.url < $1.url })
