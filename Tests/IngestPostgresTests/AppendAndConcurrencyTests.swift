@@ -115,6 +115,37 @@ struct AppendAndConcurrencyTests {
         #expect(try server.tables(in: database) == ["events"])
     }
 
+    @Test func anAppenderWaitingPastLockTimeoutSaysWhy() async throws {
+        let server = try TestPostgresServer.shared.get()
+        let database = try server.makeDatabase("lockwait")
+        let settings = try server.settings(database)
+        let creating = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        // The first import creates the table and, half-way, holds it open.
+        async let first: Void = onThread {
+            let make = RecordMaker()
+            try stream(PostgresOutput(settings: settings, mode: .append), count: 200, batchSize: 10) { index in
+                if index == 100 {
+                    creating.signal()
+                    release.wait()
+                }
+                return Self.row(make, index, writer: 1)
+            }
+        }
+        try await onThread { creating.wait() }
+        let error = try await Self.failure {
+            let make = RecordMaker()
+            let output = PostgresOutput(settings: settings, mode: .append)
+            output.lockTimeout = 0.3
+            try run(output) { [Self.row(make, 1, writer: 2)] }
+        }
+        release.signal()
+        try await first
+        #expect(error?.kind == .temporary)
+        #expect(error?.message.contains("another import is writing the same tables") == true,
+                "the lock wait's own error, not a later statement's: \(String(describing: error))")
+        #expect(try server.value("SELECT count(*) FROM events", database: database) == "200")
+    }
+
     @Test func concurrentReplacementsRunOneAfterTheOther() async throws {
         let server = try TestPostgresServer.shared.get()
         let database = try server.makeDatabase("replaces")

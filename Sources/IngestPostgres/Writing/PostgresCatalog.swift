@@ -95,10 +95,32 @@ struct PostgresCatalog {
     /// run one after the other on the same table.
     func lock(_ names: [String]) throws {
         for key in Set(names.map(advisoryKey)).sorted() {
-            try session.run(doing: "cannot take the lock on a table") { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(key))", logger: PostgresSession.logger)
-                return ()
-            }
+            _ = try advisoryLock("pg_advisory_xact_lock", key: key)
+        }
+    }
+
+    /// Takes the lock on `name` if no other import holds it, without waiting; whether
+    /// it did.
+    func tryLock(_ name: String) throws -> Bool {
+        try advisoryLock("pg_try_advisory_xact_lock", key: advisoryKey(name)) == true
+    }
+
+    /// Waits until no import holds the lock on `name` (one creating or replacing the
+    /// table) and shares it, to the transaction's end, with other imports that append.
+    func lockShared(_ name: String) throws {
+        _ = try advisoryLock("pg_advisory_xact_lock_shared", key: advisoryKey(name))
+    }
+
+    /// Calls one of PostgreSQL's advisory lock functions. Its rows are read to the end:
+    /// a lock wait that fails (`lock_timeout`, a deadlock) reports its error in them,
+    /// after the query has started.
+    private func advisoryLock(_ function: String, key: Int64) throws -> Bool? {
+        try session.run(doing: "cannot take the lock on a table") { connection -> Bool? in
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(function)(\(key))::text"),
+                                                  logger: PostgresSession.logger)
+            var taken: Bool?
+            for try await result in rows.decode(String?.self) { taken = result == "t" }
+            return taken
         }
     }
 

@@ -207,8 +207,13 @@ final class PostgresSink: RecordSink {
             if try catalog.tableExists(name) {
                 table = try existingTable(name)
             } else {
-                // Only one import creates it; the others wait here, then append.
-                try catalog.lock([name])
+                // Only one import creates it. The others wait for its commit sharing the
+                // lock, so that they then append side by side; should it have rolled
+                // back, one of them creates the table after all.
+                if try !catalog.tryLock(name) {
+                    try catalog.lockShared(name)
+                    if try !catalog.tableExists(name) { try catalog.lock([name]) }
+                }
                 table = try catalog.tableExists(name)
                     ? try existingTable(name)
                     : try newTable(name, physicalName: name, firstRecord: record, of: batch)
