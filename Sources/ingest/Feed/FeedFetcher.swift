@@ -134,14 +134,15 @@ struct FeedFetcher: Sendable {
     }
 
     /// What a response read at `date` says for the archive: its validators and
-    /// caching headers.
+    /// caching headers, their ages counted from `date` — the fetch's time as stored,
+    /// so that `max-age=600` stores a next fetch 600 s after it however slow the
+    /// response was.
     private static func fetch(_ url: URL, status: Int?, _ headers: HTTPHeaders, date: Date) -> FeedFetch {
-        let now = Date()
-        return FeedFetch(url: url.absoluteString, status: status, etag: headers.first(name: "ETag"),
-                         lastModified: headers.first(name: "Last-Modified"), date: date,
-                         expires: FeedFetch.expiry(cacheControl: headers["Cache-Control"].joined(separator: ","),
-                                                   expires: headers.first(name: "Expires"), at: now),
-                         retryAfter: FeedFetch.retryDate(headers.first(name: "Retry-After"), at: now))
+        FeedFetch(url: url.absoluteString, status: status, etag: headers.first(name: "ETag"),
+                  lastModified: headers.first(name: "Last-Modified"), date: date,
+                  expires: FeedFetch.expiry(cacheControl: headers["Cache-Control"].joined(separator: ","),
+                                            expires: headers.first(name: "Expires"), at: date),
+                  retryAfter: FeedFetch.retryDate(headers.first(name: "Retry-After"), at: date))
     }
 
     /// Streams the body to a thread that reads it as standard input is read
