@@ -118,6 +118,20 @@ public final class FeedArchive: @unchecked Sendable {
         lock.withLock { lookUp(source) }
     }
 
+    /// The key of the `feeds` row `source` has, or will have once it is archived: the
+    /// one ``StoredFeed/id`` shows. Workers sharing the archive agree on it.
+    public func key(for source: String) -> Int64 {
+        lock.withLock { lookUp(source)?.id ?? ArchiveKey.feed(source) }
+    }
+
+    /// Creates the archive's tables in the target, in a transaction of their own,
+    /// when it lacks them; an archive's are left as they are. What refers to them
+    /// from outside the archive (a query, another table) can then run before the
+    /// first feed is written.
+    public func createTables() throws {
+        try lock.withLock { try makeOutput(Self.design).writeAndCommit { _ in } }
+    }
+
     private func lookUp(_ source: String) -> StoredFeed? {
         if let feed = stored[ArchiveKey.feed(source)], feed.source == source { return feed }
         return stored.values.first { $0.source == source || $0.url == source }
@@ -210,8 +224,9 @@ public final class FeedArchive: @unchecked Sendable {
                 for (source, categories) in subscriptions {
                     let previous = try storedNow(source)
                     guard previous?.subscriptionCategories != categories else { continue }
-                    written.append(try rows.writeSubscription(stored: previous, id: previous?.id ?? ArchiveKey.feed(source),
-                                                              source: source, categories: categories, to: sink))
+                    let row = try rows.writeSubscription(stored: previous, id: previous?.id ?? ArchiveKey.feed(source),
+                                                         source: source, categories: categories, to: sink)
+                    written.append((previous?.row ?? [:]).merging(row) { _, new in new })
                 }
             }
             for row in written {

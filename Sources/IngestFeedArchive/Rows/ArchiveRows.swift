@@ -109,16 +109,18 @@ final class ArchiveRows {
         return try writeFeedRow(row, to: sink)
     }
 
-    /// Writes a stored `feeds` row again with the categories of the subscription
-    /// list it is in; a source never archived gets a row that says only that.
+    /// Writes the categories of the subscription list a `feeds` row is in, and only
+    /// them, so that a fetch another run records meanwhile stays whole; a source never
+    /// archived gets a row that says only that. Returns the columns written.
     func writeSubscription(stored: StoredFeed?, id: Int64, source: String, categories: [String],
                            to sink: any RecordSink) throws -> [String: FieldValue] {
-        var row = stored?.row ?? [:]
-        row["id"] = .integer(id)
-        row["source"] = .text(stored?.source ?? source)
-        if row["url"] == nil || row["url"] == .null { row["url"] = .text(source) }
-        row["subscription_categories"] = Self.jsonArray(categories)
-        return try writeFeedRow(row, to: sink)
+        start(FeedArchive.Table.feeds)
+        add("id", .integer(id))
+        add("source", stored?.source ?? source)
+        if stored?.url == nil { add("url", source) }
+        add("subscription_categories", Self.jsonArray(categories))
+        try sink.write(record)
+        return currentRow
     }
 
     /// Writes every column of the `feeds` row `row`; returns it by column.

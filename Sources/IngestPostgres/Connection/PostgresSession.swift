@@ -154,6 +154,18 @@ package final class PostgresSession: @unchecked Sendable {
         }
     }
 
+    /// Runs one statement and waits for all its rows, every column read as text (cast
+    /// in `sql` what is not text): for the command's own small queries.
+    package func texts(_ sql: String, doing: String) throws -> [[String?]] {
+        try run(doing: doing) { connection in
+            var rows: [[String?]] = []
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger) {
+                rows.append(try row.map { try $0.decode(String?.self) })
+            }
+            return rows
+        }
+    }
+
     /// Queues `body`, to run on the connection after everything queued before it, and
     /// returns once there is room in the queue. `body` should throw ``IngestError``s;
     /// the first failure is kept and thrown by the next call.

@@ -50,11 +50,26 @@ final class ArchiveDestination: FeedDestination {
         return next
     }
 
+    /// Claims of the sources' feeds for this run, each held `seconds` (``FeedLeases``),
+    /// in the PostgreSQL database `settings` name; the archive's tables are created
+    /// first if it is new. A source without a name before it is read is never claimed.
+    func leaseClaims(settings: PostgresConnectionSettings, seconds: Int) throws -> @Sendable (FeedSource) async throws -> Bool {
+        try archive.createTables()
+        let leases = try FeedLeases(settings: settings, seconds: seconds)
+        let archive = archive
+        return { source in
+            guard let name = source.archiveName else { return true }
+            return try await leases.claimed(archive.key(for: name))
+        }
+    }
+
     func write(_ job: FeedJob) -> SourceOutcome {
         let fetch: FeedFetch
         switch job.open() {
         case .notModified:
             return recordNotModified(job)
+        case .leasedElsewhere:
+            return .leasedElsewhere
         case .failed(let failure):
             return record(failure, of: job)
         case .feed(let opened):

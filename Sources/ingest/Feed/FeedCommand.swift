@@ -217,8 +217,12 @@ struct FeedCommand: ParsableCommand {
             }
             runReport.set("notDue", .array(notDue.map { .string($0.source.displayName) }))
         }
-        let settings = FeedRun.Settings(jobs: jobs, timeout: timeout, maxTime: .seconds(self.timeout * 10), userAgent: userAgent,
+        var settings = FeedRun.Settings(jobs: jobs, timeout: timeout, maxTime: .seconds(self.timeout * 10), userAgent: userAgent,
                                         maxBodyBytes: maxSize.value)
+        if due, to == .postgres, let archive = destination as? ArchiveDestination {
+            // Runs on other hosts may share this archive: each due feed goes to one of them.
+            settings.claim = try archive.leaseClaims(settings: postgres.settings(), seconds: Int((self.timeout * 20).rounded(.up)))
+        }
         let outcomes: [SourceOutcome]
         do {
             outcomes = try FeedRun(sources: unique, settings: settings, destination: destination, console: console).run()

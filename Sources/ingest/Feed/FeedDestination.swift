@@ -9,6 +9,8 @@ enum SourceOutcome {
     case written(items: Int, recovered: FeedParseError?)
     /// 304: nothing written.
     case notModified
+    /// Fetched by another run sharing the archive (``FeedLeases``): nothing written.
+    case leasedElsewhere
     case failed(FeedFailure)
 
     /// The first error of a feed read in recovering mode, for it was not
@@ -16,7 +18,7 @@ enum SourceOutcome {
     var recovered: FeedParseError? {
         switch self {
         case .archived(_, let error), .written(_, let error): error
-        case .notModified, .failed: nil
+        case .notModified, .leasedElsewhere, .failed: nil
         }
     }
 }

@@ -21,7 +21,9 @@ enum FeedHelp {
     sy:updatePeriod/updateFrequency, else an hour (a week at most); after
     failures, 15 minutes doubling up to a day; later if Retry-After says so;
     past the feed's skipHours and skipDays. --due reads only the sources whose
-    next_fetch has come, for a cron job run every few minutes.
+    next_fetch has come, for a cron job run every few minutes. With --to
+    postgres, --due runs on many hosts share the archive: each claims a feed
+    (feed_leases) before fetching it, so each due feed is fetched once.
 
     --opml FILE reads the subscriptions of a feed reader's OPML export as
     sources, keeping their folders in the archive; --export-opml FILE writes

@@ -9,6 +9,8 @@ extension FeedJob {
         /// A feed to read, fetched as `fetch` says.
         case feed(FeedFetch)
         case notModified
+        /// Another run sharing the archive fetches it.
+        case leasedElsewhere
         case failed(FeedFailure)
     }
 
@@ -25,6 +27,7 @@ extension FeedJob {
         case .url:
             switch endingBeforeItems() {
             case .notModified?: return .notModified
+            case .leasedElsewhere?: return .leasedElsewhere
             case .failed(let failure)?: return .failed(failure)
             case .finished?, nil: return .feed(fetch ?? FeedFetch(url: source.displayName))
             }
@@ -51,6 +54,7 @@ extension FeedJob {
                 case .ending(.finished(let feed)): return feed
                 case .ending(.failed(let failure)): throw failure
                 case .ending(.notModified): throw FeedFailure("HTTP 304 after the feed began", exitCode: 70)
+                case .ending(.leasedElsewhere): throw FeedFailure("claimed by another run after the feed began", exitCode: 70)
                 }
             }
         }

@@ -19,6 +19,8 @@ final class FeedJob: @unchecked Sendable {
         case failed(FeedFailure)
         /// 304: the stored copy is current.
         case notModified
+        /// Another run sharing the archive holds the feed (``FeedLeases``): not fetched.
+        case leasedElsewhere
     }
 
     /// What the writer gets next.

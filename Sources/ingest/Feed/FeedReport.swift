@@ -29,6 +29,8 @@ extension RunReport {
             members += [("status", .string("written")), ("exitStatus", number(0)), ("items", number(items))]
         case .notModified:
             members += [("status", .string("not modified")), ("exitStatus", number(0))]
+        case .leasedElsewhere:
+            members += [("status", .string("leased elsewhere")), ("exitStatus", number(0))]
         case .failed(let failure):
             members += [("status", .string("failed")), ("exitStatus", number(failure.exitCode))]
         }
@@ -37,7 +39,7 @@ extension RunReport {
             members.append(("wellFormed", .bool(outcome.recovered == nil)))
             if let error = outcome.recovered { members.append(("firstError", .string(error.description))) }
             members.append(("error", .null))
-        case .notModified:
+        case .notModified, .leasedElsewhere:
             members.append(("error", .null))
         case .failed(let failure):
             members.append(("error", .string(failure.detail)))

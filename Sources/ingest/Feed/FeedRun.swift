@@ -20,6 +20,9 @@ struct FeedRun {
         var userAgent: String
         /// The most bytes of one body (``FeedFetcher/maxBodyBytes``).
         var maxBodyBytes = FeedFetcher.defaultMaxBodyBytes
+        /// Asked before a URL is fetched, when runs share the archive: whether this
+        /// run may fetch the source (``FeedLeases``).
+        var claim: (@Sendable (FeedSource) async throws -> Bool)?
     }
 
     let sources: [FeedSource]
@@ -78,6 +81,7 @@ struct FeedRun {
         case .archived(let counts, _): console.info("\(source.displayName): \(counts)\(recovered)")
         case .written(let items, _): console.info("\(source.displayName): \(items) item\(items == 1 ? "" : "s")\(recovered)")
         case .notModified: console.info("\(source.displayName): not modified (HTTP 304), nothing written")
+        case .leasedElsewhere: console.info("\(source.displayName): fetched by another run (\(FeedLeases.table))")
         case .failed(let failure): console.error(failure.line(for: source))
         }
     }
@@ -93,25 +97,35 @@ private struct RemoteFetching: Sendable {
         let client = FeedFetcher.makeClient(timeout: settings.timeout)
         let fetcher = FeedFetcher(client: client, timeout: settings.timeout, userAgent: settings.userAgent,
                                   maxBodyBytes: settings.maxBodyBytes)
-        let maxTime = settings.maxTime
+        let maxTime = settings.maxTime, claim = settings.claim
         await withTaskGroup(of: Void.self) { group in
             var pending = jobs.makeIterator()
             for _ in 0..<settings.jobs {
                 guard let (job, plan) = pending.next() else { break }
-                group.addTask { await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime) }
+                group.addTask { await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime, claim: claim) }
             }
             while await group.next() != nil {
                 guard let (job, plan) = pending.next() else { continue }
-                group.addTask { await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime) }
+                group.addTask { await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime, claim: claim) }
             }
         }
         try? await client.shutdown()
     }
 
-    /// One fetch, raced against `maxTime`: when that comes first, the job ends as
-    /// timed out (temporary) and the fetch is cancelled.
+    /// One fetch, once `claim` (if any) gives it to this run, raced against `maxTime`:
+    /// when that comes first, the job ends as timed out (temporary) and the fetch is
+    /// cancelled.
     private static func fetch(_ plan: FeedFetcher.Plan, into job: FeedJob, with fetcher: FeedFetcher,
-                              maxTime: Duration) async {
+                              maxTime: Duration, claim: (@Sendable (FeedSource) async throws -> Bool)?) async {
+        if let claim {
+            do {
+                guard try await claim(job.source) else { return job.end(.leasedElsewhere) }
+            } catch let error as IngestError {
+                return job.end(.failed(FeedFailure(error.message, exitCode: error.kind.exitCode)))
+            } catch {
+                return job.end(.failed(FeedFailure("cannot claim the feed: \(error)", exitCode: 74)))
+            }
+        }
         await withTaskGroup(of: Void.self) { race in
             race.addTask { await fetcher.fetch(plan, into: job) }
             race.addTask {

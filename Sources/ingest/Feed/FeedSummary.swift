@@ -12,12 +12,13 @@ struct FeedSummary {
     /// `3 sources: 12 new, 1 changed, 40 unchanged items; 1 not modified; 2 not due; 1 failed; feeds.db in 0.42 s`
     var line: String {
         var counts = FeedArchiveCounts()
-        var items = 0, notModified = 0, failed = 0
+        var items = 0, notModified = 0, leasedElsewhere = 0, failed = 0
         for outcome in outcomes {
             switch outcome {
             case .archived(let archived, _): counts = counts + archived
             case .written(let count, _): items += count
             case .notModified: notModified += 1
+            case .leasedElsewhere: leasedElsewhere += 1
             case .failed: failed += 1
             }
         }
@@ -33,6 +34,7 @@ struct FeedSummary {
         }
         if notModified > 0 { parts.append("\(notModified) not modified") }
         if notDue > 0 { parts.append("\(notDue) not due") }
+        if leasedElsewhere > 0 { parts.append("\(leasedElsewhere) fetched by other runs") }
         if failed > 0 { parts.append("\(failed) failed") }
         return parts.joined(separator: "; ") + "; \(destination) in \(Decimal(seconds, places: 2)) s"
     }

@@ -52,6 +52,7 @@ final class JSONDestination: FeedDestination {
     func write(_ job: FeedJob) -> SourceOutcome {
         switch job.open() {
         case .notModified: return .notModified
+        case .leasedElsewhere: return .leasedElsewhere
         case .failed(let failure): return .failed(failure)
         case .feed: break
         }

@@ -67,6 +67,7 @@ final class NDJSONDestination: FeedDestination {
     func write(_ job: FeedJob) -> SourceOutcome {
         switch job.open() {
         case .notModified: return .notModified
+        case .leasedElsewhere: return .leasedElsewhere
         case .failed(let failure): return .failed(failure)
         case .feed: break
         }
