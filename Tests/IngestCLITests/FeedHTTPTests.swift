@@ -175,6 +175,21 @@ struct FeedHTTPTests {
         #expect(server.mostConcurrent >= 1)
     }
 
+    @Test("--per-host: one host is asked for one URL at a time, whatever --jobs allows")
+    func perHost() throws {
+        for index in 0..<4 {
+            var route = LoopbackHTTPServer.Route.feed(feedText([("i\(index)", "Item \(index)", "x")]))
+            route.delay = .milliseconds(150)
+            server.route("/h\(index).xml", route)
+        }
+        let urls = (0..<4).map { server.url("/h\($0).xml") }
+        let result = try sandbox.run(["feed"] + urls + ["--jobs", "4", "--per-host", "1"])
+        #expect(result.status == 0, "\(result)")
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["4"]])
+        #expect(server.mostConcurrent == 1)
+        #expect(server.requests.map(\.path) == (0..<4).map { "/h\($0).xml" }, "in the order given")
+    }
+
     @Test("a large feed streams through (more items than wait at once)")
     func largeFeed() throws {
         let items = (0..<3_000).map { ("id-\($0)", "Item \($0)", "Description \($0)") }

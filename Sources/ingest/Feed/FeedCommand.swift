@@ -11,8 +11,9 @@ struct FeedCommand: ParsableCommand {
         abstract: "Archive RSS, Atom and JSON Feed from files or URLs.",
         usage: """
         ingest feed <source> ... [--to db|postgres|json|ndjson]
-                    [--out <path> | --db <uri>] [--jobs <n>] [--due] [--all]
-                    [--timeout <seconds>] [--quiet|--verbose] [--report <file>]
+                    [--out <path> | --db <uri>] [--jobs <n>] [--per-host <n>]
+                    [--due] [--all] [--timeout <seconds>] [--quiet|--verbose]
+                    [--report <file>]
         """,
         discussion: FeedHelp.discussion
     )
@@ -61,6 +62,9 @@ struct FeedCommand: ParsableCommand {
     @Option(help: ArgumentHelp("URLs fetched at the same time.", valueName: "n"))
     var jobs = 4
 
+    @Option(name: .customLong("per-host"), help: ArgumentHelp("URLs fetched at the same time from one host.", valueName: "n"))
+    var perHost = 2
+
     @Option(help: ArgumentHelp("Seconds to wait to connect, for the response, and for each piece of it; a fetch takes at most ten times this in all.", valueName: "seconds"))
     var timeout = 30.0
 
@@ -91,6 +95,7 @@ struct FeedCommand: ParsableCommand {
         if sources.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
         for source in sources { _ = try FeedSource(argument: source) }
         if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be between 1 and 64.") }
+        if perHost < 1 || perHost > 64 { throw ValidationError("--per-host must be between 1 and 64.") }
         if maxSize.value < 1 { throw ValidationError("--max-size must be at least 1 byte.") }
         if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds.") }
         if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other: pick one.") }
@@ -217,7 +222,7 @@ struct FeedCommand: ParsableCommand {
             }
             runReport.set("notDue", .array(notDue.map { .string($0.source.displayName) }))
         }
-        var settings = FeedRun.Settings(jobs: jobs, timeout: timeout, maxTime: .seconds(self.timeout * 10), userAgent: userAgent,
+        var settings = FeedRun.Settings(jobs: jobs, perHost: perHost, timeout: timeout, maxTime: .seconds(self.timeout * 10), userAgent: userAgent,
                                         maxBodyBytes: maxSize.value)
         if due, to == .postgres, let archive = destination as? ArchiveDestination {
             // Runs on other hosts may share this archive: each due feed goes to one of them.

@@ -13,6 +13,8 @@ struct FeedRun {
     struct Settings: Sendable {
         /// Fetches at the same time.
         var jobs: Int
+        /// Fetches from one host at the same time.
+        var perHost = 2
         /// Connecting, the response's head, each wait for more of the body.
         var timeout: TimeAmount
         /// The longest one source's fetch may take in all.
@@ -87,8 +89,10 @@ struct FeedRun {
     }
 }
 
-/// The fetching side of a run: every URL, `jobs` at a time, each bounded by
-/// `maxTime`; then the HTTP client is shut down.
+/// The fetching side of a run: every URL, `jobs` at a time and `perHost` from one
+/// host at a time, each bounded by `maxTime`; then the HTTP client is shut down.
+/// URLs start in the order given, but for one whose host is busy: the next URL of
+/// another host goes first.
 private struct RemoteFetching: Sendable {
     let jobs: [(FeedJob, FeedFetcher.Plan)]
     let settings: FeedRun.Settings
@@ -98,15 +102,20 @@ private struct RemoteFetching: Sendable {
         let fetcher = FeedFetcher(client: client, timeout: settings.timeout, userAgent: settings.userAgent,
                                   maxBodyBytes: settings.maxBodyBytes)
         let maxTime = settings.maxTime, claim = settings.claim
-        await withTaskGroup(of: Void.self) { group in
-            var pending = jobs.makeIterator()
-            for _ in 0..<settings.jobs {
-                guard let (job, plan) = pending.next() else { break }
-                group.addTask { await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime, claim: claim) }
-            }
-            while await group.next() != nil {
-                guard let (job, plan) = pending.next() else { continue }
-                group.addTask { await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime, claim: claim) }
+        await withTaskGroup(of: String.self) { group in
+            var waiting = HostQueues(jobs, perHost: settings.perHost)
+            var running = 0
+            while true {
+                while running < settings.jobs, let (job, plan) = waiting.next() {
+                    running += 1
+                    group.addTask {
+                        await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime, claim: claim)
+                        return HostQueues.host(of: plan)
+                    }
+                }
+                guard let host = await group.next() else { break }
+                running -= 1
+                waiting.finished(host)
             }
         }
         try? await client.shutdown()
