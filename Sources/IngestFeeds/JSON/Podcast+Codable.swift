@@ -92,7 +92,7 @@ extension PodcastFeedExtension: Codable, PodcastJSONWritable {
         return object.value
     }
 
-    /// Decodes what ``encode(to:)`` writes; absent members are empty.
+    /// Decodes the JSON this type encodes; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -148,7 +148,7 @@ extension PodcastItemExtension: Codable, PodcastJSONWritable {
         return object.value
     }
 
-    /// Decodes what ``encode(to:)`` writes; absent members are empty.
+    /// Decodes the JSON this type encodes; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -193,7 +193,7 @@ extension PodcastAlternateEnclosure: Codable, PodcastJSONWritable {
         return object.value
     }
 
-    /// Decodes what ``encode(to:)`` writes; absent members are empty.
+    /// Decodes the JSON this type encodes; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decodeIfPresent(String.self, forKey: .type)
@@ -223,7 +223,7 @@ extension PodcastValue: Codable, PodcastJSONWritable {
         return object.value
     }
 
-    /// Decodes what ``encode(to:)`` writes; absent members are empty.
+    /// Decodes the JSON this type encodes; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decodeIfPresent(String.self, forKey: .type)
@@ -250,7 +250,7 @@ extension PodcastValueTimeSplit: Codable, PodcastJSONWritable {
         return object.value
     }
 
-    /// Decodes what ``encode(to:)`` writes; absent members are empty.
+    /// Decodes the JSON this type encodes; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         startTime = try container.decodeIfPresent(Double.self, forKey: .startTime)
@@ -281,7 +281,7 @@ extension PodcastLiveItem: Codable, PodcastJSONWritable {
         return object.value
     }
 
-    /// Decodes what ``encode(to:)`` writes; absent members are empty.
+    /// Decodes the JSON this type encodes; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         status = try container.decodeIfPresent(String.self, forKey: .status)
