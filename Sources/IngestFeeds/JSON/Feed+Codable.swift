@@ -11,12 +11,15 @@ import IngestCore
 // gofeed's keys, under `updateHints`, when the feed has any — so a cron job that
 // keeps a feed as JSON keeps them too. `gofeedJSON()` and `gofeedJSONValue` never
 // write them.
+// The typed Podcasting 2.0 tags, which gofeed has no key for, go under `podcastExt`
+// (Podcast+Codable.swift), in both.
 
 extension Feed: Codable {
     enum CodingKeys: String, CodingKey {
         case title, description, link, feedLink, links, updated, updatedParsed, published, publishedParsed, author,
              authors, language, image, copyright, generator, categories, dcExt, itunesExt, extensions, custom, items,
              feedType, feedVersion, updateHints
+        case podcastExt
     }
 
     /// The members of `updateHints`.
@@ -57,6 +60,7 @@ extension Feed: Codable {
         categories = try container.decodeIfPresent([String].self, forKey: .categories) ?? []
         dublinCore = try container.decodeIfPresent(DublinCoreExtension.self, forKey: .dcExt)
         iTunes = try container.decodeIfPresent(ITunesFeedExtension.self, forKey: .itunesExt)
+        podcast = try container.decodeIfPresent(PodcastFeedExtension.self, forKey: .podcastExt)
         extensions = try container.decodeIfPresent(Extensions.self, forKey: .extensions) ?? [:]
         custom = try container.decodeIfPresent([String: String].self, forKey: .custom) ?? [:]
         items = try container.decodeIfPresent([FeedItem].self, forKey: .items) ?? []
@@ -96,6 +100,7 @@ extension FeedItem: Codable {
     enum CodingKeys: String, CodingKey {
         case title, description, content, link, links, updated, updatedParsed, published, publishedParsed, author,
              authors, guid, image, categories, enclosures, dcExt, itunesExt, extensions, custom
+        case podcastExt
     }
 
     /// Encodes ``gofeedJSONValue``.
@@ -129,6 +134,7 @@ extension FeedItem: Codable {
         enclosures = try container.decodeIfPresent([Enclosure].self, forKey: .enclosures) ?? []
         dublinCore = try container.decodeIfPresent(DublinCoreExtension.self, forKey: .dcExt)
         iTunes = try container.decodeIfPresent(ITunesItemExtension.self, forKey: .itunesExt)
+        podcast = try container.decodeIfPresent(PodcastItemExtension.self, forKey: .podcastExt)
         extensions = try container.decodeIfPresent(Extensions.self, forKey: .extensions) ?? [:]
         custom = try container.decodeIfPresent([String: String].self, forKey: .custom) ?? [:]
     }

@@ -55,6 +55,7 @@ extension Feed {
         object.add("categories", categories)
         object.add("dcExt", dublinCore?.gofeedJSONValue)
         object.add("itunesExt", iTunes?.gofeedJSONValue)
+        object.add("podcastExt", podcast?.jsonValue)
         object.add("extensions", extensions.isEmpty ? nil : Extension.jsonValue(extensions))
         object.add("custom", custom.isEmpty ? nil : Extension.jsonValue(custom))
         return object.members
@@ -87,6 +88,7 @@ extension FeedItem {
         object.add("enclosures", enclosures.map(\.gofeedJSONValue))
         object.add("dcExt", dublinCore?.gofeedJSONValue)
         object.add("itunesExt", iTunes?.gofeedJSONValue)
+        object.add("podcastExt", podcast?.jsonValue)
         object.add("extensions", extensions.isEmpty ? nil : Extension.jsonValue(extensions))
         object.add("custom", custom.isEmpty ? nil : Extension.jsonValue(custom))
         return object.value

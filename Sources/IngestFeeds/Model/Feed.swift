@@ -19,8 +19,10 @@ import Foundation
 /// Encoded (`Codable`), a feed is gofeed's JSON: camelCase keys, empty fields
 /// left out, `…Parsed` dates in RFC 3339 UTC — plus, after gofeed's keys and only
 /// when the feed has some, its ``updateHints`` under `updateHints`.
-/// ``gofeedJSON(prettyPrinted:)`` writes gofeed's alone. ``wellFormed`` and
+/// ``gofeedJSON(prettyPrinted:)`` leaves the hints out. ``wellFormed`` and
 /// ``firstError`` are not part of it.
+/// The typed Podcasting 2.0 tags (``podcast``), which gofeed lacks, are written by
+/// both under `podcastExt`, after `itunesExt`.
 public struct Feed: Sendable, Hashable {
     /// RSS `title` (else `dc:title`), Atom `title`, JSON Feed `title`.
     public var title: FeedText?
@@ -62,6 +64,8 @@ public struct Feed: Sendable, Hashable {
     public var dublinCore: DublinCoreExtension?
     /// The iTunes elements, when the feed has any.
     public var iTunes: ITunesFeedExtension?
+    /// The Podcasting 2.0 elements (`podcast:`), typed, when the feed has any.
+    public var podcast: PodcastFeedExtension?
     /// Elements of other namespaces at the feed level, by prefix and name.
     public var extensions: Extensions = [:]
     /// gofeed's `custom` map; feeds leave it empty (RSS items fill theirs).

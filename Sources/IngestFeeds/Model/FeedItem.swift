@@ -52,6 +52,8 @@ public struct FeedItem: Sendable, Hashable {
     public var dublinCore: DublinCoreExtension?
     /// The episode's iTunes elements, when it has any.
     public var iTunes: ITunesItemExtension?
+    /// The episode's Podcasting 2.0 elements (`podcast:`), typed, when it has any.
+    public var podcast: PodcastItemExtension?
     /// Elements of other namespaces, by prefix and name.
     public var extensions: Extensions = [:]
     /// RSS item elements in no namespace that RSS does not define, by name, with

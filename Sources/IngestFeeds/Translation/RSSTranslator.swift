@@ -11,6 +11,7 @@ struct RSSTranslator {
         let iTunes = channel.extensions["itunes"].map(ITunesFeedExtension.init)
         feed.dublinCore = dc
         feed.iTunes = iTunes
+        feed.podcast = channel.extensions["podcast"].map(PodcastFeedExtension.init)
         feed.extensions = channel.extensions
         feed.generator = channel.generator
         feed.published = channel.pubDate
@@ -59,6 +60,7 @@ struct RSSTranslator {
         item.link = data.link
         item.dublinCore = dc
         item.iTunes = iTunes
+        item.podcast = data.extensions["podcast"].map(PodcastItemExtension.init)
         item.extensions = data.extensions
         item.custom = data.custom
 
