@@ -48,10 +48,10 @@ enum GofeedJSON {
             ("author", .string, true), ("block", .string, true), ("categories", .objects("ITunesCategory"), true),
             ("explicit", .string, true), ("keywords", .string, true), ("owner", .object("ITunesOwner"), true),
             ("subtitle", .string, true), ("summary", .string, true), ("image", .string, true),
-            ("complete", .string, true), ("newFeedUrl", .string, true),
+            ("complete", .string, true), ("newFeedUrl", .string, true), ("type", .string, true),
         ],
         "ITunesItem": ["author", "block", "duration", "explicit", "keywords", "subtitle", "summary", "image",
-                       "isClosedCaptioned", "order"].map { ($0, .string, true) },
+                       "isClosedCaptioned", "episode", "season", "order", "episodeType"].map { ($0, .string, true) },
         "ITunesCategory": [("text", .string, true), ("subcategory", .object("ITunesCategory"), true)],
         "ITunesOwner": [("email", .string, true), ("name", .string, true)],
         // gofeed always writes these four; its translator never leaves a map nil.

@@ -236,8 +236,12 @@ final class RSSItemHandler: ElementHandler {
             linkHref = element.attributes["href"]
             return field.reading()
         case .enclosure:
-            item.enclosures.append(Enclosure(url: try element.attributes["url"].map { try session.resolve($0, inside: element) },
-                                             length: element.attributes["length"], type: element.attributes["type"]))
+            // The URL trimmed: feeds write `url=" http://…"`, which no resolving makes right.
+            let url = try element.attributes["url"].map {
+                try session.resolve($0.trimmingASCIIWhiteSpace(), inside: element)
+            }
+            item.enclosures.append(Enclosure(url: url, length: element.attributes["length"],
+                                             type: element.attributes["type"]))
             return nil
         case .encoded, .comments, .source:
             // `encoded` outside content's namespace, and what the model has no place for.

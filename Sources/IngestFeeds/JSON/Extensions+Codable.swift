@@ -30,7 +30,7 @@ extension DublinCoreExtension: Codable {
 
 extension ITunesFeedExtension: Codable {
     enum CodingKeys: String, CodingKey {
-        case author, block, categories, explicit, keywords, owner, subtitle, summary, image, complete
+        case author, block, categories, explicit, keywords, owner, subtitle, summary, image, complete, type
         case newFeedURL = "newFeedUrl"
     }
 
@@ -49,6 +49,7 @@ extension ITunesFeedExtension: Codable {
         image = try container.decodeIfPresent(String.self, forKey: .image).nonEmpty
         complete = try container.decodeIfPresent(String.self, forKey: .complete).nonEmpty
         newFeedURL = try container.decodeIfPresent(String.self, forKey: .newFeedURL).nonEmpty
+        type = try container.decodeIfPresent(String.self, forKey: .type).nonEmpty.map(ITunesShowType.init(rawValue:))
     }
 
     /// Encodes ``gofeedJSONValue``.
@@ -60,6 +61,7 @@ extension ITunesFeedExtension: Codable {
 extension ITunesItemExtension: Codable {
     enum CodingKeys: String, CodingKey {
         case author, block, duration, explicit, keywords, subtitle, summary, image, isClosedCaptioned, order
+        case episode, season, episodeType
     }
 
     /// Decodes gofeed's JSON; absent members are empty.
@@ -76,6 +78,10 @@ extension ITunesItemExtension: Codable {
         image = try container.decodeIfPresent(String.self, forKey: .image).nonEmpty
         isClosedCaptioned = try container.decodeIfPresent(String.self, forKey: .isClosedCaptioned).nonEmpty
         order = try container.decodeIfPresent(String.self, forKey: .order).nonEmpty
+        episodeText = try container.decodeIfPresent(String.self, forKey: .episode).nonEmpty
+        seasonText = try container.decodeIfPresent(String.self, forKey: .season).nonEmpty
+        episodeType = try container.decodeIfPresent(String.self, forKey: .episodeType).nonEmpty
+            .map(ITunesEpisodeType.init(rawValue:))
     }
 
     /// Encodes ``gofeedJSONValue``.

@@ -185,6 +185,7 @@ extension ITunesFeedExtension {
         object.add("image", image)
         object.add("complete", complete)
         object.add("newFeedUrl", newFeedURL)
+        object.add("type", type?.rawValue)
         return object.value
     }
 }
@@ -202,7 +203,10 @@ extension ITunesItemExtension {
         object.add("summary", summary)
         object.add("image", image)
         object.add("isClosedCaptioned", isClosedCaptioned)
+        object.add("episode", episodeText)
+        object.add("season", seasonText)
         object.add("order", order)
+        object.add("episodeType", episodeType?.rawValue)
         return object.value
     }
 }

@@ -23,6 +23,17 @@ public struct ITunesFeedExtension: Sendable, Hashable {
     public var complete: String?
     /// `itunes:new-feed-url`: where the show has moved.
     public var newFeedURL: String?
+    /// `itunes:type`: whether episodes are heard newest first or in order.
+    public var type: ITunesShowType?
+
+    /// ``explicit`` read as a flag: `yes`, `true` or `explicit` is `true`; `no`,
+    /// `false` or `clean` is `false` (any case); other text, or none, is `nil`.
+    public var isExplicit: Bool? { YesNoText.explicit(explicit) }
+    /// ``block`` read as a flag: `yes` or `true` is `true`; `no` or `false` is
+    /// `false` (any case); other text, or none, is `nil`.
+    public var isBlocked: Bool? { YesNoText.yesNo(block) }
+    /// ``complete`` read as a flag, as ``isBlocked`` reads ``block``.
+    public var isComplete: Bool? { YesNoText.yesNo(complete) }
 
     /// No elements.
     public init() {}
@@ -38,6 +49,7 @@ public struct ITunesFeedExtension: Sendable, Hashable {
         image = elements["image"]?.first?.attributes["href"]?.nonEmptyString
         complete = elements["complete"]?.first?.value.nonEmptyString
         newFeedURL = elements["new-feed-url"]?.first?.value.nonEmptyString
+        type = elements["type"]?.first?.value.nonEmptyString.map(ITunesShowType.init(rawValue:))
         categories = (elements["category"] ?? []).map { category in
             ITunesCategory(text: category.attributes["text"],
                            subcategory: category.child("category").map { ITunesCategory(text: $0.attributes["text"]) })
@@ -70,6 +82,24 @@ public struct ITunesItemExtension: Sendable, Hashable {
     public var isClosedCaptioned: String?
     /// `itunes:order`.
     public var order: String?
+    /// `itunes:episode`, as written; ``episode`` is the number.
+    public var episodeText: String?
+    /// `itunes:season`, as written; ``season`` is the number.
+    public var seasonText: String?
+    /// `itunes:episodeType`: a full episode, a trailer or bonus material.
+    public var episodeType: ITunesEpisodeType?
+
+    /// The episode's number in its season (or in the show): ``episodeText`` as a
+    /// whole number of ASCII digits that an `Int` holds; anything else is `nil`.
+    public var episode: Int? { episodeText.flatMap(FeedUpdateHints.integer) }
+    /// The season's number: ``seasonText`` read as ``episode`` reads ``episodeText``.
+    public var season: Int? { seasonText.flatMap(FeedUpdateHints.integer) }
+    /// ``explicit`` read as a flag: `yes`, `true` or `explicit` is `true`; `no`,
+    /// `false` or `clean` is `false` (any case); other text, or none, is `nil`.
+    public var isExplicit: Bool? { YesNoText.explicit(explicit) }
+    /// ``block`` read as a flag: `yes` or `true` is `true`; `no` or `false` is
+    /// `false` (any case); other text, or none, is `nil`.
+    public var isBlocked: Bool? { YesNoText.yesNo(block) }
 
     /// No elements.
     public init() {}
@@ -90,26 +120,20 @@ public struct ITunesItemExtension: Sendable, Hashable {
             case "image": image = first.attributes["href"]?.nonEmptyString
             case "isClosedCaptioned": isClosedCaptioned = value
             case "order": order = value
+            case "episode": episodeText = value
+            case "season": seasonText = value
+            case "episodeType": episodeType = value.map(ITunesEpisodeType.init(rawValue:))
             default: break
             }
         }
     }
 
-    /// ``duration`` in seconds: `SS`, `MM:SS` or `HH:MM:SS`; `nil` for other text
-    /// and for a duration too long for an `Int`.
+    /// ``duration`` in whole seconds, whichever way it is written: `3600`, `60:00`,
+    /// `1:00:00`; a fraction is rounded to the nearest second, half a second up
+    /// (`1:00:00.5` is 3601). `nil` for other text — a sign, a part after the first
+    /// of 60 or more, letters — and for a duration too long for an `Int`.
     public var durationSeconds: Int? {
-        guard let duration else { return nil }
-        let parts = duration.trimmingASCIIWhiteSpace().split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count) else { return nil }
-        var total = 0
-        for part in parts {
-            guard let value = Int(part.split(separator: ".").first ?? part), value >= 0 else { return nil }
-            let (minutes, overflowed) = total.multipliedReportingOverflow(by: 60)
-            let (sum, overflowedAdding) = minutes.addingReportingOverflow(value)
-            guard !overflowed, !overflowedAdding else { return nil }
-            total = sum
-        }
-        return total
+        duration.flatMap(ClockTime.init)?.roundedSeconds
     }
 }
 
