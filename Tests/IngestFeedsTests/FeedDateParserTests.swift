@@ -2,6 +2,17 @@ import Foundation
 import IngestFeeds
 import Testing
 
+/// Expects `text` to be read as the instant `expected` (RFC 3339, UTC).
+func expectDate(_ text: String, is expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let date = try #require(FeedDate(parsing: text), "\(text) did not parse", sourceLocation: sourceLocation)
+    #expect(date.rfc3339 == expected, sourceLocation: sourceLocation)
+}
+
+/// Expects `text` not to be read as a date: the caller keeps the text.
+func expectNoDate(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(FeedDate(parsing: text) == nil, "\(text) should not parse", sourceLocation: sourceLocation)
+}
+
 @Suite("Dates: one liberal reader over bytes")
 struct FeedDateParserTests {
     /// Real-world forms and the instant each stands for, in UTC.
@@ -92,8 +103,7 @@ struct FeedDateParserTests {
 
     @Test("each real-world form", arguments: table)
     func form(_ text: String, _ expected: String) throws {
-        let date = try #require(FeedDate(parsing: text), "\(text) did not parse")
-        #expect(date.rfc3339 == expected)
+        try expectDate(text, is: expected)
     }
 
     /// Text that is not a date this reader knows: nil, never a guess.
@@ -105,7 +115,7 @@ struct FeedDateParserTests {
 
     @Test("unparseable text gives nil", arguments: unparseable)
     func rejects(_ text: String) {
-        #expect(FeedDate(parsing: text) == nil)
+        expectNoDate(text)
     }
 
     @Test("the offset as written is kept; no zone means UTC")

@@ -3,24 +3,36 @@
 ///
 /// It reads, among others:
 /// - RFC 822 / 1123 / 2822: `Thu, 01 Jan 2004 19:48:21 GMT`, with or without the
-///   weekday or the seconds, two-digit years (`06` is 2006, `99` is 1999), numeric
-///   zones (`+0200`, `-07:00`, `-7`), named zones (`UT`, `GMT`, `EST`, `EDT`, `CST`,
-///   `CDT`, `MST`, `MDT`, `PST`, `PDT` and other common abbreviations) and the
-///   military letters (RFC 822's own signs: `A` is -1 hour, `N` is +1, `Z` is UTC);
+///   weekday or the seconds, two-digit years (RFC 2822's rule: `06` is 2006, `99` is
+///   1999), numeric zones (`+0200`, `-07:00`, `-7`), named zones (`UT`, `GMT`, `EST`,
+///   `EDT`, `CST`, `CDT`, `MST`, `MDT`, `PST`, `PDT`, feedparser's `AT`, `ET`, `CT`,
+///   `MT`, `PT`, `MET`, `MEST`, other common abbreviations, the tz database's
+///   `Etc/GMT`, `Etc/UTC`, `Etc/GMT+5`) and the military letters (RFC 822's own
+///   signs: `A` is -1 hour, `N` is +1, `Z` is UTC); RFC 850's `Sunday, 06-Nov-94`;
 /// - ISO 8601 / RFC 3339: `2003-12-13T18:30:02Z`, `2003-12-13T18:30:02.25+01:00`,
 ///   without a zone, fraction or seconds, with a space instead of `T`
-///   (`2004-07-08 23:56:58`), or a date alone (`2019-08-27`);
+///   (`2004-07-08 23:56:58`), or a date alone (`2019-08-27`); W3C-DTF's partial
+///   dates (`2003`, `2003-12`), ordinal dates (`2003-335`, `2003335`) and the
+///   reduced forms of ISO 8601:1988 (`031231`, `03-12-31`, `-0312`; see
+///   `ReducedISODates.swift`);
 /// - asctime and Unix `date`: `Mon Jan  2 15:04:05 2006`, `Mon Jan 2 15:04:05 MST 2006`;
 /// - AM/PM and prose forms: `Fri, Jun 26 2026 10:04:03 AM`, `January 2, 2006 3:04 p.m.`,
 ///   `30 Jan 2018`, `Monday, 2 January 2006`, `2.1.2006 15:04`, `02/01/2006`;
+/// - month and weekday names in Greek (`Κυρ, 11 Ιούλ 2004 12:00:00 EST`), Hungarian
+///   (`2004-július-13T9:15-05:00`) and Dutch (`di, 13 okt 2009`), and Korean dates
+///   (`2004년 05월 28일 01:31:15`, `2004-05-25 오후 11:23:17`), which are in Korea's
+///   time (+09:00) unless they name a zone;
 /// - `GMT-0700 (Pacific Daylight Time)`-style zones, surrounding white space and a
 ///   stray `<![CDATA[…]]>` wrapper.
 ///
-/// A time without a zone is taken as UTC (``FeedDate/utcOffset`` is then `nil`). In
-/// all-numeric dates the day comes first (`02/01/2006` is 2 January), as gofeed
-/// reads them, unless that is impossible (`01/13/2006`). Anything else — an invalid
-/// day, an unknown word before the time, no year — gives `nil`: the caller keeps the
-/// raw text, and nothing fails.
+/// A time without a zone is taken as UTC (``FeedDate/utcOffset`` is then `nil`), as
+/// is one whose zone word this reader does not know (`… 19:48:21 XYZ`), as feedparser
+/// does. In all-numeric dates with `/` or `.` the day comes first (`02/01/2006` is
+/// 2 January), as gofeed reads them, unless that is impossible (`01/13/2006`);
+/// dashes between three two-digit numbers are ISO's year, month, day. Anything else
+/// — an invalid day, a number too big for its field, an unknown word before the
+/// time, no year — gives `nil`: the caller keeps the raw text, and nothing fails.
+/// Text longer than 200 bytes (after trimming) is not a date and is refused at once.
 public enum FeedDateParser {
     /// Parses `text`; `nil` if it is not a date this reader knows.
     public static func parse(_ text: some StringProtocol) -> FeedDate? {
@@ -37,10 +49,18 @@ public enum FeedDateParser {
             end -= 3
             trim(bytes, &start, &end)
         }
-        guard end - start >= 6, end - start <= 200 else { return nil }
+        guard end - start >= 4, end - start <= 200 else { return nil }
         var scanner = Scanner(bytes: bytes, index: start, end: end)
-        if isDigit(bytes[start]), end - start >= 10, isISODate(bytes, start) {
-            return scanner.iso()
+        if isDigit(bytes[start]) {
+            if end - start >= 6, isISODate(bytes, start) { return scanner.iso() }
+            if isReducedISODate(bytes, start, end) {
+                if let date = scanner.reducedISO() { return date }
+                // `06-11-94` is no ISO date (there is no 94th day): read it again as
+                // day, month, year.
+                scanner = Scanner(bytes: bytes, index: start, end: end)
+            }
+        } else if bytes[start] == UInt8(ascii: "-") {
+            return scanner.reducedISO()
         }
         return scanner.general()
     }
@@ -57,6 +77,10 @@ public enum FeedDateParser {
         var offset: Int?
         var meridiem: UInt8 = 0  // 0 none, 1 AM, 2 PM
         var twoDigitYear = false
+        /// A zone word this reader does not know was read (the time is then UTC).
+        var unknownZone = false
+        /// A Korean word was read: without a zone, the time is Korea's (+09:00).
+        var korean = false
 
         init(bytes: UnsafeBufferPointer<UInt8>, index: Int, end: Int) {
             self.bytes = bytes
@@ -88,20 +112,34 @@ public enum FeedDateParser {
 
         // MARK: ISO 8601
 
-        /// `YYYY-MM-DD[(T| |" at ")hh:mm[:ss[.fff]]][zone]`.
+        /// `YYYY-MM-DD[(T| |" at ")hh:mm[:ss[.fff]]][zone]`, and W3C-DTF's `YYYY-MM`,
+        /// ISO 8601's ordinal `YYYY-DDD` and Google's `YYYY-0MM-DD`.
         mutating func iso() -> FeedDate? {
             guard let y = number(maxDigits: 4), y.digits == 4, skip(UInt8(ascii: "-")) || skip(UInt8(ascii: "/")),
-                  let m = number(maxDigits: 2), skip(UInt8(ascii: "-")) || skip(UInt8(ascii: "/")),
-                  let d = number(maxDigits: 2) else { return nil }
-            year = y.value; month = m.value; day = d.value
+                  let m = number(maxDigits: 3) else { return nil }
+            year = y.value
+            guard m.digits < 3, skip(UInt8(ascii: "-")) || skip(UInt8(ascii: "/")) else {
+                return isoWithoutDay(month: m)
+            }
+            guard let d = number(maxDigits: 2) else { return nil }
+            month = m.value; day = d.value
+            return timeAndZone()
+        }
+
+        /// After an ISO date: the end, or a time (after `T`, spaces or " at ") and a zone.
+        mutating func timeAndZone() -> FeedDate? {
             if index == end { return build() }
             if current == UInt8(ascii: "T") || current == UInt8(ascii: "t") {
                 index += 1
             } else if current == 0x20 {
                 skipSpaces()
-                if index + 2 < end, lower(bytes[index]) == UInt8(ascii: "a"), lower(bytes[index + 1]) == UInt8(ascii: "t"),
-                   bytes[index + 2] == 0x20 {
+                if index + 2 < end, lower(bytes[index]) == UInt8(ascii: "a"),
+                   lower(bytes[index + 1]) == UInt8(ascii: "t"), bytes[index + 2] == 0x20 {
                     index += 2
+                    skipSpaces()
+                } else if current >= 0x80 {
+                    // Korean `오후 11:23:17`: the meridiem before the time.
+                    guard word(afterTime: false), meridiem != 0 else { return nil }
                     skipSpaces()
                 }
             } else {
@@ -197,33 +235,79 @@ public enum FeedDateParser {
         /// False for a word this reader does not know.
         mutating func word(afterTime: Bool) -> Bool {
             let start = index
-            while index < end, isLetter(bytes[index]) || bytes[index] == UInt8(ascii: ".") { index += 1 }
+            while index < end, isWordByte(at: index) { index += 1 }
             let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
             guard let code = FeedDateWords.code(word) else { return false }
-            if let value = FeedDateWords.month(code) {
-                month = value
-                return true
-            }
-            if FeedDateWords.isWeekday(code) || FeedDateWords.isFiller(code) { return true }
-            if let value = FeedDateWords.meridiem(code) {
-                meridiem = value
-                return true
-            }
-            if let zone = FeedDateWords.zone(code) {
-                offset = zone
-                // GMT+2, UTC-05:00, GMT-0700: an offset from the named zone.
-                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-"), index + 1 < end, isDigit(bytes[index + 1]) {
-                    guard let more = numericOffset() else { return false }
-                    offset = zone + more
+            if let meaning = FeedDateWords.meaning(code) {
+                if meaning.month != 0 {
+                    month = Int(meaning.month)
+                    return true
                 }
-                return true
+                if meaning.isWeekday { return true }
+                if meaning.meridiem != 0 {
+                    meridiem = meaning.meridiem
+                    if meaning.isKorean { korean = true }
+                    return true
+                }
+                // `at` is filler before the time (`2 January 2006 at 3:04 PM`) and
+                // Atlantic time after it, as feedparser reads `16:31:00 AT`.
+                if let zone = meaning.zone, afterTime && hour != nil || !meaning.isFiller {
+                    return named(zone: Int(zone))
+                }
+                if meaning.isFiller { return true }
             }
-            // An unknown zone abbreviation after the time (`… 15:04:05 XYZ`): gofeed
-            // takes the time as UTC.
-            if afterTime, hour != nil, word.count >= 2, word.count <= 5, word.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) {
+            if code.code == FeedDateWords.etcCode, current == UInt8(ascii: "/") { return etcZone() }
+            // An unknown zone word after the time (`… 15:04:05 XYZ`): feedparser and
+            // gofeed take the time as UTC. One such word only, and only where no zone
+            // was given, so that trailing prose is not taken for a zone.
+            if afterTime, hour != nil, offset == nil, !unknownZone, word.count <= 6, word.allSatisfy(isLetter) {
+                unknownZone = true
                 return true
             }
             return false
+        }
+
+        /// A named zone's offset, and the `+2` of `GMT+2`, `UTC-05:00`, `GMT-0700`
+        /// after it: an offset from the named zone.
+        mutating func named(zone: Int) -> Bool {
+            offset = zone
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-"), index + 1 < end,
+               isDigit(bytes[index + 1]) {
+                guard let more = numericOffset() else { return false }
+                offset = zone + more
+            }
+            return true
+        }
+
+        /// The tz database's `Etc/` zones at the `/`: `Etc/GMT`, `Etc/UTC`, `Etc/UCT`,
+        /// `Etc/Zulu`, `Etc/Universal`, `Etc/Greenwich`, and `Etc/GMT+5`, whose sign is
+        /// POSIX's, the reverse of ISO 8601's: `Etc/GMT+5` is five hours west (-05:00).
+        mutating func etcZone() -> Bool {
+            index += 1
+            let start = index
+            while index < end, isLetter(bytes[index]) { index += 1 }
+            guard let name = FeedDateWords.code(UnsafeBufferPointer(rebasing: bytes[start..<index])),
+                  FeedDateWords.isEtcUTCName(name) else { return false }
+            offset = 0
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") {
+                guard index + 1 < end, isDigit(bytes[index + 1]), let hours = numericOffset(), hours % 3600 == 0,
+                      abs(hours) <= 14 * 3600 else { return false }
+                offset = -hours
+            }
+            return true
+        }
+
+        /// Whether the byte at `position` is part of a word: an ASCII letter, a dot
+        /// (`a.m.`), or part of a non-ASCII letter's UTF-8 (not a no-break space).
+        func isWordByte(at position: Int) -> Bool {
+            let byte = bytes[position]
+            if isLetter(byte) || byte == UInt8(ascii: ".") { return true }
+            return byte >= 0x80 && !isNoBreakSpace(at: position)
+        }
+
+        /// A no-break space (UTF-8 `C2 A0`) at `position`, which separates words.
+        func isNoBreakSpace(at position: Int) -> Bool {
+            bytes[position] == 0xC2 && position + 1 < end && bytes[position + 1] == 0xA0
         }
 
         // MARK: Everything else
@@ -234,12 +318,20 @@ public enum FeedDateParser {
                 let byte = bytes[index]
                 if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ",") {
                     index += 1
-                } else if isLetter(byte) {
+                } else if isWordByte(at: index) {
                     guard word(afterTime: hour != nil) else { return nil }
+                } else if isNoBreakSpace(at: index) {
+                    index += 2
                 } else if byte == UInt8(ascii: "(") {
                     skipParenthesis()
+                } else if byte == UInt8(ascii: "-"), hour == nil {
+                    // RFC 850's `06-Nov-94`, Hungarian `2004-július-13`: a dash beside a month name.
+                    guard index + 1 < end, isWordByte(at: index + 1) || month != nil && isDigit(bytes[index + 1])
+                    else { return nil }
+                    index += 1
                 } else if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
-                    guard hour != nil, index + 1 < end, isDigit(bytes[index + 1]) || bytes[index + 1] == UInt8(ascii: "-"),
+                    guard hour != nil, index + 1 < end,
+                          isDigit(bytes[index + 1]) || bytes[index + 1] == UInt8(ascii: "-"),
                           let value = numericOffset() else { return nil }
                     offset = value
                 } else if isDigit(byte) {
@@ -255,6 +347,17 @@ public enum FeedDateParser {
         mutating func numberToken() -> Bool {
             guard let n = number() else { return false }
             let next = current
+            if next >= 0x80, let field = koreanDateField() {
+                // OnBlog's `2004년 05월 28일`: each number marked year, month or day.
+                korean = true
+                switch field {
+                case .year where year == nil && n.digits == 4: year = n.value
+                case .month where month == nil && n.digits <= 2: month = n.value
+                case .day where day == nil && n.digits <= 2: day = n.value
+                default: return false
+                }
+                return true
+            }
             if next == UInt8(ascii: ":") {
                 guard hour == nil, n.digits <= 2 else { return false }
                 index += 1
@@ -334,6 +437,8 @@ public enum FeedDateParser {
             }
             guard hour <= 24, minute < 60, second <= 60 else { return nil }
             if hour == 24, minute != 0 || second != 0 { return nil }
+            var offset = self.offset
+            if korean, offset == nil, !unknownZone { offset = 9 * 3600 }
             let days = CivilCalendar.days(year: year, month: month, day: day)
             // A leap second (…:60) is read as the last second of its minute.
             var seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))

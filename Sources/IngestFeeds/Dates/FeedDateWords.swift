@@ -1,8 +1,11 @@
 /// The words ``FeedDateParser`` knows: English month and weekday names (any case,
-/// abbreviated or not), AM/PM, filler (`at`, `of`, `the`, `on`) and zone names.
+/// abbreviated or not), the Greek, Hungarian, Dutch and Korean ones of
+/// ``FeedDateWords/otherMonthNames``, AM/PM, filler (`at`, `of`, `the`, `on`) and
+/// zone names.
 ///
-/// A word is looked up by its letters packed into an integer (lowercased, dots
-/// dropped, at most eight): no `String` is made for the words of a date.
+/// A word is looked up by its bytes packed into an integer (ASCII letters lowercased,
+/// dots dropped, at most eight bytes of UTF-8): no `String` is made for the words of
+/// a date.
 enum FeedDateWords {
     /// The first eight lowercased letters of `word` packed into a `UInt64`, first
     /// letter lowest, and how many letters the word has.
@@ -31,11 +34,12 @@ enum FeedDateWords {
         for (index, name) in monthNames.enumerated() {
             for length in 3...min(8, name.count) { table[code(String(name.prefix(length)))] = index + 1 }
         }
+        for (name, month) in otherMonthNames { table[code(name)] = month }
         return table
     }()
 
     private static let weekdays: Set<UInt64> = {
-        var table: Set<UInt64> = Set(["tues", "thur", "thurs", "weds"].map(code))
+        var table: Set<UInt64> = Set((["tues", "thur", "thurs", "weds"] + otherWeekdayNames).map(code))
         for name in ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] {
             for length in 3...name.count { table.insert(code(String(name.prefix(length)))) }
         }
@@ -54,7 +58,7 @@ enum FeedDateWords {
             "ut": 0, "utc": 0, "gmt": 0, "z": 0, "wet": 0, "zulu": 0,
             "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
             "et": -5, "ct": -6, "mt": -7, "pt": -8,
-            "ast": -4, "adt": -3, "akst": -9, "akdt": -8, "hst": -10, "hdt": -9,
+            "ast": -4, "adt": -3, "at": -4, "akst": -9, "akdt": -8, "hst": -10, "hdt": -9,
             "bst": 1, "west": 1, "cet": 1, "cest": 2, "met": 1, "mest": 2, "wat": 1,
             "eet": 2, "eest": 3, "cat": 2, "sast": 2, "msk": 3, "eat": 3,
             "pkt": 5, "ict": 7, "wib": 7, "hkt": 8, "sgt": 8, "pht": 8, "awst": 8,
@@ -71,27 +75,30 @@ enum FeedDateWords {
         return Dictionary(uniqueKeysWithValues: table.map { (code($0.key), $0.value) })
     }()
 
-    /// The month 1–12 a word names: three letters or more of an English month name.
-    static func month(_ word: (code: UInt64, count: Int)) -> Int? {
-        word.count >= 3 ? months[word.code] : nil
-    }
-
-    static func isWeekday(_ word: (code: UInt64, count: Int)) -> Bool { weekdays.contains(word.code) }
-
-    static func isFiller(_ word: (code: UInt64, count: Int)) -> Bool { fillers.contains(word.code) }
-
-    /// 1 for AM, 2 for PM (`am`, `a.m.`, `pm`, `p.m.`).
-    static func meridiem(_ word: (code: UInt64, count: Int)) -> UInt8? {
-        switch word.code {
-        case amCode: 1
-        case pmCode: 2
-        default: nil
+    /// Every word above with all it means, for one lookup per word.
+    private static let table: WordCodeTable = {
+        var entries: [UInt64: WordMeaning] = [:]
+        for (code, month) in months { entries[code, default: WordMeaning()].month = Int8(month) }
+        for code in weekdays { entries[code, default: WordMeaning()].isWeekday = true }
+        for code in fillers { entries[code, default: WordMeaning()].isFiller = true }
+        for (code, zone) in zones { entries[code, default: WordMeaning()].zone = Int32(zone) }
+        for (word, value) in [("am", 1), ("pm", 2), ("오전", 1), ("오후", 2)] as [(String, UInt8)] {
+            entries[code(word), default: WordMeaning()].meridiem = value
+            entries[code(word), default: WordMeaning()].isKorean = (word.utf8.first ?? 0) >= 0x80
         }
+        return WordCodeTable(entries)
+    }()
+
+    /// What a word means, by its packed code; `nil` for a word this reader does not know.
+    static func meaning(_ word: (code: UInt64, count: Int)) -> WordMeaning? {
+        table.meaning(of: word.code)
     }
 
-    private static let amCode = code("am"), pmCode = code("pm")
+    /// `etc`, the area of the tz database's `Etc/GMT`.
+    static let etcCode = code("etc")
 
-    static func zone(_ word: (code: UInt64, count: Int)) -> Int? {
-        word.count <= 5 ? zones[word.code] : nil
-    }
+    private static let etcUTCNames: Set<UInt64> = Set(["gmt", "utc", "uct", "zulu", "universal", "greenwich"].map(code))
+
+    /// Whether the word after `Etc/` is one of the tz database's names for UTC.
+    static func isEtcUTCName(_ word: (code: UInt64, count: Int)) -> Bool { etcUTCNames.contains(word.code) }
 }
