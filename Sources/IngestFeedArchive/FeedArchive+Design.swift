@@ -29,6 +29,18 @@ extension FeedArchive {
     ///   `title`, `summary`, `content`, `author`, `published`/`published_at`,
     ///   `updated`/`updated_at`, `image`, `extensions` (JSON: `dcExt`, `itunesExt`,
     ///   `extensions`, `custom`), `content_hash`, `first_seen`, `last_changed`.
+    ///   And what a podcast app queries, typed: `duration_seconds` (every
+    ///   `itunes:duration` form), `episode` and `season` (iTunes', else the
+    ///   Podcasting 2.0 tag's whole number), `episode_type` (`full`, `trailer`,
+    ///   `bonus`), `explicit` (a Boolean).
+    /// - `chapters` (`item_id`, `start_seconds`, `start` as written, `title`, `href`,
+    ///   `image`: Podlove Simple Chapters), keyed by item and start; `transcripts`
+    ///   (`url`, `type`, `language`, `rel`), `funding` (`url`, `text`) and
+    ///   `alternate_enclosures` (`url` — the first source's —, `type`, `length`,
+    ///   `bitrate`, `height`, `lang`, `title`, `rel`, `codecs`, `is_default`), keyed
+    ///   by item and URL; `persons` (`name`, `role` — `''` when absent —, `role_group`,
+    ///   `img`, `href`), keyed by item, name and role; `soundbites`
+    ///   (`start_seconds`, `duration_seconds`, `title`), keyed by item and times.
     /// - `enclosures` (`item_id`, `url`, `type`, `length`), keyed by item and URL;
     ///   `categories` (`item_id`, `name`), keyed by both; `authors` (`item_id`,
     ///   `name`, `email`, `url`), keyed by item, name and email (`''` when absent, so
@@ -103,10 +115,15 @@ extension FeedArchive {
                 .init(name: "content_hash", type: .integer, notNull: true),
                 .init(name: "first_seen", type: .datetime),
                 .init(name: "last_changed", type: .datetime),
+                .init(name: "duration_seconds", type: .integer),
+                .init(name: "episode", type: .integer),
+                .init(name: "season", type: .integer),
+                .init(name: "episode_type", type: .text),
+                .init(name: "explicit", type: .bool),
             ],
             primaryKey: ["id"],
             foreignKey: .init(column: "feed_id", parentTable: Table.feeds, parentColumn: "id", type: .integer),
-            childTables: [Table.enclosures, Table.categories, Table.authors],
+            childTables: [Table.enclosures, Table.categories, Table.authors] + episodeTables,
             randomKey: true),
         TableDesign.Table(
             name: Table.enclosures,
@@ -131,7 +148,81 @@ extension FeedArchive {
             ],
             primaryKey: ["item_id", "name", "email"],
             foreignKey: itemKey),
+        TableDesign.Table(
+            name: Table.chapters,
+            columns: [
+                .init(name: "start_seconds", type: .real, notNull: true),
+                .init(name: "start", type: .text, notNull: true),
+                .init(name: "title", type: .text),
+                .init(name: "href", type: .text),
+                .init(name: "image", type: .text),
+            ],
+            primaryKey: ["item_id", "start"],
+            foreignKey: itemKey),
+        TableDesign.Table(
+            name: Table.transcripts,
+            columns: [
+                .init(name: "url", type: .text, notNull: true),
+                .init(name: "type", type: .text),
+                .init(name: "language", type: .text),
+                .init(name: "rel", type: .text),
+            ],
+            primaryKey: ["item_id", "url"],
+            foreignKey: itemKey),
+        TableDesign.Table(
+            name: Table.persons,
+            columns: [
+                .init(name: "name", type: .text, notNull: true),
+                .init(name: "role", type: .text, notNull: true),
+                .init(name: "role_group", type: .text),
+                .init(name: "img", type: .text),
+                .init(name: "href", type: .text),
+            ],
+            primaryKey: ["item_id", "name", "role"],
+            foreignKey: itemKey),
+        TableDesign.Table(
+            name: Table.funding,
+            columns: [
+                .init(name: "url", type: .text, notNull: true),
+                .init(name: "text", type: .text),
+            ],
+            primaryKey: ["item_id", "url"],
+            foreignKey: itemKey),
+        TableDesign.Table(
+            name: Table.alternateEnclosures,
+            columns: [
+                .init(name: "url", type: .text, notNull: true),
+                .init(name: "type", type: .text),
+                .init(name: "length", type: .integer),
+                .init(name: "bitrate", type: .real),
+                .init(name: "height", type: .integer),
+                .init(name: "lang", type: .text),
+                .init(name: "title", type: .text),
+                .init(name: "rel", type: .text),
+                .init(name: "codecs", type: .text),
+                .init(name: "is_default", type: .bool),
+            ],
+            primaryKey: ["item_id", "url"],
+            foreignKey: itemKey),
+        TableDesign.Table(
+            name: Table.soundbites,
+            columns: [
+                .init(name: "start_seconds", type: .real, notNull: true),
+                .init(name: "duration_seconds", type: .real, notNull: true),
+                .init(name: "title", type: .text),
+            ],
+            primaryKey: ["item_id", "start_seconds", "duration_seconds"],
+            foreignKey: itemKey),
     ], upsert: true)
+
+    /// The child tables of `items` a podcast app queries.
+    static let episodeTables = [Table.chapters, Table.transcripts, Table.persons, Table.funding,
+                                Table.alternateEnclosures, Table.soundbites]
+
+    /// The `items` columns added with the episode tables, which an earlier archive
+    /// gains on its next run, filled for the items stored before from their
+    /// `extensions`.
+    static let episodeColumns = ["duration_seconds", "episode", "season", "episode_type", "explicit"]
 
     /// The `feeds` columns added with the schedule and subscription lists, which an
     /// earlier archive gains on its next run.
@@ -152,6 +243,18 @@ extension FeedArchive {
         public static let categories = "categories"
         /// The authors of items.
         public static let authors = "authors"
+        /// An episode's chapters (Podlove Simple Chapters), by start time.
+        public static let chapters = "chapters"
+        /// An episode's transcripts (`podcast:transcript`).
+        public static let transcripts = "transcripts"
+        /// The people of an episode (`podcast:person`).
+        public static let persons = "persons"
+        /// Where an episode asks for support (`podcast:funding`).
+        public static let funding = "funding"
+        /// An episode's other files (`podcast:alternateEnclosure`), by first source.
+        public static let alternateEnclosures = "alternate_enclosures"
+        /// An episode's highlights (`podcast:soundbite`).
+        public static let soundbites = "soundbites"
     }
 
     private static let itemKey = TableDesign.ForeignKey(column: "item_id", parentTable: Table.items,

@@ -96,6 +96,7 @@ public final class FeedArchive: @unchecked Sendable {
                 let feed = StoredFeed(row: Dictionary(uniqueKeysWithValues: zip(columns, values)))
                 stored[feed.id] = feed
             }
+            try addEpisodeColumnsIfMissing()
             // The other tables must be the archive's too: an unrelated `items` would
             // otherwise fail only when written to, as an I/O error. Asking for their
             // columns where the (never NULL) key is NULL reads no row of an archive.
@@ -106,6 +107,27 @@ public final class FeedArchive: @unchecked Sendable {
         } catch let error as IngestError where error.kind != .temporary {
             throw IngestError(.output, "not a feed archive, or unreadable: \(error.message)",
                               file: error.file ?? reader.displayName)
+        }
+    }
+
+    /// Gives an archive made before the episode columns and tables
+    /// (``design``'s `duration_seconds`, `chapters`…) them, and fills them for the
+    /// items it stored from their `extensions`, in one transaction.
+    private func addEpisodeColumnsIfMissing() throws {
+        do {
+            _ = try reader.storedRows(in: Table.items, columns: ["id"] + Self.episodeColumns, matching: ["id": .null])
+            return
+        } catch let error as IngestError where error.kind != .temporary {
+            // An archive's items without the columns: added below.
+            _ = try reader.storedRows(in: Table.items, columns: ["id", "extensions"], matching: ["id": .null])
+        }
+        try makeOutput(Self.design).writeAndCommit { sink in
+            try reader.forEachStoredRow(in: Table.items, columns: ["id", "feed_id", "content_hash", "extensions"],
+                                        matching: [:]) { row in
+                guard let id = row[0].int64, let feedID = row[1].int64, let hash = row[2].int64,
+                      let extensions = row[3].text else { return }
+                try rows.writeEpisodeColumns(stored: extensions, id: id, feedID: feedID, contentHash: hash, to: sink)
+            }
         }
     }
 

@@ -9,7 +9,7 @@ final class ArchiveRows {
     private let names = NameTable()
     private var cache: [String: Name] = [:]
     /// The record being filled (its storage reused row after row).
-    private var record = Record(table: "")
+    var record = Record(table: "")
 
     /// The interned name of `column`.
     private func name(_ column: String) -> Name {
@@ -19,16 +19,16 @@ final class ArchiveRows {
         return name
     }
 
-    private func start(_ table: String) {
+    func start(_ table: String) {
         record.table = table
         record.fields.removeAll(keepingCapacity: true)
     }
 
-    private func add(_ column: String, _ value: FieldValue) {
+    func add(_ column: String, _ value: FieldValue) {
         record.fields.append(Record.Field(name: name(column), value: value))
     }
 
-    private func add(_ column: String, _ text: String?) {
+    func add(_ column: String, _ text: String?) {
         add(column, text.map(FieldValue.text) ?? .null)
     }
 
@@ -155,7 +155,9 @@ final class ArchiveRows {
         add("content_hash", .integer(contentHash))
         add("first_seen", firstSeen)
         add("last_changed", now)
+        addEpisodeColumns(of: item)
         try sink.write(record)
+        try writeEpisodeChildren(of: item, id: id, to: sink)
 
         var enclosureURLs: Set<String> = []
         for enclosure in item.enclosures {
