@@ -1,5 +1,5 @@
 import Foundation
-import IngestFeeds
+@testable import IngestFeeds
 import IngestCore
 import Testing
 
@@ -56,5 +56,28 @@ struct EncodingTests {
         }
         #expect(error.kind == .data)
         #expect(error.message.contains("x-no-such-charset"))
+    }
+
+    @Test("ISO-8859-1 and US-ASCII are read as windows-1252, as browsers and feedparser read them",
+          arguments: ["ISO-8859-1", "latin1", "us-ascii", " iso_8859-1 "], [FeedReader.Recovery.fallback, .always])
+    func latin1IsWindows1252(label: String, recovery: FeedReader.Recovery) throws {
+        let declared = try Feed(data: Self.latin1Feed(declaring: label), options: FeedReader.Options(recovery: recovery))
+        #expect(declared.title?.value == "Café \u{2019}s", "0x92 is the right single quote, not a C1 control")
+        let served = try Feed(data: Self.latin1Feed(declaring: nil), options: FeedReader.Options(charset: label, recovery: recovery))
+        #expect(served.title?.value == "Café \u{2019}s")
+    }
+
+    @Test("a declaration's encoding, read before the parser is chosen", arguments: [
+        (#"<?xml version="1.0" encoding="ISO-8859-1"?><rss/>"#, "ISO-8859-1"),
+        ("<?xml version='1.0' encoding = 'latin1' standalone='yes'?>", "latin1"),
+        ("<?xml\tversion=\"1.0\"\nencoding=\"us-ascii\"?>", "us-ascii"),
+        (#"<?xml version="1.0"?><rss encoding="latin1"/>"#, nil),
+        (#"<?xml version="1.0" encoding="latin1""#, nil),
+        (#"<?xml version="1.0" myencoding="latin1"?>"#, nil),
+        (#"<?xmlfoo encoding="latin1"?>"#, nil),
+        (#"<rss encoding="latin1"/>"#, nil),
+    ] as [(String, String?)])
+    func declaredEncoding(text: String, encoding: String?) {
+        #expect(XMLDeclaration.encoding(in: Array(text.utf8)) == encoding)
     }
 }

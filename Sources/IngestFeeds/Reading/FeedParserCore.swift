@@ -147,7 +147,14 @@ final class FeedParserCore {
         syntax = verdict.syntax
         let parser: any PushParser
         // RFC 7303: a byte order mark says the encoding, whatever the charset says.
-        let charset = verdict.hasByteOrderMark ? nil : options.charset.flatMap(Self.cleanCharset)
+        var charset = verdict.hasByteOrderMark ? nil : options.charset.flatMap(Self.cleanCharset)
+        if case .xml = verdict.syntax, !verdict.hasByteOrderMark,
+           let label = charset ?? XMLDeclaration.encoding(in: pending), WHATWGEncoding.isLatin1OrASCII(label) {
+            // As browsers and feedparser read them: ISO-8859-1 and US-ASCII are
+            // windows-1252, whose printable 0x80–0x9F (curly quotes, dashes, €) are
+            // what such feeds mean by those bytes.
+            charset = "windows-1252"
+        }
         switch verdict.syntax {
         case .json:
             parser = JSONPushParser(receiver: stack, documentName: "feed", limits: options.limits,

@@ -73,6 +73,13 @@ package struct WHATWGEncoding: Sendable, Equatable {
         return table
     }()
 
+    /// Whether `label` names ISO-8859-1 or US-ASCII, which the parsers decode
+    /// themselves, by the letter of those standards — and which a browser reads as
+    /// windows-1252 (see ``readByTheParsers``).
+    package static func isLatin1OrASCII(_ label: String) -> Bool {
+        readByTheParsers.contains(normalized(label))
+    }
+
     /// windows-1252's labels that name ISO-8859-1 or US-ASCII, which Expat and
     /// libxml2 both decode themselves, as those standards define them.
     static let readByTheParsers: Set<String> = [
