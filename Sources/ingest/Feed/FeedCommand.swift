@@ -12,7 +12,8 @@ struct FeedCommand: ParsableCommand {
         usage: """
         ingest feed <source> ... [--to db|postgres|json|ndjson]
                     [--out <path> | --db <uri>] [--jobs <n>] [--due] [--all]
-                    [--timeout <seconds>] [--quiet|--verbose] [--report <file>]
+                    [--html safe|original] [--timeout <seconds>]
+                    [--quiet|--verbose] [--report <file>]
         """,
         discussion: FeedHelp.discussion
     )
@@ -23,6 +24,14 @@ struct FeedCommand: ParsableCommand {
 
         /// Whether it is the archive, updated in place (SQLite or PostgreSQL).
         var isArchive: Bool { self == .db || self == .postgres }
+    }
+
+    /// What `--html` writes of descriptions and content.
+    enum HTMLMode: String, ExpressibleByArgument, CaseIterable {
+        /// Sanitized (IngestFeeds' `SafeHTML`).
+        case safe
+        /// As the feed gave it.
+        case original
     }
 
     @Argument(help: ArgumentHelp("Feeds to read: files, directories (the files in them), - (standard input) or http(s):// URLs.", valueName: "source"),
@@ -48,6 +57,9 @@ struct FeedCommand: ParsableCommand {
             help: ArgumentHelp("Output path; - writes standard output (json, ndjson). Default: feeds.db, feeds.json, feeds.ndjson.", valueName: "path"),
             completion: .file())
     var out: String?
+
+    @Option(help: ArgumentHelp("Descriptions and content: safe (sanitized HTML: no scripts, style sheets or event handlers; links only http(s), mailto or relative) or original (as the feed gave them). An archive stores safe, json and ndjson write original, unless this says otherwise.", valueName: "safe|original"))
+    var html: HTMLMode?
 
     @Flag(help: "With --to json or ndjson: replace an existing output file.")
     var replace = false
@@ -218,7 +230,8 @@ struct FeedCommand: ParsableCommand {
             runReport.set("notDue", .array(notDue.map { .string($0.source.displayName) }))
         }
         let settings = FeedRun.Settings(jobs: jobs, timeout: timeout, maxTime: .seconds(self.timeout * 10), userAgent: userAgent,
-                                        maxBodyBytes: maxSize.value)
+                                        maxBodyBytes: maxSize.value,
+                                        sanitizesHTML: (html ?? (to.isArchive ? .safe : .original)) == .safe)
         let outcomes: [SourceOutcome]
         do {
             outcomes = try FeedRun(sources: unique, settings: settings, destination: destination, console: console).run()

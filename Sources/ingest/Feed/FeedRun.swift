@@ -20,6 +20,8 @@ struct FeedRun {
         var userAgent: String
         /// The most bytes of one body (``FeedFetcher/maxBodyBytes``).
         var maxBodyBytes = FeedFetcher.defaultMaxBodyBytes
+        /// Whether descriptions and content are written sanitized (`--html safe`).
+        var sanitizesHTML = false
     }
 
     let sources: [FeedSource]
@@ -36,7 +38,8 @@ struct FeedRun {
         var onWarning: ParseWarningHandler?
         if !console.quiet { onWarning = { (warning: ParseWarning) in console.warning(warning.description) } }
         let jobs = sources.enumerated().map {
-            FeedJob(index: $0.offset, source: $0.element, queue: queue, onWarning: onWarning)
+            FeedJob(index: $0.offset, source: $0.element, queue: queue, onWarning: onWarning,
+                    sanitizesHTML: settings.sanitizesHTML)
         }
         var remote: [(FeedJob, FeedFetcher.Plan)] = []
         for job in jobs {
