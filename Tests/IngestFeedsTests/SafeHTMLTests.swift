@@ -128,9 +128,24 @@ struct SafeHTMLTests {
 
     @Test("nesting deeper than the limit writes no more tags, and every tag opened is closed")
     func depth() {
-        let html = String(repeating: "<div>", count: 5000) + "deep" + String(repeating: "</span>", count: 5000)
+        let html = String(repeating: "<div>", count: 1000) + "deep" + String(repeating: "</span>", count: 1000)
         let sanitized = SafeHTML.sanitize(html)
         #expect(sanitized == String(repeating: "<div>", count: 100) + "deep" + String(repeating: "</div>", count: 100))
+        // Past 1024 open elements the parse stops: what is written so far is closed.
+        let deeper = String(repeating: "<div>", count: 5000) + "deep"
+        #expect(SafeHTML.sanitize(deeper) == String(repeating: "<div>", count: 100) + String(repeating: "</div>", count: 100))
+    }
+
+    @Test("HTML longer than a piece is sanitized in pieces cut before a tag: balanced markup comes out whole")
+    func pieces() {
+        let html = String(repeating: #"<p>A <a href="https://example.org/">paragraph</a> of text.</p>"#, count: 5000)
+        #expect(html.utf8.count > 4 * 64 * 1024)
+        #expect(SafeHTML.sanitize(html) == html)
+        let hostile = String(repeating: #"<p onclick="x()">é</p>"#, count: 20000)
+        #expect(SafeHTML.sanitize(hostile) == String(repeating: "<p>é</p>", count: 20000))
+        // One tag with more attributes than a piece holds: cut, and still nothing runs.
+        let attributes = "<p " + (0..<30000).map { "onclick\($0)=x()" }.joined(separator: " ") + ">t</p>"
+        #expect(!SafeHTML.sanitize(attributes).contains("<p on"))
     }
 
     @Test("the feed model's texts: HTML and XHTML sanitized, plain text as it is")

@@ -18,10 +18,19 @@ final class HTMLSanitizer {
 
     /// The deepest nesting written; deeper tags are dropped, their text kept.
     static let maxDepth = 100
-    /// How many bytes libxml2 is given at a time.
-    private static let chunkSize = 64 * 1024
+    /// The deepest nesting read: past it the parse stops (the rest of the piece
+    /// is lost). libxml2 looks for an end tag's element down its whole stack.
+    static let maxOpen = 1024
+    /// The most bytes one parse reads; longer HTML is sanitized in pieces of about
+    /// this size, cut before a `<`, each closed at its end. libxml2's HTML parser
+    /// takes time that grows with the square of some counts within a document
+    /// (attributes of one tag, unmatched end tags), so the pieces keep hostile
+    /// input linear; well-meant HTML loses at most the formatting across a cut.
+    static let pieceSize = 64 * 1024
 
     private var output: [UInt8] = []
+    /// The parse under way, to stop it.
+    private var context: htmlParserCtxtPtr?
     private var open: [Open] = []
     private var writtenDepth = 0
     /// How many open elements drop their content (more than 0: nothing is written).
@@ -29,18 +38,33 @@ final class HTMLSanitizer {
 
     private init(capacity: Int) { output.reserveCapacity(capacity + capacity / 8) }
 
-    /// `html`, sanitized.
+    /// `html`, sanitized, ``pieceSize`` bytes or so at a time.
     static func sanitize(_ html: String) -> String {
-        let sanitizer = HTMLSanitizer(capacity: html.utf8.count)
         var html = html
-        let parsed = html.withUTF8 { sanitizer.parse($0) }
-        guard parsed else {
-            // No parser (out of memory): all of it as text is still safe.
-            let escaped = HTMLSanitizer(capacity: html.utf8.count)
-            html.withUTF8 { escaped.writeText($0) }
-            return String(decoding: escaped.output, as: UTF8.self)
+        return html.withUTF8 { bytes in
+            let sanitizer = HTMLSanitizer(capacity: bytes.count)
+            var start = 0
+            while start < bytes.count {
+                let end = pieceEnd(bytes, from: start)
+                let piece = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                // No parser (out of memory): the piece as text is still safe.
+                if !sanitizer.parse(piece) { sanitizer.writeText(piece) }
+                start = end
+            }
+            return String(decoding: sanitizer.output, as: UTF8.self)
         }
-        return String(decoding: sanitizer.output, as: UTF8.self)
+    }
+
+    /// Where the piece that starts at `start` ends: the end of `bytes`, else the
+    /// last `<` in the second half of ``pieceSize`` bytes, else the last character
+    /// boundary within them.
+    private static func pieceEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard bytes.count - start > pieceSize else { return bytes.count }
+        let limit = start + pieceSize
+        if let cut = bytes[(start + pieceSize / 2)..<limit].lastIndex(of: UInt8(ascii: "<")) { return cut }
+        var end = limit
+        while end > start + 1, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return end
     }
 
     /// Runs libxml2 over `bytes`, in a `<body>` of its own so that text outside any
@@ -51,7 +75,11 @@ final class HTMLSanitizer {
         guard let context = htmlCreatePushParserCtxt(&handler, this, nil, 0, nil, XML_CHAR_ENCODING_UTF8) else {
             return false
         }
-        defer { htmlFreeParserCtxt(context) }
+        self.context = context
+        defer {
+            self.context = nil
+            htmlFreeParserCtxt(context)
+        }
         let options = HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NOIMPLIED.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
         htmlCtxtUseOptions(context, Int32(options))
@@ -59,15 +87,8 @@ final class HTMLSanitizer {
         wrapper.withUTF8Buffer { start in
             start.withMemoryRebound(to: CChar.self) { _ = htmlParseChunk(context, $0.baseAddress, Int32($0.count), 0) }
         }
-        bytes.withMemoryRebound(to: CChar.self) { chars in
-            var offset = 0
-            while offset < chars.count {
-                let count = min(Self.chunkSize, chars.count - offset)
-                // Safety: `offset + count <= chars.count`, so the chunk lies within `bytes`.
-                _ = htmlParseChunk(context, chars.baseAddress.map { $0 + offset }, Int32(count), 0)
-                offset += count
-            }
-        }
+        // A piece is at most `pieceSize` bytes, so its count fits libxml2's `int`.
+        bytes.withMemoryRebound(to: CChar.self) { _ = htmlParseChunk(context, $0.baseAddress, Int32($0.count), 0) }
         _ = htmlParseChunk(context, nil, 0, 1)
         // libxml2 closes what is open at the end; whatever it left is closed here.
         while let element = open.popLast() { close(element) }
@@ -77,6 +98,11 @@ final class HTMLSanitizer {
     // MARK: - Events
 
     private func start(_ name: String, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        guard open.count < Self.maxOpen else {
+            if let context { xmlStopParser(context) }
+            open.append(.silent)
+            return
+        }
         guard dropping == 0 else {
             open.append(.silent)
             return

@@ -21,11 +21,14 @@
 ///   a comment or a backslash escape is dropped whole.
 /// - Comments, processing instructions and the DOCTYPE are dropped; unclosed tags
 ///   are closed; nesting deeper than 100 elements writes no more tags (the text
-///   stays); all text and attribute values are escaped again.
+///   stays), deeper than 1024 ends the parse; all text and attribute values are
+///   escaped again.
 ///
 /// The parser reads no network and loads no entity; it is fed as a push parser
 /// and the output is written as its events come, so memory is the input, the
-/// output and the stack of open elements. See <doc:SafeHTMLRules>.
+/// output and the stack of open elements. HTML longer than 64 KiB is read in
+/// pieces cut before a tag, each closed at its end, which keeps the time linear
+/// on hostile input. See <doc:SafeHTMLRules>.
 ///
 /// ```swift
 /// SafeHTML.sanitize(#"<p onclick="x()">Hi <a href="javascript:x()">there</a><script>x()</script>"#)
