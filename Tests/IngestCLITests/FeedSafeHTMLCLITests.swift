@@ -3,9 +3,11 @@ import Testing
 
 @Suite("ingest feed --html: the archive stores sanitized HTML unless told otherwise")
 struct FeedSafeHTMLCLITests {
-    private static let itemHTML = #"<p onclick="steal()">Read <a href="javascript:steal()">this</a></p><script>steal()</script>"#
+    private static let itemHTML =
+        #"<p onclick="steal()">Read <a href="javascript:steal()">this</a></p><script>steal()</script>"#
     private static let itemSafe = "<p>Read <a>this</a></p>"
-    private static let contentHTML = #"<img src="https://example.org/a.png" onerror="steal()"><iframe src="https://evil.example/"></iframe>"#
+    private static let contentHTML =
+        #"<img src="https://example.org/a.png" onerror="steal()"><iframe src="https://evil.example/"></iframe>"#
     private static let contentSafe = #"<img src="https://example.org/a.png">"#
     private static let feedHTML = #"<b style="color: red; background: url(https://evil.example/)">News</b>"#
     // A style with `url(` anywhere is dropped whole.
@@ -28,16 +30,19 @@ struct FeedSafeHTMLCLITests {
         try sandbox.write("hostile.rss", Self.feed)
         let safe = try sandbox.run(["feed", "hostile.rss", "--out", "safe.db"])
         #expect(safe.status == 0, "\(safe)")
-        #expect(try sandbox.rows("safe.db", "SELECT summary, content FROM items") == [[Self.itemSafe, Self.contentSafe]])
+        #expect(try sandbox.rows("safe.db", "SELECT summary, content FROM items")
+                == [[Self.itemSafe, Self.contentSafe]])
         #expect(try sandbox.rows("safe.db", "SELECT description FROM feeds") == [[Self.feedSafe]])
 
         let explicit = try sandbox.run(["feed", "hostile.rss", "--out", "explicit.db", "--html", "safe"])
         #expect(explicit.status == 0, "\(explicit)")
-        #expect(try sandbox.rows("explicit.db", "SELECT summary, content FROM items") == [[Self.itemSafe, Self.contentSafe]])
+        #expect(try sandbox.rows("explicit.db", "SELECT summary, content FROM items")
+                == [[Self.itemSafe, Self.contentSafe]])
 
         let original = try sandbox.run(["feed", "hostile.rss", "--out", "original.db", "--html", "original"])
         #expect(original.status == 0, "\(original)")
-        #expect(try sandbox.rows("original.db", "SELECT summary, content FROM items") == [[Self.itemHTML, Self.contentHTML]])
+        #expect(try sandbox.rows("original.db", "SELECT summary, content FROM items")
+                == [[Self.itemHTML, Self.contentHTML]])
         #expect(try sandbox.rows("original.db", "SELECT description FROM feeds") == [[Self.feedHTML]])
     }
 

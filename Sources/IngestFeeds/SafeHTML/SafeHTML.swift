@@ -49,9 +49,10 @@ public enum SafeHTML {
             if reference.isAbsolute { html = HTMLLinks.resolvingLinks(in: html, against: reference) ?? html }
         }
         // Text without markup or references needs no parser.
-        if !html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">") }) {
-            return html
+        let markup = html.utf8.contains {
+            $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">")
         }
+        guard markup else { return html }
         return HTMLSanitizer.sanitize(html)
     }
 
