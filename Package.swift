@@ -103,8 +103,9 @@ let package = Package(
         // Compressed inputs (gzip, bzip2, xz, zstd, told by their magic bytes), streamed.
         .target(name: "IngestCompression", dependencies: ["IngestCore", "CZlib", "CBZip2", "CLZMA", "CZstd"]),
         // RSS, Atom and JSON Feed into one model (gofeed's), streamed through the handler
-        // stack. On the parsing core alone: a feed reader app needs no SQLite.
-        .target(name: "IngestFeeds", dependencies: ["IngestCore"]),
+        // stack. On the parsing core alone: a feed reader app needs no SQLite. libxml2's
+        // HTML parser reads the markup SafeHTML sanitizes.
+        .target(name: "IngestFeeds", dependencies: ["IngestCore", "CLibXML2"]),
         // Feeds archived into any database output that renders a TableDesign: re-runs
         // update in place, never duplicate. Names no database (no GRDB).
         .target(name: "IngestFeedArchive", dependencies: ["IngestCore", "IngestFeeds"]),
@@ -180,7 +181,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "CZlib", "IngestTestSupport"]),
-        .testTarget(name: "IngestFeedsTests", dependencies: ["IngestFeeds", "IngestCore", "IngestTestSupport"]),
+        // libxml2: the sanitizer's tests parse its output again as a browser would.
+        .testTarget(name: "IngestFeedsTests", dependencies: ["IngestFeeds", "IngestCore", "IngestTestSupport", "CLibXML2"]),
         .testTarget(
             name: "IngestFeedArchiveTests",
             dependencies: ["IngestFeedArchive", "IngestFeeds", "IngestSQLite", "IngestTestSupport",

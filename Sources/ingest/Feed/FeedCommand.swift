@@ -12,8 +12,8 @@ struct FeedCommand: ParsableCommand {
         usage: """
         ingest feed <source> ... [--to db|postgres|json|ndjson]
                     [--out <path> | --db <uri>] [--jobs <n>] [--per-host <n>]
-                    [--due] [--all] [--timeout <seconds>] [--quiet|--verbose]
-                    [--report <file>]
+                    [--due] [--all] [--html safe|original] [--timeout <seconds>]
+                    [--quiet|--verbose] [--report <file>]
         """,
         discussion: FeedHelp.discussion
     )
@@ -24,6 +24,14 @@ struct FeedCommand: ParsableCommand {
 
         /// Whether it is the archive, updated in place (SQLite or PostgreSQL).
         var isArchive: Bool { self == .db || self == .postgres }
+    }
+
+    /// What `--html` writes of descriptions and content.
+    enum HTMLMode: String, ExpressibleByArgument, CaseIterable {
+        /// Sanitized (IngestFeeds' `SafeHTML`).
+        case safe
+        /// As the feed gave it.
+        case original
     }
 
     @Argument(help: ArgumentHelp("Feeds to read: files, directories (the files in them), - (standard input) or http(s):// URLs.", valueName: "source"),
@@ -49,6 +57,9 @@ struct FeedCommand: ParsableCommand {
             help: ArgumentHelp("Output path; - writes standard output (json, ndjson). Default: feeds.db, feeds.json, feeds.ndjson.", valueName: "path"),
             completion: .file())
     var out: String?
+
+    @Option(help: ArgumentHelp("Descriptions and content: safe (sanitized HTML: no scripts, style sheets or event handlers; links only http(s), mailto or relative) or original (as the feed gave them). An archive stores safe, json and ndjson write original, unless this says otherwise.", valueName: "safe|original"))
+    var html: HTMLMode?
 
     @Flag(help: "With --to json or ndjson: replace an existing output file.")
     var replace = false
@@ -222,8 +233,9 @@ struct FeedCommand: ParsableCommand {
             }
             runReport.set("notDue", .array(notDue.map { .string($0.source.displayName) }))
         }
-        var settings = FeedRun.Settings(jobs: jobs, perHost: perHost, timeout: timeout, maxTime: .seconds(self.timeout * 10), userAgent: userAgent,
-                                        maxBodyBytes: maxSize.value)
+        var settings = FeedRun.Settings(jobs: jobs, perHost: perHost, timeout: timeout, maxTime: .seconds(self.timeout * 10),
+                                        userAgent: userAgent, maxBodyBytes: maxSize.value,
+                                        sanitizesHTML: (html ?? (to.isArchive ? .safe : .original)) == .safe)
         if due, to == .postgres, let archive = destination as? ArchiveDestination {
             // Runs on other hosts may share this archive: each due feed goes to one of them.
             settings.claim = try archive.leaseClaims(settings: postgres.settings(), seconds: Int((self.timeout * 20).rounded(.up)))

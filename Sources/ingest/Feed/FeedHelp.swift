@@ -25,6 +25,13 @@ enum FeedHelp {
     postgres, --due runs on many hosts share the archive: each claims a feed
     (feed_leases) before fetching it, so each due feed is fetched once.
 
+    Descriptions and content are HTML written by each feed's publisher. An
+    archive stores them sanitized (--html safe, the default there): only
+    elements and attributes that present text are kept; scripts, style sheets,
+    frames, forms, event handlers and links other than http(s), mailto or
+    relative are dropped. --html original stores them as given. json and ndjson
+    write them as given (gofeed's JSON), unless --html safe.
+
     --opml FILE reads the subscriptions of a feed reader's OPML export as
     sources, keeping their folders in the archive; --export-opml FILE writes
     the archive's feeds as OPML 2.0, alone or after reading.

@@ -35,8 +35,17 @@ extension FeedJob {
     }
 
     /// Reads the feed, calling `deliver` with each item and the feed so far, and
-    /// returns the feed. Throws the source's ``FeedFailure`` or the library's error.
+    /// returns the feed; their HTML sanitized when ``sanitizesHTML``. Throws the
+    /// source's ``FeedFailure`` or the library's error.
     func read(limits: ParseLimits, _ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed {
+        guard sanitizesHTML else { return try readAsGiven(limits: limits, deliver) }
+        var safe = SafeFeedHTML()
+        let feed = try readAsGiven(limits: limits) { item, feed in try deliver(safe.item(item), safe.feed(feed)) }
+        return safe.feed(feed)
+    }
+
+    /// Reads the feed as ``read(limits:_:)`` does, its text as the feed gave it.
+    private func readAsGiven(limits: ParseLimits, _ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed {
         switch source {
         case .file(let path, _):
             let reader = FeedReader(options: FeedReader.Options(limits: limits, onWarning: onWarning))

@@ -35,6 +35,8 @@ final class FeedJob: @unchecked Sendable {
     let threshold: Int
     /// Hears what the feed's XML parser read past (an entity kept as written).
     let onWarning: ParseWarningHandler?
+    /// Whether the writer gets descriptions and content sanitized (`--html safe`).
+    let sanitizesHTML: Bool
     private let queue: FeedJobQueue
     private let condition = NSCondition()
     // Guarded by `condition`:
@@ -47,8 +49,10 @@ final class FeedJob: @unchecked Sendable {
     private var taken = false
     private var abandoned = false
 
-    init(index: Int, source: FeedSource, queue: FeedJobQueue, threshold: Int = 512, onWarning: ParseWarningHandler? = nil) {
+    init(index: Int, source: FeedSource, queue: FeedJobQueue, threshold: Int = 512, onWarning: ParseWarningHandler? = nil,
+         sanitizesHTML: Bool = false) {
         self.index = index
+        self.sanitizesHTML = sanitizesHTML
         self.onWarning = onWarning
         self.source = source
         self.queue = queue

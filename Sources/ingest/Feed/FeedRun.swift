@@ -22,6 +22,8 @@ struct FeedRun {
         var userAgent: String
         /// The most bytes of one body (``FeedFetcher/maxBodyBytes``).
         var maxBodyBytes = FeedFetcher.defaultMaxBodyBytes
+        /// Whether descriptions and content are written sanitized (`--html safe`).
+        var sanitizesHTML = false
         /// Asked before a URL is fetched, when runs share the archive: whether this
         /// run may fetch the source (``FeedLeases``).
         var claim: (@Sendable (FeedSource) async throws -> Bool)?
@@ -41,7 +43,8 @@ struct FeedRun {
         var onWarning: ParseWarningHandler?
         if !console.quiet { onWarning = { (warning: ParseWarning) in console.warning(warning.description) } }
         let jobs = sources.enumerated().map {
-            FeedJob(index: $0.offset, source: $0.element, queue: queue, onWarning: onWarning)
+            FeedJob(index: $0.offset, source: $0.element, queue: queue, onWarning: onWarning,
+                    sanitizesHTML: settings.sanitizesHTML)
         }
         var remote: [(FeedJob, FeedFetcher.Plan)] = []
         for job in jobs {
