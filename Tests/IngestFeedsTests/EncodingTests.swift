@@ -80,4 +80,19 @@ struct EncodingTests {
     func declaredEncoding(text: String, encoding: String?) {
         #expect(XMLDeclaration.encoding(in: Array(text.utf8)) == encoding)
     }
+
+    @Test("a byte the declared single-byte encoding does not define is read as U+FFFD, the feed marked not well-formed",
+          arguments: [FeedReader.Recovery.fallback, .always], [true, false])
+    func undefinedByteReplaced(recovery: FeedReader.Recovery, declared: Bool) throws {
+        // 0xAA is undefined in windows-1253; 0xE1 is α.
+        let declaration = declared ? #"<?xml version="1.0" encoding="windows-1253"?>"# : ""
+        let bytes = Array((declaration + #"<rss version="2.0"><channel><title>"#).utf8) + [0xE1, 0x20, 0xAA, 0x20, 0xE1]
+            + Array("</title><item><title>one</title></item></channel></rss>".utf8)
+        let feed = try Feed(data: Data(bytes),
+                            options: FeedReader.Options(charset: declared ? nil : "windows-1253", recovery: recovery))
+        #expect(feed.title?.value == "α \u{FFFD} α")
+        #expect(feed.items.map(\.title?.value) == ["one"])
+        #expect(!feed.wellFormed)
+        #expect(feed.firstError != nil)
+    }
 }

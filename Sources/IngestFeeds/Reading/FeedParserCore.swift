@@ -31,6 +31,12 @@ final class FeedParserCore {
 
     /// Expat's error, when this read is the recovering one after it.
     private let priorError: IngestError?
+    /// The recovering read's decoder of a single-byte encoding, and its output.
+    private var decoder: SingleByteDecoder?
+    private var decoded: [UInt8] = []
+    /// Whether the recovering read met bytes its encoding does not define (and read
+    /// them as U+FFFD).
+    private var replacedBytes: Bool { (decoder?.replacedBytes ?? 0) > 0 }
 
     init(options: FeedReader.Options, xmlMode: XMLMode, skipping: Int = 0, priorError: IngestError? = nil,
          displayName: String, deliver: @escaping (FeedItem, Feed) throws -> Void) {
@@ -108,7 +114,7 @@ final class FeedParserCore {
     /// (unless it was only about the encoding, which libxml2 may read), else the
     /// earlier of the first repair and libxml2's first error.
     private var firstError: FeedParseError? {
-        if let priorError, !priorError.message.contains("encoding") {
+        if let priorError, !priorError.message.contains("encoding") || replacedBytes {
             return FeedParseError(message: priorError.message, line: priorError.position?.line ?? 0,
                                   column: priorError.position?.column ?? 0)
         }
@@ -118,7 +124,9 @@ final class FeedParserCore {
         switch (repair?.firstRepair, recovered) {
         case let (repaired?, recovered?):
             return (repaired.line, repaired.column) <= (recovered.line, recovered.column) ? repaired : recovered
-        case let (repaired, recovered): return repaired ?? recovered
+        case let (repaired, recovered):
+            guard repaired == nil, recovered == nil, replacedBytes else { return repaired ?? recovered }
+            return FeedParseError(message: "bytes the declared encoding does not define, read as U+FFFD", line: 0, column: 0)
         }
     }
 
@@ -169,8 +177,13 @@ final class FeedParserCore {
                 parser = expat
             case .recovering:
                 let recovering = RecoveringReceiver(forwardingTo: stack)
-                let libxml2 = try LibXML2PushParser(receiver: recovering, recovers: true, encoding: charset,
-                                                    displayName: displayName)
+                // A single-byte encoding is decoded here, as a browser decodes it: a
+                // byte it does not define becomes U+FFFD and the feed is marked not
+                // well-formed, where the parser would stop.
+                let label = verdict.hasByteOrderMark ? nil : charset ?? XMLDeclaration.encoding(in: pending)
+                decoder = label.flatMap(SingleByteDecoder.init(label:))
+                let libxml2 = try LibXML2PushParser(receiver: recovering, recovers: true,
+                                                    encoding: decoder == nil ? charset : "UTF-8", displayName: displayName)
                 libxml2.onWarning = options.onWarning
                 recoveringReceiver = recovering
                 recoveringParser = libxml2
@@ -186,6 +199,16 @@ final class FeedParserCore {
     }
 
     private func send(_ parser: any PushParser, _ bytes: UnsafeRawBufferPointer, final: Bool) throws {
+        if decoder != nil {
+            decoded.removeAll(keepingCapacity: true)
+            decoder!.decode(bytes, into: &decoded)
+            let utf8 = decoded
+            return try utf8.withUnsafeBytes { try sendDecoded(parser, $0, final: final) }
+        }
+        try sendDecoded(parser, bytes, final: final)
+    }
+
+    private func sendDecoded(_ parser: any PushParser, _ bytes: UnsafeRawBufferPointer, final: Bool) throws {
         guard repair != nil else {
             try parser.feed(bytes)
             return
