@@ -3,11 +3,11 @@ import IngestFeeds
 import IngestTestSupport
 import Testing
 
-/// The podcast tags article (IngestFeeds.docc/PodcastTags.md): its snippet compiles
+/// The podcast tags article (IngestFeeds.docc/PodcastsAndMediaRSS.md): its snippet compiles
 /// here as written, and runs over a feed with every kind of data it prints.
-@Suite("The podcast tags article")
-struct PodcastTagsArticleTests {
-    static let article = "Sources/IngestFeeds/IngestFeeds.docc/PodcastTags.md"
+@Suite("The article on podcast and Media RSS tags")
+struct PodcastsAndMediaRSSArticleTests {
+    static let article = "Sources/IngestFeeds/IngestFeeds.docc/PodcastsAndMediaRSS.md"
 
     func printAll(of feed: Feed) {
         for item in feed.items {
