@@ -89,7 +89,7 @@ public final class FeedArchive: @unchecked Sendable {
                 // columns), and it is read again.
                 let earlier = columns.filter { !Self.scheduleColumns.contains($0) }
                 _ = try reader.storedRows(in: Table.feeds, columns: earlier, matching: ["id": .null])
-                try makeOutput(Self.design).writeAndCommit { _ in }
+                try writeDesign()
                 rows = try reader.storedRows(in: Table.feeds, columns: columns, matching: [:])
             }
             for values in rows {
@@ -151,7 +151,13 @@ public final class FeedArchive: @unchecked Sendable {
     /// from outside the archive (a query, another table) can then run before the
     /// first feed is written.
     public func createTables() throws {
-        try lock.withLock { try makeOutput(Self.design).writeAndCommit { _ in } }
+        try lock.withLock { try writeDesign() }
+    }
+
+    /// An empty write: the output creates the design's missing tables and adds its
+    /// missing columns, and leaves the rest as it is.
+    private func writeDesign() throws {
+        try makeOutput(Self.design).writeAndCommit { _ in }
     }
 
     private func lookUp(_ source: String) -> StoredFeed? {

@@ -111,19 +111,3 @@ struct FeedFleetTests {
             """, database: database) == [["200", "400", "0"]], "every feed archived, every item once")
     }
 }
-
-/// Waits up to `seconds` for `pid` to end: its exit status, or `nil` if it did not
-/// end in time (it is killed then) or ended by a signal.
-private func waitForExit(_ pid: pid_t, within seconds: TimeInterval) -> Int32? {
-    let deadline = Date().addingTimeInterval(seconds)
-    var status: Int32 = 0
-    while waitpid(pid, &status, WNOHANG) == 0 {
-        guard Date() < deadline else {
-            kill(pid, SIGKILL)
-            waitpid(pid, &status, 0)
-            return nil
-        }
-        usleep(5_000)
-    }
-    return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
-}

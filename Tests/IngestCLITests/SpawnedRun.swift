@@ -61,3 +61,19 @@ func signalAndWait(_ pid: pid_t, _ signal: Int32) -> (status: Int32, seconds: Ti
     _ = waitpid(pid, &status, 0)
     return (status, Date().timeIntervalSince(sent))
 }
+
+/// Waits up to `seconds` for `pid` to end: its exit status, or `nil` if it did not
+/// end in time (it is killed then) or ended by a signal.
+func waitForExit(_ pid: pid_t, within seconds: TimeInterval) -> Int32? {
+    let deadline = Date().addingTimeInterval(seconds)
+    var status: Int32 = 0
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        guard Date() < deadline else {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+            return nil
+        }
+        usleep(5_000)
+    }
+    return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+}

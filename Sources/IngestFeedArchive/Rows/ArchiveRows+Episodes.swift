@@ -34,8 +34,9 @@ extension ArchiveRows {
             try sink.write(record)
         }
         guard let podcast = item.podcast else { return }
-        var seen: Set<String> = []
-        for transcript in podcast.transcripts where seen.insert("t " + transcript.url).inserted {
+        var transcriptURLs: Set<String> = [], people: Set<[String]> = [], fundingURLs: Set<String> = []
+        var alternateURLs: Set<String> = [], soundbites: Set<[Double]> = []
+        for transcript in podcast.transcripts where transcriptURLs.insert(transcript.url).inserted {
             start(FeedArchive.Table.transcripts)
             add("item_id", .integer(id))
             add("url", transcript.url)
@@ -44,7 +45,7 @@ extension ArchiveRows {
             add("rel", transcript.rel)
             try sink.write(record)
         }
-        for person in podcast.persons where seen.insert("p \(person.name)\u{0}\(person.role ?? "")").inserted {
+        for person in podcast.persons where people.insert([person.name, person.role ?? ""]).inserted {
             start(FeedArchive.Table.persons)
             add("item_id", .integer(id))
             add("name", person.name)
@@ -54,7 +55,7 @@ extension ArchiveRows {
             add("href", person.href)
             try sink.write(record)
         }
-        for funding in podcast.funding where seen.insert("f " + funding.url).inserted {
+        for funding in podcast.funding where fundingURLs.insert(funding.url).inserted {
             start(FeedArchive.Table.funding)
             add("item_id", .integer(id))
             add("url", funding.url)
@@ -62,7 +63,7 @@ extension ArchiveRows {
             try sink.write(record)
         }
         for enclosure in podcast.alternateEnclosures {
-            guard let url = enclosure.sources.first?.uri, seen.insert("a " + url).inserted else { continue }
+            guard let url = enclosure.sources.first?.uri, alternateURLs.insert(url).inserted else { continue }
             start(FeedArchive.Table.alternateEnclosures)
             add("item_id", .integer(id))
             add("url", url)
@@ -79,7 +80,7 @@ extension ArchiveRows {
         }
         for soundbite in podcast.soundbites {
             guard let startTime = soundbite.startTime, let duration = soundbite.duration,
-                  seen.insert("s \(startTime) \(duration)").inserted else { continue }
+                  soundbites.insert([startTime, duration]).inserted else { continue }
             start(FeedArchive.Table.soundbites)
             add("item_id", .integer(id))
             add("start_seconds", Self.real(startTime))
