@@ -115,11 +115,8 @@ package final class AtomicFile {
     package static func removeStale(beside target: String) -> [String] {
         let (directory, base) = split(target)
         let prefix = ".\(base).ingest-", suffix = ".tmp"
-        guard let listing = opendir(directory.isEmpty ? "." : directory) else { return [] }
-        defer { closedir(listing) }
         var removed: [String] = []
-        while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in POSIX.entryNames(in: directory.isEmpty ? "." : directory) ?? [] {
             guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { continue }
             let middle = name.dropFirst(prefix.count).dropLast(suffix.count).split(separator: "-", omittingEmptySubsequences: false)
             guard middle.count == 2, middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),

@@ -24,6 +24,25 @@ package enum POSIX {
     /// `strerror(errno)` as a `String`: the system's reason for the last failure.
     package static var lastError: String { String(cString: strerror(errno)) }
 
+    /// The names in `directory` (`.` and `..` included, in the directory's order), or
+    /// `nil` when it cannot be listed (`errno` says why).
+    ///
+    /// Each name is read where `readdir` left it, never by copying the `dirent`: glibc
+    /// allocates an entry only as long as its name, so copying the whole structure
+    /// (`entry.pointee.d_name`) reads past the last entry of a buffer, which faults when
+    /// that buffer ends at a page the process does not map.
+    package static func entryNames(in directory: String) -> [String]? {
+        guard let listing = opendir(directory) else { return nil }
+        defer { closedir(listing) }
+        let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name)!
+        var names: [String] = []
+        while let entry = readdir(listing) {
+            let name = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
+            names.append(String(cString: name))
+        }
+        return names
+    }
+
     /// Writes all of `bytes` to `descriptor`, retrying after interruptions and short
     /// writes; throws `.io` with the system's reason, naming `what`.
     package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, to what: String) throws {

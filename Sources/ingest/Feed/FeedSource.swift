@@ -69,15 +69,10 @@ enum FeedSource: Sendable, Hashable {
         guard case .file(let path, _) = self, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             return [self]
         }
-        guard let listing = opendir(path) else {
+        guard let entries = POSIX.entryNames(in: path) else {
             return [.directory(path: path, problem: "cannot list the directory: \(POSIX.lastError)")]
         }
-        defer { closedir(listing) }
-        var names: [String] = []
-        while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
+        let names = entries.filter { !$0.hasPrefix(".") }
         let directory = path.hasSuffix("/") ? path : path + "/"
         let files = names.sorted().map { directory + $0 }.filter { file in
             stat(file, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
