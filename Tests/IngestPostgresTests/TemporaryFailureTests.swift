@@ -130,13 +130,23 @@ struct TemporaryFailureTests {
                             for index in 2_000..<4_000 { try sink.write(make.record("people", ["id": number(String(index)), "tag": .text("new")])) }
                         }
                         return nil
-                    } catch let error as IngestError {
+                    } catch {
                         written.raise()  // a failure before the restart is reported, not waited on
+                        guard let error = error as? IngestError else { throw error }
                         return error
                     }
                 }
             }
-            try await written.raised()
+            do {
+                try await written.raised()
+            } catch {
+                // What the import's session was doing, for the report of a stall.
+                let sessions = try? server.psql("""
+                    SELECT state, wait_event_type, wait_event, left(query, 60) FROM pg_stat_activity
+                    WHERE datname = '\(database)'
+                    """)
+                throw TestServerError("\(mode): \(error); the database's sessions: \(String(describing: sessions))")
+            }
             try server.restart()
             restarted.raise()
             let error = try await importer.value
