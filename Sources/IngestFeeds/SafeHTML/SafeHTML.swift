@@ -53,6 +53,7 @@ public enum SafeHTML {
             $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ">")
         }
         guard markup else { return html }
+        if html.utf8.withContiguousStorageIfAvailable(AlreadySafeHTML.holds) == true { return html }
         return HTMLSanitizer.sanitize(html)
     }
 
