@@ -165,6 +165,28 @@ struct ITunesPodcastTests {
         #expect(parsed.items.first?.extensions["itunes"]?["episode"]?.first?.value == "3")
     }
 
+    @Test("the iTunes namespace in another case or over https is iTunes too; a look-alike is not",
+          arguments: ["http://www.itunes.com/dtds/Podcast-1.0.dtd", "HTTP://WWW.ITUNES.COM/DTDS/PODCAST-1.0.DTD",
+                      "https://www.itunes.com/dtds/podcast-1.0.dtd", "http://www.itunes.com/dtds/podcast-1.0.dtd/x"])
+    func namespaceSpellings(uri: String) throws {
+        let parsed = try feed("""
+            <rss version="2.0" xmlns:it="\(uri)"><channel><title>Show</title><it:type>serial</it:type>
+            <item><title>One</title><it:episode>3</it:episode><it:duration>60:00</it:duration></item>
+            </channel></rss>
+            """)
+        #expect(parsed.wellFormed)
+        if uri.hasSuffix("/x") {
+            #expect(parsed.iTunes == nil)
+            #expect(parsed.items.first?.iTunes == nil)
+            #expect(parsed.items.first?.extensions["it"]?["episode"]?.first?.value == "3")
+        } else {
+            #expect(parsed.iTunes?.type == .serial)
+            #expect(parsed.items.first?.iTunes?.episode == 3)
+            #expect(parsed.items.first?.iTunes?.durationSeconds == 3600)
+            #expect(parsed.items.first?.extensions["itunes"]?["episode"]?.first?.value == "3")
+        }
+    }
+
     @Test("gofeed's JSON writes episode, season, episodeType and type in gofeed's places; Codable keeps them")
     func json() throws {
         let parsed = try feed(Self.appleSample)

@@ -88,6 +88,16 @@ enum FeedNamespaces {
         return table
     }()
 
+    /// The canonical prefix of `uri` (``canonicalPrefixes``); the iTunes DTD's
+    /// address also in any case and either scheme, as feeds spell it
+    /// (`http://www.itunes.com/dtds/Podcast-1.0.dtd`), as feedparser reads it.
+    static func canonicalPrefix(for uri: String) -> String? {
+        if let prefix = canonicalPrefixes[uri] { return prefix }
+        let lowered = uri.lowercased()
+        return lowered == "http://www.itunes.com/dtds/podcast-1.0.dtd"
+            || lowered == "https://www.itunes.com/dtds/podcast-1.0.dtd" ? "itunes" : nil
+    }
+
     /// Keys no other namespace may take.
     static let reservedKeys = Set(canonicalPrefixes.values)
 

@@ -97,14 +97,14 @@ final class FeedVocabulary {
             term = FeedTerm(kind: .other, space: .ignored)
         } else if uri == FeedNamespaces.content {
             term = FeedTerm(kind: Self.kind(local), space: .content)
-        } else if uri == nil || isCore(uri!) || (prefix == nil && FeedNamespaces.canonicalPrefixes[uri!] == nil)
+        } else if uri == nil || isCore(uri!) || (prefix == nil && FeedNamespaces.canonicalPrefix(for: uri!) == nil)
                     || (unbound && (prefix == "rss" || prefix == "rdf")) {
             term = FeedTerm(kind: Self.kind(local), space: .core)
         } else {
             let key: String
             if unbound {
                 key = String(prefix!)
-            } else if let canonical = FeedNamespaces.canonicalPrefixes[uri!] {
+            } else if let canonical = FeedNamespaces.canonicalPrefix(for: uri!) {
                 key = canonical
             } else if let known = keysByURI[uri!] {
                 key = known
