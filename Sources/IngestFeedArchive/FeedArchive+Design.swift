@@ -41,6 +41,9 @@ extension FeedArchive {
     ///   by item and URL; `persons` (`name`, `role` — `''` when absent —, `role_group`,
     ///   `img`, `href`), keyed by item, name and role; `soundbites`
     ///   (`start_seconds`, `duration_seconds`, `title`), keyed by item and times.
+    /// - `show_persons` and `show_funding`, children of `feeds` by `feed_id`, with the
+    ///   columns of `persons` and `funding`: the people and funding a show names on
+    ///   its channel.
     /// - `enclosures` (`item_id`, `url`, `type`, `length`), keyed by item and URL;
     ///   `categories` (`item_id`, `name`), keyed by both; `authors` (`item_id`,
     ///   `name`, `email`, `url`), keyed by item, name and email (`''` when absent, so
@@ -94,7 +97,7 @@ extension FeedArchive {
                 .init(name: "subscription_categories", type: .json),
             ],
             primaryKey: ["id"],
-            childTables: [Table.items],
+            childTables: [Table.items] + showTables,
             randomKey: true),
         TableDesign.Table(
             name: Table.items,
@@ -171,21 +174,12 @@ extension FeedArchive {
             foreignKey: itemKey),
         TableDesign.Table(
             name: Table.persons,
-            columns: [
-                .init(name: "name", type: .text, notNull: true),
-                .init(name: "role", type: .text, notNull: true),
-                .init(name: "role_group", type: .text),
-                .init(name: "img", type: .text),
-                .init(name: "href", type: .text),
-            ],
+            columns: personColumns,
             primaryKey: ["item_id", "name", "role"],
             foreignKey: itemKey),
         TableDesign.Table(
             name: Table.funding,
-            columns: [
-                .init(name: "url", type: .text, notNull: true),
-                .init(name: "text", type: .text),
-            ],
+            columns: fundingColumns,
             primaryKey: ["item_id", "url"],
             foreignKey: itemKey),
         TableDesign.Table(
@@ -213,11 +207,40 @@ extension FeedArchive {
             ],
             primaryKey: ["item_id", "start_seconds", "duration_seconds"],
             foreignKey: itemKey),
+        TableDesign.Table(
+            name: Table.showPersons,
+            columns: personColumns,
+            primaryKey: ["feed_id", "name", "role"],
+            foreignKey: feedKey),
+        TableDesign.Table(
+            name: Table.showFunding,
+            columns: fundingColumns,
+            primaryKey: ["feed_id", "url"],
+            foreignKey: feedKey),
     ], upsert: true)
 
     /// The child tables of `items` a podcast app queries.
     static let episodeTables = [Table.chapters, Table.transcripts, Table.persons, Table.funding,
                                 Table.alternateEnclosures, Table.soundbites]
+
+    /// The columns of `persons` and `show_persons` beside the parent's key.
+    private static let personColumns: [TableDesign.Column] = [
+        .init(name: "name", type: .text, notNull: true),
+        .init(name: "role", type: .text, notNull: true),
+        .init(name: "role_group", type: .text),
+        .init(name: "img", type: .text),
+        .init(name: "href", type: .text),
+    ]
+
+    /// The columns of `funding` and `show_funding` beside the parent's key.
+    private static let fundingColumns: [TableDesign.Column] = [
+        .init(name: "url", type: .text, notNull: true),
+        .init(name: "text", type: .text),
+    ]
+
+    /// The child tables of `feeds` a podcast app queries: the show's own people and
+    /// funding, which the Podcasting 2.0 namespace puts on the channel.
+    static let showTables = [Table.showPersons, Table.showFunding]
 
     /// The `items` columns added with the episode tables, which an earlier archive
     /// gains on its next run, filled for the items stored before from their
@@ -255,8 +278,14 @@ extension FeedArchive {
         public static let alternateEnclosures = "alternate_enclosures"
         /// An episode's highlights (`podcast:soundbite`).
         public static let soundbites = "soundbites"
+        /// The people of a show (`podcast:person` on the channel).
+        public static let showPersons = "show_persons"
+        /// Where a show asks for support (`podcast:funding` on the channel).
+        public static let showFunding = "show_funding"
     }
 
+    private static let feedKey = TableDesign.ForeignKey(column: "feed_id", parentTable: Table.feeds,
+                                                       parentColumn: "id", type: .integer)
     private static let itemKey = TableDesign.ForeignKey(column: "item_id", parentTable: Table.items,
                                                        parentColumn: "id", type: .integer)
 }

@@ -96,7 +96,7 @@ public final class FeedArchive: @unchecked Sendable {
                 let feed = StoredFeed(row: Dictionary(uniqueKeysWithValues: zip(columns, values)))
                 stored[feed.id] = feed
             }
-            try addEpisodeColumnsIfMissing()
+            try addPodcastTablesIfMissing()
             // The other tables must be the archive's too: an unrelated `items` would
             // otherwise fail only when written to, as an I/O error. Asking for their
             // columns where the (never NULL) key is NULL reads no row of an archive.
@@ -110,24 +110,50 @@ public final class FeedArchive: @unchecked Sendable {
         }
     }
 
-    /// Gives an archive made before the episode columns and tables
-    /// (``design``'s `duration_seconds`, `chapters`…) them, and fills them for the
-    /// items it stored from their `extensions`, in one transaction.
-    private func addEpisodeColumnsIfMissing() throws {
-        do {
-            _ = try reader.storedRows(in: Table.items, columns: ["id"] + Self.episodeColumns, matching: ["id": .null])
-            return
-        } catch let error as IngestError where error.kind != .temporary {
-            // An archive's items without the columns: added below.
-            _ = try reader.storedRows(in: Table.items, columns: ["id", "extensions"], matching: ["id": .null])
-        }
+    /// Gives an archive made before the episode columns and tables (``design``'s
+    /// `duration_seconds`, `chapters`…) or the show tables (`show_persons`,
+    /// `show_funding`) what it lacks, filled from the `extensions` of the items and
+    /// feeds it stored, in one transaction.
+    private func addPodcastTablesIfMissing() throws {
+        let needsEpisodes = try !reads { _ = try reader.storedRows(in: Table.items, columns: ["id"] + Self.episodeColumns,
+                                                              matching: ["id": .null]) }
+        let needsShows = try hasTable(Table.feeds) && !Self.showTables.allSatisfy(hasTable)
+        guard needsEpisodes || needsShows else { return }
+        // An archive's items at least: an unrelated table fails here, not in the write.
+        _ = try reader.storedRows(in: Table.items, columns: ["id", "extensions"], matching: ["id": .null])
         try makeOutput(Self.design).writeAndCommit { sink in
-            try reader.forEachStoredRow(in: Table.items, columns: ["id", "feed_id", "content_hash", "extensions"],
-                                        matching: [:]) { row in
-                guard let id = row[0].int64, let feedID = row[1].int64, let hash = row[2].int64,
-                      let extensions = row[3].text else { return }
-                try rows.writeEpisodeColumns(stored: extensions, id: id, feedID: feedID, contentHash: hash, to: sink)
+            if needsEpisodes {
+                try reader.forEachStoredRow(in: Table.items, columns: ["id", "feed_id", "content_hash", "extensions"],
+                                            matching: [:]) { row in
+                    guard let id = row[0].int64, let feedID = row[1].int64, let hash = row[2].int64,
+                          let extensions = row[3].text else { return }
+                    try rows.writeEpisodeColumns(stored: extensions, id: id, feedID: feedID, contentHash: hash, to: sink)
+                }
             }
+            if needsShows {
+                try reader.forEachStoredRow(in: Table.feeds, columns: ["id", "extensions"], matching: [:]) { row in
+                    guard let id = row[0].int64, let extensions = row[1].text else { return }
+                    try rows.writeShowChildren(stored: extensions, id: id, to: sink)
+                }
+            }
+        }
+    }
+
+    /// Whether the archive has `table`. A reader gives no rows for a table that is
+    /// not there, and fails for a column that is not: so a column no table has is
+    /// asked for, and a failure means the table exists.
+    private func hasTable(_ table: String) throws -> Bool {
+        try !reads { try reader.forEachStoredRow(in: table, columns: ["ingest no such column"], matching: [:]) { _ in } }
+    }
+
+    /// Whether `body` runs without the archive's reader failing for a missing table
+    /// or column; a temporary failure is thrown.
+    private func reads(_ body: () throws -> Void) rethrows -> Bool {
+        do {
+            try body()
+            return true
+        } catch let error as IngestError where error.kind != .temporary {
+            return false
         }
     }
 
@@ -199,6 +225,7 @@ public final class FeedArchive: @unchecked Sendable {
                 if run == nil { run = try begin(source, feed: feed, fetch: fetch, sink: sink) }
                 let next = schedule.nextFetch(after: fetch, hints: feed.updateHints, failures: 0)
                 let row = try rows.writeFeed(feed, id: run!.feedID, source: run!.sourceName, fetch: fetch, nextFetch: next, to: sink)
+                try rows.writeShowChildren(of: feed.podcast, id: run!.feedID, to: sink)
                 run!.finalRow = row
             }
         }

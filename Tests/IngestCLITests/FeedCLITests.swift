@@ -19,7 +19,7 @@ let threeItems = [("a", "Alpha", "one"), ("b", "Beta", "two"), ("c", "Gamma", "t
 
 /// The tables of a feed archive, sorted.
 let archiveTables = ["alternate_enclosures", "authors", "categories", "chapters", "enclosures", "feeds", "funding", "items",
-                     "persons", "soundbites", "transcripts"]
+                     "persons", "show_funding", "show_persons", "soundbites", "transcripts"]
 
 /// Every row of the archive's tables, but the fetch times: what a re-run must not change.
 func archiveDump(_ sandbox: Sandbox, _ database: String = "feeds.db") throws -> [[String?]] {

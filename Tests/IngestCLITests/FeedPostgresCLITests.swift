@@ -13,7 +13,8 @@ struct FeedPostgresCLITests {
         ("authors", "item_id, name, email"), ("categories", "item_id, name"), ("enclosures", "item_id, url"),
         ("feeds", "id"), ("items", "id"), ("chapters", "item_id, start"), ("transcripts", "item_id, url"),
         ("persons", "item_id, name, role"), ("funding", "item_id, url"), ("alternate_enclosures", "item_id, url"),
-        ("soundbites", "item_id, start_seconds, duration_seconds"),
+        ("soundbites", "item_id, start_seconds, duration_seconds"), ("show_persons", "feed_id, name, role"),
+        ("show_funding", "feed_id, url"),
     ]
     /// Columns that say when a run happened: a second run, or another output, writes its own time.
     static let runTimes: Set<String> = ["last_fetched", "next_fetch", "first_seen", "last_changed"]

@@ -24,6 +24,8 @@ struct EpisodeTablesTests {
             + fixture.rows("SELECT name, role, href FROM persons ORDER BY name")
             + fixture.rows("SELECT start_seconds, duration_seconds, title FROM soundbites")
             + fixture.rows("SELECT url, type FROM transcripts")
+            + fixture.rows("SELECT url, text FROM show_funding")
+            + fixture.rows("SELECT name, role, href FROM show_persons")
     }
 
     static let sampleRows: [[String?]] = [
@@ -35,6 +37,8 @@ struct EpisodeTablesTests {
         ["Jory Pascoe", "guest", nil], ["Maren Holt", "host", "https://lowtide.example.org/maren"],
         ["1234.5", "42.25", "Why nobody wants a brown sail"],
         ["https://lowtide.example.org/transcripts/42.vtt", "text/vtt"],
+        ["https://lowtide.example.org/support", "Keep the boats afloat"],
+        ["Maren Holt", "host", "https://lowtide.example.org/maren"],
     ]
 
     @Test("the sample podcast answers duration, episode, season and chapters without JSON functions")
@@ -53,7 +57,8 @@ struct EpisodeTablesTests {
         try Self.archiveSample(fixture)
         let queue = try DatabaseQueue(path: fixture.path)
         try queue.write { db in
-            for table in ["chapters", "transcripts", "persons", "funding", "alternate_enclosures", "soundbites"] {
+            for table in ["chapters", "transcripts", "persons", "funding", "alternate_enclosures", "soundbites",
+                          "show_persons", "show_funding"] {
                 try db.execute(sql: "DROP TABLE \(table)")
             }
             for column in ["duration_seconds", "episode", "season", "episode_type", "explicit"] {
@@ -66,6 +71,48 @@ struct EpisodeTablesTests {
         #expect(try Self.episodeRows(fixture) == Self.sampleRows, "filled from the stored extensions, before any read")
         try Self.archiveSample(fixture, into: archive)
         #expect(try Self.episodeRows(fixture) == Self.sampleRows)
+    }
+
+    @Test("an archive with the episode tables but not the show's gains these, filled from the feeds it stored")
+    func archiveWithoutShowTablesMigrated() throws {
+        let fixture = try ArchiveFixture()
+        try Self.archiveSample(fixture)
+        let queue = try DatabaseQueue(path: fixture.path)
+        try queue.write { db in
+            try db.execute(sql: "DROP TABLE show_persons")
+            try db.execute(sql: "DROP TABLE show_funding")
+        }
+        try queue.close()
+
+        _ = try fixture.archive()
+        #expect(try Self.episodeRows(fixture) == Self.sampleRows, "filled from the stored extensions, before any read")
+    }
+
+    @Test("a show's own people and funding, on its channel: show_persons and show_funding, each once")
+    func showTables() throws {
+        let fixture = try ArchiveFixture()
+        let feed = """
+            <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Show</title>
+            <podcast:person role="host" img="https://example.org/ann.jpg">Ann</podcast:person>
+            <podcast:person group="writing" role="author">Ann</podcast:person>
+            <podcast:person>Ben</podcast:person>
+            <podcast:person role="host">Ann</podcast:person>
+            <podcast:funding url="https://example.org/give">Give</podcast:funding>
+            <podcast:funding url="https://example.org/give">Twice</podcast:funding>
+            <item><title>One</title><guid>1</guid><podcast:person role="guest">Cy</podcast:person></item>
+            </channel></rss>
+            """
+        for _ in 0..<2 {
+            try fixture.archive().archive(.given("show"), fetch: FeedFetch(url: "show")) { deliver in
+                try FeedReader().read(data: Data(feed.utf8), deliver)
+            }
+        }
+        #expect(try fixture.rows("SELECT name, role, role_group, img FROM show_persons ORDER BY name, role") == [
+            ["Ann", "author", "writing", nil], ["Ann", "host", nil, "https://example.org/ann.jpg"], ["Ben", "", nil, nil],
+        ])
+        #expect(try fixture.rows("SELECT url, text FROM show_funding") == [["https://example.org/give", "Give"]])
+        #expect(try fixture.rows("SELECT name, role FROM persons") == [["Cy", "guest"]], "an episode's people stay its own")
+        #expect(try fixture.rows("SELECT count(*) FROM show_persons WHERE feed_id = (SELECT id FROM feeds)") == [["3"]])
     }
 
     @Test("Podcasting 2.0 funding and alternate enclosures; iTunes first, else podcast:episode and podcast:season")

@@ -4,7 +4,8 @@ import IngestFeeds
 
 /// What a podcast app queries, typed, beside the `extensions` JSON: an item's
 /// episode columns and its chapters, transcripts, persons, funding, alternate
-/// enclosures and soundbites as child tables of `items`.
+/// enclosures and soundbites as child tables of `items`; a show's persons and
+/// funding as child tables of `feeds`.
 extension ArchiveRows {
     /// Adds the `items` row's episode columns: `duration_seconds`, `episode` and
     /// `season` (iTunes', else the Podcasting 2.0 tag's whole number),
@@ -34,7 +35,7 @@ extension ArchiveRows {
             try sink.write(record)
         }
         guard let podcast = item.podcast else { return }
-        var transcriptURLs: Set<String> = [], people: Set<[String]> = [], fundingURLs: Set<String> = []
+        var transcriptURLs: Set<String> = []
         var alternateURLs: Set<String> = [], soundbites: Set<[Double]> = []
         for transcript in podcast.transcripts where transcriptURLs.insert(transcript.url).inserted {
             start(FeedArchive.Table.transcripts)
@@ -45,23 +46,8 @@ extension ArchiveRows {
             add("rel", transcript.rel)
             try sink.write(record)
         }
-        for person in podcast.persons where people.insert([person.name, person.role ?? ""]).inserted {
-            start(FeedArchive.Table.persons)
-            add("item_id", .integer(id))
-            add("name", person.name)
-            add("role", person.role ?? "")
-            add("role_group", person.group)
-            add("img", person.img)
-            add("href", person.href)
-            try sink.write(record)
-        }
-        for funding in podcast.funding where fundingURLs.insert(funding.url).inserted {
-            start(FeedArchive.Table.funding)
-            add("item_id", .integer(id))
-            add("url", funding.url)
-            add("text", funding.text)
-            try sink.write(record)
-        }
+        try write(podcast.persons, in: FeedArchive.Table.persons, parent: ("item_id", id), to: sink)
+        try write(podcast.funding, in: FeedArchive.Table.funding, parent: ("item_id", id), to: sink)
         for enclosure in podcast.alternateEnclosures {
             guard let url = enclosure.sources.first?.uri, alternateURLs.insert(url).inserted else { continue }
             start(FeedArchive.Table.alternateEnclosures)
@@ -88,6 +74,53 @@ extension ArchiveRows {
             add("title", soundbite.title)
             try sink.write(record)
         }
+    }
+
+    /// Writes the show's child rows: the people and funding its channel names
+    /// (`feed.podcast`).
+    func writeShowChildren(of podcast: PodcastFeedExtension?, id: Int64, to sink: any RecordSink) throws {
+        guard let podcast else { return }
+        try write(podcast.persons, in: FeedArchive.Table.showPersons, parent: ("feed_id", id), to: sink)
+        try write(podcast.funding, in: FeedArchive.Table.showFunding, parent: ("feed_id", id), to: sink)
+    }
+
+    /// Writes `persons` as rows of `table` (`persons` or `show_persons`) under the
+    /// parent's key, each name and role once.
+    private func write(_ persons: [PodcastPerson], in table: String, parent: (column: String, id: Int64),
+                       to sink: any RecordSink) throws {
+        var people: Set<[String]> = []
+        for person in persons where people.insert([person.name, person.role ?? ""]).inserted {
+            start(table)
+            add(parent.column, .integer(parent.id))
+            add("name", person.name)
+            add("role", person.role ?? "")
+            add("role_group", person.group)
+            add("img", person.img)
+            add("href", person.href)
+            try sink.write(record)
+        }
+    }
+
+    /// Writes `funding` as rows of `table` (`funding` or `show_funding`) under the
+    /// parent's key, each URL once.
+    private func write(_ funding: [PodcastFunding], in table: String, parent: (column: String, id: Int64),
+                       to sink: any RecordSink) throws {
+        var urls: Set<String> = []
+        for entry in funding where urls.insert(entry.url).inserted {
+            start(table)
+            add(parent.column, .integer(parent.id))
+            add("url", entry.url)
+            add("text", entry.text)
+            try sink.write(record)
+        }
+    }
+
+    /// Writes again the show's child rows of a feed stored before the archive kept
+    /// them, from the `extensions` JSON its `feeds` row holds (`stored`).
+    func writeShowChildren(stored extensions: String, id: Int64, to sink: any RecordSink) throws {
+        guard let tree = try? JSONDecoder().decode(StoredExtensionTree.self, from: Data(extensions.utf8)),
+              let podcast = tree.extensions?["podcast"] else { return }
+        try writeShowChildren(of: PodcastFeedExtension(podcast), id: id, to: sink)
     }
 
     /// Writes again the episode columns and child rows of an item stored before the
@@ -124,4 +157,9 @@ extension ArchiveRows {
         guard value.rounded() == value, let whole = Int(exactly: value) else { return nil }
         return whole
     }
+}
+
+/// The extension tree of an `extensions` column (`{"extensions": {"podcast": …}}`).
+private struct StoredExtensionTree: Decodable {
+    var extensions: Extensions?
 }
