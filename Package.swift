@@ -1,11 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The library is cut in layers a program picks from (see Documentation/Library.md, "Architecture"):
-// IngestCore parses and maps with nothing but the C libraries; each output, the tree
-// mode and the mapping schemas are modules of their own on top of it; IngestKit
-// re-exports them all but IngestPostgres (so a program that takes IngestKit does not build
-// SwiftNIO); `ingest` is the command, a thin client of the library.
+// The library is cut in layers a program picks from (see Documentation/Library.md,
+// "Architecture"), the way SwiftNIO cuts NIOCore from NIOPosix: IngestCore holds the
+// abstractions (events, the handler stack, records and the mapping, the Output
+// protocol) and depends on nothing; IngestParsers reads inputs with Expat, libxml2 and
+// the JSON reader and runs the import; IngestPOSIX is the file plumbing the outputs
+// share (atomic files, output locks). Each output, the tree mode and the mapping
+// schemas are modules of their own on top of them; IngestKit re-exports them all but
+// IngestPostgres (so a program that takes IngestKit does not build SwiftNIO); `ingest`
+// is the command, a thin client of the library.
 //
 // The two database outputs' client libraries and the command's own dependencies are
 // behind traits, all on by default, so a program that only parses can leave them out of
@@ -21,6 +25,8 @@ let package = Package(
     products: [
         .library(name: "IngestKit", targets: ["IngestKit"]),
         .library(name: "IngestCore", targets: ["IngestCore"]),
+        .library(name: "IngestParsers", targets: ["IngestParsers"]),
+        .library(name: "IngestPOSIX", targets: ["IngestPOSIX"]),
         .library(name: "IngestTree", targets: ["IngestTree"]),
         .library(name: "IngestSQLite", targets: ["IngestSQLite"]),
         .library(name: "IngestPostgres", targets: ["IngestPostgres"]),
@@ -72,17 +78,25 @@ let package = Package(
         // declared in CZstd itself, so the build needs no libzstd-dev (Documentation/SettingUp.md, "Prerequisites").
         .target(name: "CZstd", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
 
-        // Events, names, the handler stack, the Expat / libxml2 SAX / JSON push parsers,
-        // records, the automatic mapping, streaming Decodable, the Output protocol and
-        // the Importer loop.
-        .target(name: "IngestCore", dependencies: ["CExpat", "CLibXML2"]),
+        // The abstractions, on nothing (no C library, no POSIX): events, names, the
+        // handler stack, the parser protocols and the JSON reader (pure Swift; the
+        // mapping reads nested JSON back with it), records, the automatic mapping, the
+        // Codable bridges, the Output and RecordSink protocols, IngestError.
+        .target(name: "IngestCore"),
+        // The file plumbing the outputs and the import share: atomic files, output
+        // locks, temporary files, the large-stack thread, POSIX calls.
+        .target(name: "IngestPOSIX", dependencies: ["IngestCore"]),
+        // The inputs and what reads them: the Expat and libxml2 SAX parsers, InputFile
+        // and standard input, and the import loop (Importer, RecordReader, streaming
+        // Decodable) that drives any parser into any Output.
+        .target(name: "IngestParsers", dependencies: ["IngestCore", "IngestPOSIX", "CExpat", "CLibXML2"]),
         // libxml2's tree: XPath selection and XML Schema / RELAX NG validation.
-        .target(name: "IngestTree", dependencies: ["IngestCore", "CLibXML2"]),
+        .target(name: "IngestTree", dependencies: ["IngestCore", "IngestParsers", "CLibXML2"]),
         // The SQLite output: the only module that imports GRDB.
         .target(
             name: "IngestSQLite",
             dependencies: [
-                "IngestCore",
+                "IngestCore", "IngestPOSIX",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
             ]
@@ -91,31 +105,31 @@ let package = Package(
         .target(
             name: "IngestPostgres",
             dependencies: [
-                "IngestCore",
+                "IngestCore", "IngestPOSIX",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
         // Property lists (XML, binary), keyed archives, JSON and NDJSON outputs.
-        .target(name: "IngestFiles", dependencies: ["IngestCore"]),
+        .target(name: "IngestFiles", dependencies: ["IngestCore", "IngestPOSIX"]),
         // Mapping schemas: declared records, typed fields, keys, child tables, inference.
-        .target(name: "IngestSchema", dependencies: ["IngestCore"]),
+        .target(name: "IngestSchema", dependencies: ["IngestCore", "IngestParsers", "IngestPOSIX"]),
         // Compressed inputs (gzip, bzip2, xz, zstd, told by their magic bytes), streamed.
-        .target(name: "IngestCompression", dependencies: ["IngestCore", "CZlib", "CBZip2", "CLZMA", "CZstd"]),
+        .target(name: "IngestCompression", dependencies: ["IngestCore", "IngestParsers", "CZlib", "CBZip2", "CLZMA", "CZstd"]),
         // RSS, Atom and JSON Feed into one model (gofeed's), streamed through the handler
-        // stack. On the parsing core alone: a feed reader app needs no SQLite. libxml2's
+        // stack. On the parsers alone: a feed reader app needs no SQLite. libxml2's
         // HTML parser reads the markup SafeHTML sanitizes.
-        .target(name: "IngestFeeds", dependencies: ["IngestCore", "CLibXML2"]),
+        .target(name: "IngestFeeds", dependencies: ["IngestCore", "IngestParsers", "CLibXML2"]),
         // Feeds archived into any database output that renders a TableDesign: re-runs
         // update in place, never duplicate. Names no database (no GRDB).
-        .target(name: "IngestFeedArchive", dependencies: ["IngestCore", "IngestFeeds"]),
+        .target(name: "IngestFeedArchive", dependencies: ["IngestCore", "IngestParsers", "IngestFeeds"]),
         // Drives element handlers with hand-made events, for tests (yours too).
         .target(name: "IngestTesting", dependencies: ["IngestCore"]),
         // The umbrella: re-exports the modules above, but for IngestPostgres, which a
         // program imports by name (its SwiftNIO and TLS stack is a long build nobody else needs).
         .target(
             name: "IngestKit",
-            dependencies: ["IngestCore", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression",
+            dependencies: ["IngestCore", "IngestParsers", "IngestPOSIX", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression",
                            "IngestFeeds", "IngestFeedArchive"]
         ),
 
@@ -133,7 +147,7 @@ let package = Package(
         // How fast a compressed input reads through DecompressingSource, against `gzip -dc`.
         .executableTarget(
             name: "ingest-decompress-bench",
-            dependencies: ["IngestCore", "IngestCompression"],
+            dependencies: ["IngestCore", "IngestParsers", "IngestCompression"],
             path: "Benchmarks/Decompress"
         ),
         // Benchmarks/Feeds/run.sh's reader: a large feed through IngestFeeds' streaming API.
@@ -145,7 +159,7 @@ let package = Package(
         // Benchmarks/run.sh's measure of IngestKit.records (streaming Decodable).
         .executableTarget(
             name: "ingest-decode-bench",
-            dependencies: ["IngestCore"],
+            dependencies: ["IngestCore", "IngestParsers"],
             path: "Benchmarks/DecodeRecords"
         ),
 
@@ -158,20 +172,20 @@ let package = Package(
 
         // Helpers every test target shares: the package root, a temporary directory, an
         // event log, the automatic mapping of a string.
-        .target(name: "IngestTestSupport", dependencies: ["IngestCore", "IngestTesting"], path: "Tests/Support"),
+        .target(name: "IngestTestSupport", dependencies: ["IngestCore", "IngestParsers", "IngestTesting"], path: "Tests/Support"),
         // A real PostgreSQL server for the tests (initdb, pg_ctl, a Unix socket), started
         // on first use; the PostgreSQL output's tests and the command's share it.
         .target(name: "PostgresTestServer", path: "Tests/PostgresServer"),
-        .testTarget(name: "IngestCoreTests", dependencies: ["IngestCore", "IngestTesting", "IngestTestSupport"]),
-        .testTarget(name: "IngestTreeTests", dependencies: ["IngestTree", "IngestTesting", "IngestTestSupport"]),
+        .testTarget(name: "IngestCoreTests", dependencies: ["IngestCore", "IngestParsers", "IngestPOSIX", "IngestTesting", "IngestTestSupport"]),
+        .testTarget(name: "IngestTreeTests", dependencies: ["IngestTree", "IngestParsers", "IngestTesting", "IngestTestSupport"]),
         .testTarget(
             name: "IngestSQLiteTests",
-            dependencies: ["IngestSQLite", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["IngestSQLite", "IngestParsers", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "IngestPostgresTests",
             dependencies: [
-                "IngestPostgres", "IngestCore", "PostgresTestServer", "IngestTestSupport",
+                "IngestPostgres", "IngestCore", "IngestParsers", "PostgresTestServer", "IngestTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 // The parity test reads what the SQLite output wrote.
@@ -180,18 +194,18 @@ let package = Package(
                 "IngestFeedArchive", "IngestFeeds",
             ]
         ),
-        .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "CZlib", "IngestTestSupport"]),
+        .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "IngestParsers", "CZlib", "IngestTestSupport"]),
         // libxml2: the sanitizer's tests parse its output again as a browser would.
-        .testTarget(name: "IngestFeedsTests", dependencies: ["IngestFeeds", "IngestCore", "IngestTestSupport", "CLibXML2"]),
+        .testTarget(name: "IngestFeedsTests", dependencies: ["IngestFeeds", "IngestCore", "IngestParsers", "IngestTestSupport", "CLibXML2"]),
         .testTarget(
             name: "IngestFeedArchiveTests",
             dependencies: ["IngestFeedArchive", "IngestFeeds", "IngestSQLite", "IngestTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestTestSupport"]),
+        .testTarget(name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestParsers", "IngestPOSIX", "IngestTestSupport"]),
         .testTarget(
             name: "IngestSchemaTests",
-            dependencies: ["IngestSchema", "IngestSQLite", "IngestTesting", "IngestTestSupport",
+            dependencies: ["IngestSchema", "IngestParsers", "IngestSQLite", "IngestTesting", "IngestTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The umbrella: what `import IngestKit` gives a program that takes everything.

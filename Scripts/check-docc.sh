@@ -39,14 +39,16 @@ done
 # Modules in dependency order, each with the library modules it depends on.
 modules=(
   "IngestCore:"
-  "IngestCompression:IngestCore"
-  "IngestTree:IngestCore"
-  "IngestFiles:IngestCore"
-  "IngestSchema:IngestCore"
-  "IngestSQLite:IngestCore"
-  "IngestPostgres:IngestCore"
+  "IngestPOSIX:IngestCore"
+  "IngestParsers:IngestCore IngestPOSIX"
+  "IngestCompression:IngestCore IngestParsers"
+  "IngestTree:IngestCore IngestParsers"
+  "IngestFiles:IngestCore IngestPOSIX"
+  "IngestSchema:IngestCore IngestParsers IngestPOSIX"
+  "IngestSQLite:IngestCore IngestPOSIX"
+  "IngestPostgres:IngestCore IngestPOSIX"
   "IngestTesting:IngestCore"
-  "IngestKit:IngestCore IngestCompression IngestTree IngestFiles IngestSchema IngestSQLite"
+  "IngestKit:IngestCore IngestParsers IngestPOSIX IngestCompression IngestTree IngestFiles IngestSchema IngestSQLite"
 )
 warnings=0
 for entry in "${modules[@]}"; do

@@ -1,4 +1,4 @@
-// Streams a benchmark data set into a Decodable type with IngestCore.records and
+// Streams a benchmark data set into a Decodable type with IngestParsers.records and
 // prints how many records it read: the measure of issue 6's "streams the
 // 500 000-record set with peak RSS at most 64 MB". Run through Benchmarks/run.sh.
 //
@@ -6,6 +6,7 @@
 //   ingest-decode-bench people.json people/item
 import Foundation
 import IngestCore
+import IngestParsers
 
 struct Person: Decodable {
     let id: Int
@@ -28,7 +29,7 @@ guard arguments.count == 3 else {
 @concurrent func measure(_ file: String, _ path: String) async throws -> (count: Int, scoreSum: Double) {
     var count = 0
     var scoreSum = 0.0
-    for try await person in IngestCore.records(Person.self, at: path, from: URL(fileURLWithPath: file)) {
+    for try await person in IngestParsers.records(Person.self, at: path, from: URL(fileURLWithPath: file)) {
         count += 1
         scoreSum += person.score
     }

@@ -8,6 +8,7 @@
 import Foundation
 import IngestCompression
 import IngestCore
+import IngestParsers
 
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {

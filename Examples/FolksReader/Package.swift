@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// A program that only parses: it depends on ingest's IngestCore product alone, so
+// A program that only parses: it depends on ingest's IngestCore and IngestParsers
+// products alone (the abstractions, and the parsers with the files they read), so
 // neither GRDB nor SQLite is built or linked for it, and with ingest's traits off
 // (`traits: []`: the SQLite and PostgreSQL outputs) GRDB.swift and postgres-nio are not
 // even in its package graph (.ci/run checks `swift package show-dependencies`).
@@ -14,9 +15,12 @@ let package = Package(
     ],
     targets: [
         // Neuburg's delegate classes, remade as IngestCore element handlers.
-        .target(name: "Folks", dependencies: [.product(name: "IngestCore", package: "ingest")]),
+        .target(name: "Folks", dependencies: [.product(name: "IngestCore", package: "ingest"),
+                                              .product(name: "IngestParsers", package: "ingest")]),
         // Prints the people of Samples/folks.xml (or of the file given), read both ways.
-        .executableTarget(name: "FolksReader", dependencies: ["Folks", .product(name: "IngestCore", package: "ingest")]),
-        .testTarget(name: "FolksTests", dependencies: ["Folks", .product(name: "IngestCore", package: "ingest")]),
+        .executableTarget(name: "FolksReader", dependencies: ["Folks", .product(name: "IngestCore", package: "ingest"),
+                                                               .product(name: "IngestParsers", package: "ingest")]),
+        .testTarget(name: "FolksTests", dependencies: ["Folks", .product(name: "IngestCore", package: "ingest"),
+                                                       .product(name: "IngestParsers", package: "ingest")]),
     ]
 )

@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 
 extension ByteSource {
     /// This input as it should be parsed: decompressed when its first bytes are the
@@ -16,7 +17,7 @@ extension ByteSource {
     ///
     /// Call it before the first read, and afterwards read only the source it returns:
     /// - a ``DecompressingSource`` when the input is compressed;
-    /// - otherwise, an ``/IngestCore/InputFile`` itself (its own ``/IngestCore/InputFile/peek(atLeast:_:)`` looked at the
+    /// - otherwise, an ``/IngestParsers/InputFile`` itself (its own ``/IngestParsers/InputFile/peek(atLeast:_:)`` looked at the
     ///   first bytes, and it serves them again), or for any other source a wrapper that
     ///   serves the bytes looked at and then the rest.
     ///

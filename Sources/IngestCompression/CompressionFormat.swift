@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 
 /// A compressed format ingest reads directly, recognised by the magic bytes its data
 /// starts with — never by the file's name, so `people.xml` that is really gzip and

@@ -6,7 +6,7 @@ import Darwin
 import IngestCore
 
 /// The decompressed bytes of another ``/IngestCore/ByteSource`` holding gzip, bzip2, xz or zstd
-/// data, streamed: a parser reads from it exactly as from an ``/IngestCore/InputFile``.
+/// data, streamed: a parser reads from it exactly as from an ``/IngestParsers/InputFile``.
 ///
 /// ```swift
 /// let file = try InputFile(path: "people.xml.gz")
@@ -128,7 +128,7 @@ public final class DecompressingSource: ByteSource {
     }
 
     /// Shows `body` the first decompressed bytes (up to 4 KiB, fewer if the data is
-    /// shorter) without consuming them, as ``/IngestCore/InputFile/peek(atLeast:_:)`` does for a file: how
+    /// shorter) without consuming them, as ``/IngestParsers/InputFile/peek(atLeast:_:)`` does for a file: how
     /// the importer tells XML from JSON inside a compressed input. Call it before the
     /// first read.
     public func peek<T>(_ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {

@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestParsers
 import IngestFeeds
 
 /// Feeds archived into a database that re-runs cleanly: each read of a source

@@ -3,7 +3,7 @@ import Foundation
 /// The names a SQLite database keeps for the tables and columns records name.
 ///
 /// Records' names are kept as they are (quoted, see
-/// ``IngestCore/Swift/String/quotedSQLIdentifier``) but for two things SQLite cannot
+/// ``Swift/String/quotedSQLIdentifier``) but for two things SQLite cannot
 /// take: a NUL, which would end the statement's text, is U+FFFD (the replacement
 /// character); and a table name starting with `sqlite_`, in any case — a prefix SQLite
 /// keeps for itself and refuses to create — gets a `_` in front: records named

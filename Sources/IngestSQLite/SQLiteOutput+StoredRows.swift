@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestPOSIX
 internal import GRDB
 
 /// Reading back what a database holds, through a read-only connection of its own,

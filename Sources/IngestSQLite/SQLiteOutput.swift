@@ -1,4 +1,5 @@
 import IngestCore
+import IngestPOSIX
 internal import GRDB
 #if canImport(Glibc)
 import Glibc

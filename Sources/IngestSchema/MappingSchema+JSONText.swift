@@ -1,4 +1,5 @@
 import IngestCore
+import IngestPOSIX
 /// Writing a schema as the JSON file it is read from.
 extension MappingSchema {
     /// The schema as indented JSON, members in the model's order and absent ones

@@ -1,4 +1,5 @@
 import IngestCore
+import IngestPOSIX
 import Foundation
 
 /// Why one record does not fit its schema.

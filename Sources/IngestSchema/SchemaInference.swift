@@ -1,9 +1,10 @@
 import IngestCore
+import IngestParsers
 /// Infers a ``MappingSchema`` from a sample of inputs: the schema that, run over the
 /// same inputs, gives what the automatic mapping gives — the same tables, the same
 /// columns in the same order, the same values — written out so it can be edited.
 ///
-/// It runs the automatic mapping itself (``/IngestCore/Importer``) over the first
+/// It runs the automatic mapping itself (``/IngestParsers/Importer``) over the first
 /// ``sampleSize`` records of each input and keeps, per table, in the order first met:
 ///
 /// - `records`: where the table's records are. XML: from the document element
@@ -52,7 +53,7 @@ public final class SchemaInference {
     }
 
     /// Samples the first ``sampleSize`` records of `input` and adds what they show.
-    /// Throws as ``/IngestCore/Importer/read(_:into:progress:)`` does for what it read: an input
+    /// Throws as ``/IngestParsers/Importer/read(_:into:progress:)`` does for what it read: an input
     /// that is malformed past the sample is not noticed.
     public func add(_ input: InputFile) throws {
         var options = self.options

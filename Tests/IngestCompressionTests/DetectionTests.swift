@@ -3,6 +3,7 @@ import IngestTestSupport
 import Testing
 import IngestCompression
 import IngestCore
+import IngestParsers
 
 /// `decompressingIfCompressed()`: files, pipes and other sources, compressed or not.
 @Suite(.enabled(if: Compressor.allAvailable, Compressor.absentMessage))

@@ -3,6 +3,7 @@ import IngestTestSupport
 import Testing
 import IngestCompression
 import IngestCore
+import IngestParsers
 
 /// A compressed document parsed by Expat straight from a ``DecompressingSource``:
 /// decompression composes with the push parsers, chunk by chunk.

@@ -4,6 +4,7 @@ import IngestTestSupport
 import Testing
 import IngestCompression
 import IngestCore
+import IngestParsers
 
 /// Large inputs stream through fixed buffers: nothing grows with the input or with
 /// how well it compresses.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTesting
 import IngestTestSupport
 
@@ -20,7 +21,7 @@ struct DecodedRecordsTests {
 
     func collect<T: Decodable>(_ type: T.Type, at path: String, from url: URL) async throws -> [T] {
         var values: [T] = []
-        for try await value in IngestCore.records(type, at: path, from: url) { values.append(value) }
+        for try await value in IngestParsers.records(type, at: path, from: url) { values.append(value) }
         return values
     }
 
@@ -81,7 +82,7 @@ struct DecodedRecordsTests {
                            named: "bad.xml", in: directory)
         var seen: [Person] = []
         do {
-            for try await person in IngestCore.records(Person.self, at: "people/person", from: url) { seen.append(person) }
+            for try await person in IngestParsers.records(Person.self, at: "people/person", from: url) { seen.append(person) }
             Issue.record("the second person lacks lastName and must fail")
         } catch let error as IngestError {
             #expect(error.kind == .data)
@@ -127,14 +128,14 @@ struct DecodedRecordsTests {
         // Far more records than the buffer holds: the parser must wait for the
         // consumer, and must stop when the consumer leaves.
         for _ in 0..<20 {
-            for try await person in IngestCore.records(Person.self, at: "people/person", from: url, buffer: 4) {
+            for try await person in IngestParsers.records(Person.self, at: "people/person", from: url, buffer: 4) {
                 #expect(person.firstName == "F0")
                 break
             }
         }
         var total = 0
         var last: Person?
-        for try await person in IngestCore.records(Person.self, at: "people/person", from: url, buffer: 8) {
+        for try await person in IngestParsers.records(Person.self, at: "people/person", from: url, buffer: 8) {
             total += 1
             last = person
         }
@@ -157,7 +158,7 @@ struct DecodedRecordsTests {
     func slowConsumerKeepsTheBufferBounded() async throws {
         let directory = try TemporaryDirectory()
         let url = try file(people(20_000), named: "many.xml", in: directory)
-        let sequence = IngestCore.records(Numbered.self, at: "people/person", from: url, buffer: 64)
+        let sequence = IngestParsers.records(Numbered.self, at: "people/person", from: url, buffer: 64)
         var iterator = sequence.makeAsyncIterator()
         var count = 0, largest = 0
         while let _ = try await iterator.next() {
@@ -179,7 +180,7 @@ struct DecodedRecordsTests {
         let url = try file(people(200_000), named: "many.xml", in: directory)
         let task = Task {
             var count = 0
-            for try await _ in IngestCore.records(Numbered.self, at: "people/person", from: url, buffer: 16) {
+            for try await _ in IngestParsers.records(Numbered.self, at: "people/person", from: url, buffer: 16) {
                 count += 1
                 if count == 100 { withUnsafeCurrentTask { $0?.cancel() } }
             }
@@ -195,7 +196,7 @@ struct DecodedRecordsTests {
         let url = try file(people(10, badAt: 4), named: "bad.xml", in: directory)
         let failures = FailureLog()
         var ids: [Int] = []
-        for try await person in IngestCore.records(Numbered.self, at: "people/person", from: url,
+        for try await person in IngestParsers.records(Numbered.self, at: "people/person", from: url,
                                                     onFailure: .skip { failures.add($0) }) {
             ids.append(person.id)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import IngestCore
+@testable import IngestPOSIX
 import IngestTestSupport
 
 /// `POSIX.entryNames(in:)`, which the stale-file sweep and `ingest feed DIRECTORY`

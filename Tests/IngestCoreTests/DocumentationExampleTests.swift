@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 import IngestTestSupport
 import IngestTesting
 import Testing
@@ -135,6 +136,7 @@ extension GettingStartedArticle {
             #expect(try swiftCodeBlocks(inArticle: "Sources/IngestCore/IngestCore.docc/GettingStarted.md").count == 7)
             try expectEveryBlockCompiledHere("Sources/IngestCore/IngestCore.docc/GettingStarted.md")
             try expectEveryBlockCompiledHere("Sources/IngestCore/IngestCore.docc/IngestCore.md")
+            try expectEveryBlockCompiledHere("Sources/IngestParsers/IngestParsers.docc/IngestParsers.md")
         }
 
         @Test func theSeedsPeopleComeOutInDocumentOrder() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTestSupport
 
 /// A document whose DOCTYPE names a well-known public DTD reads the entities that DTD

@@ -1,5 +1,6 @@
 import Testing
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTesting
 import IngestTestSupport
 

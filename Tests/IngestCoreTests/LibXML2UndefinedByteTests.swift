@@ -1,5 +1,6 @@
 import Testing
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTestSupport
 
 /// libxml2's push parser stops at a byte the declared encoding does not define with

@@ -1,5 +1,6 @@
 import Testing
 import IngestCore
+import IngestParsers
 import IngestTestSupport
 
 /// libxml2's recovering mode and the encoding override of the push parsers: what a

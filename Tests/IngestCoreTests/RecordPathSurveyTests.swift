@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTestSupport
 
 /// The error a mapping of `xml` (or JSON) at `records` ends with, or nil.

@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestParsers
 import Testing
 
 /// Bytes in chunks of a given size, from memory: a source that cannot be reopened.

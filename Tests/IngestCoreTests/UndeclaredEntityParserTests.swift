@@ -1,5 +1,6 @@
 import Testing
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTestSupport
 
 /// Both streaming parsers refuse a reference in an attribute value to an entity

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTestSupport
 
 /// Both parsers decode a declared legacy encoding by the WHATWG Encoding Standard

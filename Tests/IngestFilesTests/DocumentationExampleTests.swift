@@ -1,6 +1,8 @@
 import Foundation
 import IngestCore
+import IngestParsers
 import IngestFiles
+import IngestPOSIX
 import IngestTestSupport
 import Testing
 
@@ -160,6 +162,30 @@ extension WritingFilesArticle {
         @Test func classNamesAreTheTableSingularisedAndCapitalised() {
             #expect(["people", "categories", "boxes", "posts", "item", "dc:entries"].map(ArchiveClassName.forTable)
                     == ["Person", "Category", "Box", "Post", "Item", "Entry"])
+        }
+    }
+}
+
+// MARK: - IngestPOSIX.md
+
+/// IngestPOSIX's catalog: its one block, a signal handler, compiled here but never
+/// installed (the tests' process keeps its signals).
+enum IngestPOSIXCatalog {
+    static func installSignalHandler() {
+        signal(SIGINT) { number in
+            TemporaryFiles.removeAll()
+            signal(number, SIG_DFL)
+            raise(number)
+        }
+    }
+
+    @Suite("IngestPOSIX.md") struct Tests {
+        @Test func everySwiftBlockOfTheCatalogIsCompiledHere() throws {
+            let path = "Sources/IngestPOSIX/IngestPOSIX.docc/IngestPOSIX.md"
+            #expect(try swiftCodeBlocks(inArticle: path).count == 1)
+            for block in try codeBlocks(ofArticle: path, missingFrom: #filePath) {
+                Issue.record("a Swift block of \(path) is not compiled here:\n\(block)")
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import IngestFiles
 @testable import IngestCore
+@testable import IngestPOSIX
 import IngestTestSupport
 
 /// Two runs on one file output: the lock beside it, creation that never

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import IngestCore
+import IngestParsers
 import IngestFiles
 import IngestTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 @testable import IngestFiles
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTesting
 import IngestTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestParsers
 import IngestFeedArchive
 import IngestFeeds
 import IngestPostgres

@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestParsers
 import IngestPostgres
 import IngestTestSupport
 import PostgresNIO

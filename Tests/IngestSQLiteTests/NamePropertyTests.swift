@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import IngestCore
+import IngestParsers
 import IngestSQLite
 import IngestTestSupport
 import Testing

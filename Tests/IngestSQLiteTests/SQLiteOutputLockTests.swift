@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import IngestSQLite
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTestSupport
 
 /// Two runs on one database: the lock beside it, creation that never overwrites,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import IngestCore
+import IngestParsers
 import IngestSchema
 import IngestSQLite
 import IngestTestSupport

@@ -4,6 +4,7 @@ import Testing
 @testable import IngestSchema
 @testable import IngestSQLite
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTesting
 import IngestTestSupport
 

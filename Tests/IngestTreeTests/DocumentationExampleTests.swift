@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestParsers
 import IngestTestSupport
 import IngestTree
 import Testing

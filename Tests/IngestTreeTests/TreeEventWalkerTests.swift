@@ -1,6 +1,7 @@
 import Testing
 @testable import IngestTree
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTesting
 import IngestTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import IngestTree
 @testable import IngestCore
+@testable import IngestParsers
 import IngestTesting
 import IngestTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestParsers
 import IngestTesting
 
 /// The package root, found from this file's path.

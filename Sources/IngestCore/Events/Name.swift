@@ -30,7 +30,7 @@ public final class Name: Hashable, CustomStringConvertible, Sendable {
 /// The symbol table of one parse: turns the bytes of a name into its interned ``Name``.
 ///
 /// Lookup hashes the bytes (FNV-1a) into an open-addressed table and compares them
-/// with `memcmp` against one byte arena, so a name seen before costs no allocation
+/// byte for byte against one byte arena, so a name seen before costs no allocation
 /// and no reference counting.
 /// A table is used by one parse on one thread at a time, so it is not `Sendable`;
 /// the ``Name``s it hands out are immutable and are.
@@ -52,7 +52,7 @@ public final class NameTable {
     @exclusivity(unchecked) private var unmanagedNames: [Unmanaged<Name>] = []
 
     /// An empty table. Each parser interns the names of its document into a table of
-    /// its own (``ExpatPushParser/names``); names from two tables are never equal.
+    /// its own (IngestParsers' `ExpatPushParser.names`); names from two tables are never equal.
     public init() {}
 
     /// The byte the parsers put between a namespaced name's URI, local part and
@@ -91,7 +91,7 @@ public final class NameTable {
     }
 
     /// Whether `name`, interned here, was interned from exactly `bytes`: a check that
-    /// costs a `memcmp`, for callers that can guess which name comes next.
+    /// costs one comparison of the bytes, for callers that can guess which name comes next.
     @inline(__always)
     package func matches(_ name: Name, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let span = spans[name.id]
@@ -103,11 +103,17 @@ public final class NameTable {
     @inline(__always)
     package func matches(_ name: Name, cString: UnsafePointer<CChar>) -> Bool {
         let span = spans[name.id]
-        // strncmp stops at a shorter string's NUL; equal for `span.count` bytes, the
-        // string is at least that long, so reading its next byte stays inside it.
+        // strncmp's walk: it stops at a shorter string's NUL; equal for `span.count`
+        // bytes, the string is at least that long, so reading its next byte stays inside it.
         return names[name.id] === name
-            && arena.withUnsafeBufferPointer { $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: arena.count) {
-                strncmp($0 + span.start, cString, span.count) == 0 } }
+            && arena.withUnsafeBufferPointer { arena in
+                for index in 0..<span.count {
+                    let byte = arena[span.start + index]
+                    guard UInt8(bitPattern: cString[index]) == byte else { return false }
+                    if byte == 0 { return true }
+                }
+                return true
+            }
             && cString[span.count] == 0
     }
 
@@ -119,7 +125,7 @@ public final class NameTable {
 
     private func equalBytes(_ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
-        return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, base, bytes.count) == 0 }
+        return arena.withUnsafeBufferPointer { bytesEqual($0.baseAddress! + start, base, count: bytes.count) }
     }
 
     private func makeName(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8?) -> Name {
@@ -150,12 +156,6 @@ public final class NameTable {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A reference kept without reference counting, for arrays on the hot path whose
 /// objects something else owns (names, owned by their ``NameTable``).

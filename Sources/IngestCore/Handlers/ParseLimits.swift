@@ -21,10 +21,10 @@ public struct ParseLimits: Sendable {
     /// Nested values are read and written without recursion (JSON text, property
     /// lists, archives); what remains recursive — releasing a record's tree of
     /// nested values, decoding a model type — runs on the thread that parses.
-    /// ``RecordReader/run(_:into:progress:)`` into an output that prefers a writer
-    /// thread (SQLite and the file outputs do) and ``records(_:at:from:options:buffer:onFailure:)``
+    /// IngestParsers' `RecordReader.run(_:into:progress:)` into an output that prefers a writer
+    /// thread (SQLite and the file outputs do) and `records(_:at:from:options:buffer:onFailure:)`
     /// parse on threads of their own with a 64 MiB stack, so the caller's thread and
-    /// `ulimit -s` do not matter there. Anywhere else (``Importer/read(_:into:progress:)``,
+    /// `ulimit -s` do not matter there. Anywhere else (`Importer.read(_:into:progress:)`,
     /// an output that does not prefer a writer thread, a parser driven directly) the
     /// calling thread parses: a record nested this deep needs up to 6 MiB of its stack
     /// (measured in a debug build; the main thread's 8 MiB is enough, a secondary

@@ -123,11 +123,11 @@ public final class AutomaticMapping: DocumentMapping {
         }
         var candidate = preferred
         var suffix = 2
-        while let holder = tableOwners[SQLIdentifier.folded(candidate)], holder != owner {
+        while let holder = tableOwners[DistinctNames.foldingASCIICase(candidate)], holder != owner {
             candidate = "\(preferred)_\(suffix)"
             suffix += 1
         }
-        tableOwners[SQLIdentifier.folded(candidate)] = owner
+        tableOwners[DistinctNames.foldingASCIICase(candidate)] = owner
         return candidate
     }
 

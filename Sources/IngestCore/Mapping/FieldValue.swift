@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One value of a record's field, as the mapping hands it to sinks.
 ///
 /// Numbers keep their exact source text (``Number``): a sink converts them to the
@@ -156,14 +150,9 @@ package enum NumberSyntax {
     }
 
     /// The `Double` of a decimal number's bytes (which ``kind(of:)-(UnsafeRawBufferPointer)`` classified as real).
+    /// Out of range, it is infinite (`1e400`), as `strtod` makes it.
     package static func double(_ bytes: UnsafeRawBufferPointer) -> Double {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: bytes.count + 1) { copy in
-                if let base = bytes.baseAddress { copy.update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
-                copy[bytes.count] = 0
-            }
-            return strtod(buffer.baseAddress!, nil)
-        }
+        Double(String(decoding: bytes, as: UTF8.self)) ?? .nan
     }
 
     package static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }

@@ -22,7 +22,7 @@ public struct RecordPath: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The same path one level down: JSON paths start below the top-level value.
-    var belowDocumentElement: RecordPath {
+    package var belowDocumentElement: RecordPath {
         RecordPath(steps: ["*"] + steps, written: written)
     }
 

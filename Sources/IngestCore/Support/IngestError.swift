@@ -88,7 +88,7 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
         /// FIFO) closed it, wanting no more — `ingest … --out - | head -1`. Not a
         /// failure of the run: the command ends quietly, with exit status 0.
         case readerClosed
-        /// Reading stopped because the program was asked to end (``Interruption``),
+        /// Reading stopped because the program was asked to end (IngestPOSIX's `Interruption`),
         /// by `signal`: the outputs were left as they were, as for any failed run.
         case interrupted(signal: Int32)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestParsers
 
 /// Reads one OPML document held in memory: strictly with Expat first, then — when
 /// that finds the XML ill-formed — again in libxml2's recovering mode after

@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestParsers
 
 /// One read of one feed document, fed bytes as they come: sniffs XML from JSON,
 /// picks the parser, and runs the handler stack. ``FeedReader``, ``FeedItems`` and

@@ -1,5 +1,6 @@
 import Foundation
 import IngestCore
+import IngestParsers
 
 /// Reads feeds item by item, in flat memory: each item is handed over as soon as
 /// its element ends, with the feed-level fields read so far.

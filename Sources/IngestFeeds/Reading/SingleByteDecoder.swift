@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 
 /// A single-byte legacy encoding decoded to UTF-8 before the recovering parser
 /// sees the bytes, as a browser decodes it: a byte the encoding does not define

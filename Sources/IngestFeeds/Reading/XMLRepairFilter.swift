@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 
 /// Repairs, on the bytes, the faults of real feeds that libxml2's recovering mode
 /// handles badly, before it reads them:

@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 
 /// Plain text from HTML and from text, for ``FeedText/plainText``: tags removed
 /// (the bodies of `script` and `style` too), character references decoded, white

@@ -1,4 +1,5 @@
 import IngestCore
+import IngestPOSIX
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import IngestCore
+import IngestPOSIX
 /// A temporary file beside an output, for data that is written while records
 /// arrive and read back once when the output is assembled (a table's records, the
 /// first pass of a binary plist). It is never renamed into place: it is removed

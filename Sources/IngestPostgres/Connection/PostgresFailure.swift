@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import IngestCore
+import IngestPOSIX
 import PostgresNIO  // and NIO, which it re-exports
 
 /// Turns what PostgresNIO and the network throw into ``IngestError``s that say what

@@ -45,7 +45,7 @@ public enum PostgresIdentifier {
     /// folding also keeps apart exactly the names the SQLite output keeps apart.
     public static func folded(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
-        return String(decoding: SQLIdentifier.folded(name), as: UTF8.self)
+        return String(decoding: DistinctNames.foldingASCIICase(name), as: UTF8.self)
     }
 
     /// `name`, cut to at most 63 bytes less `reserving` (room for a suffix such as
@@ -90,5 +90,18 @@ extension String {
             if unit == byte { bytes += replacement.utf8 } else { bytes.append(unit) }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The `ON CONFLICT` clause of an upsert (IngestSQLite builds the same one with its
+/// own quoting: the abstractions in IngestCore name no SQL).
+enum UpsertSQL {
+    /// `ON CONFLICT (key) DO UPDATE SET c = excluded.c, …` for `columns` (the key's
+    /// left out), or `DO NOTHING` when no column is left; names quoted by `quote`.
+    static func onConflict(key: [String], updating columns: [String], quote: (String) -> String) -> String {
+        let updated = columns.filter { !key.contains($0) }
+        let action = updated.isEmpty ? "DO NOTHING"
+            : "DO UPDATE SET " + updated.map { "\(quote($0)) = excluded.\(quote($0))" }.joined(separator: ", ")
+        return "ON CONFLICT (\(key.map(quote).joined(separator: ", "))) \(action)"
     }
 }

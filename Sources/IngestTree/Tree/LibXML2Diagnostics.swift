@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 import CLibXML2
 
 /// What libxml2 reported during one call: its errors, structured.

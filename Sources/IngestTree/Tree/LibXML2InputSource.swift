@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 import CLibXML2
 
 /// Feeds an ``InputFile`` to libxml2 through its I/O callbacks, counting bytes.

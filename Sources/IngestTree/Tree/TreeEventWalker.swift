@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 import CLibXML2
 
 /// Sends the elements of an ``XMLTree`` to a ``/IngestCore/ParseEventReceiver`` as the streaming

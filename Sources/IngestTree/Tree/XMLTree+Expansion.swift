@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 import CLibXML2
 
 extension XMLTree {

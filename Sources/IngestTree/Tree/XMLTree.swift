@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 import CLibXML2
 
 /// A whole XML document in memory, parsed by libxml2: elements you can walk and
@@ -15,7 +16,7 @@ import CLibXML2
 /// **Memory.** The tree holds every node of the document at once: expect several
 /// times the file's size (see Documentation/TreeAndValidation.md).
 /// ``init(reading:maxBytes:)`` refuses inputs larger than `maxBytes` before building
-/// anything. Streaming (``/IngestCore/ExpatParser``, ``/IngestCore/Importer``) keeps
+/// anything. Streaming (``/IngestParsers/ExpatParser``, ``/IngestParsers/Importer``) keeps
 /// memory flat instead.
 ///
 /// **Safety.** Parsing never touches the network (`XML_PARSE_NONET`), never loads an

@@ -1,6 +1,7 @@
 import IngestCore
+import IngestParsers
 
-/// Tree mode as a ``/IngestCore/RecordReader``: parses all of each input into an ``XMLTree``,
+/// Tree mode as a ``/IngestParsers/RecordReader``: parses all of each input into an ``XMLTree``,
 /// selects the records with an ``XPathSelection`` and maps them with the same
 /// ``/IngestCore/AutomaticMapping`` a stream goes through (see ``XPathSelection`` for how the
 /// selected elements become records and which table they go to).

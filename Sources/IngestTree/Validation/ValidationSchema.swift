@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 import CLibXML2
 
 /// A compiled XML Schema (`.xsd`) or RELAX NG schema (`.rng`, XML syntax) that

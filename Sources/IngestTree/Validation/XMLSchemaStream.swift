@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 import CLibXML2
 
 /// Validates one input against a compiled XML Schema while libxml2's push parser

@@ -34,7 +34,7 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         /// Standard output's reader went away (`ingest feed … --out - | head`): the
         /// run ends there, quietly, as the reader has all it wanted.
         case readerClosed
-        /// The command was asked to end by a signal (``/IngestCore/Interruption``):
+        /// The command was asked to end by a signal (``/IngestPOSIX/Interruption``):
         /// the run ends there, its outputs as they were.
         case interrupted
     }

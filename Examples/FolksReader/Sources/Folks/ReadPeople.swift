@@ -1,4 +1,5 @@
 import IngestCore
+import IngestParsers
 
 /// The people of a `folks.xml`-shaped document, read from a file (or standard input,
 /// `-`) in chunks by Expat: Neuburg's

@@ -1,11 +1,12 @@
 import IngestCore
+import IngestParsers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// All the bytes of `path`, read through IngestCore's `InputFile` (for the push
+/// All the bytes of `path`, read through IngestParsers' `InputFile` (for the push
 /// demonstration: a real program would push bytes as they arrive instead).
 func readBytes(_ path: String) throws -> [UInt8] {
     let input = try InputFile(path: path)

@@ -1,5 +1,6 @@
 import Folks
 import IngestCore
+import IngestParsers
 import Testing
 
 /// The repository's Samples/folks.xml: Neuburg's three people, byte for byte.

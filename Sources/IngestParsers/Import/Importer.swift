@@ -1,0 +1,177 @@
+import IngestCore
+
+/// The streaming import: bytes → parser → handlers → records. It reads each input
+/// with the parser its format calls for (Expat or libxml2 for XML, the JSON reader
+/// for JSON and JSON Lines) in chunks, so memory stays flat, and maps the events to
+/// records with a ``/IngestCore/RecordMapping``.
+///
+/// ```swift
+/// let importer = Importer(options: .init(recordPath: try RecordPath("people/person")))
+/// let output = try SQLiteOutput(path: "folks.db", mode: .replace)
+/// try importer.run([InputFile(path: "folks.xml")], into: output)
+/// ```
+///
+/// ``read(_:into:progress:)`` writes one input to any ``/IngestCore/RecordSink`` instead.
+public struct Importer: RecordReader {
+    /// What an ``Importer`` reads and how: the mapping, the parser and its limits.
+    public struct Options: Sendable {
+        /// How records are found and built. Default: the automatic mapping.
+        public var mapping: any RecordMapping
+        /// What one document may hold (nesting depth, text per element, …) before the
+        /// import stops with a `.data` error. Default: ``/IngestCore/ParseLimits/default``.
+        public var limits: ParseLimits
+        /// How many bytes each read hands the parser; memory per input grows with it,
+        /// not with the input. Default: ``/IngestCore/defaultChunkSize`` (256 KiB).
+        public var chunkSize: Int
+        /// The inputs' format; `nil` tells it from each input's name or first bytes.
+        public var format: InputFormat?
+        /// The name of the document element of a JSON input that has no file name
+        /// (standard input), which names the table of a top-level array. A file's is
+        /// its name without the extension. Default: `stdin`.
+        public var documentName: String?
+        /// The parser for XML inputs: Expat (the default) or libxml2.
+        public var xmlParser: XMLParserKind
+        /// Lifts libxml2's hard limits (`XML_PARSE_HUGE`); only with ``xmlParser``
+        /// `.libxml2`, and only for trusted inputs.
+        public var allowsHugeDocuments: Bool
+        /// Hears what an XML parser read past rather than refused — an entity
+        /// reference kept as written (see ``UndeclaredEntity``); `nil`: nobody.
+        public var onWarning: ParseWarningHandler?
+
+        /// - Parameters:
+        ///   - recordPath: with the automatic mapping, where the records are; ignored
+        ///     when `mapping` is given.
+        ///   - mapping: how records are found and built; default `.automatic(recordPath:)`.
+        ///   - limits: what one document may hold (``limits``).
+        ///   - chunkSize: the bytes read per call (``chunkSize``).
+        ///   - format: the inputs' format, or `nil` to detect it per input (``format``).
+        ///   - documentName: the document element's name for a JSON input without a
+        ///     file name (``documentName``).
+        ///   - xmlParser: Expat or libxml2 for XML inputs (``xmlParser``).
+        ///   - allowsHugeDocuments: lift libxml2's hard limits (``allowsHugeDocuments``).
+        ///   - onWarning: hears what the XML parser read past (``onWarning``).
+        public init(recordPath: RecordPath? = nil, mapping: (any RecordMapping)? = nil,
+                    limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
+                    format: InputFormat? = nil, documentName: String? = nil, xmlParser: XMLParserKind = .expat,
+                    allowsHugeDocuments: Bool = false, onWarning: ParseWarningHandler? = nil) {
+            self.onWarning = onWarning
+            self.mapping = mapping ?? AutomaticRecordMapping(recordPath: recordPath)
+            self.limits = limits
+            self.chunkSize = chunkSize
+            self.format = format
+            self.documentName = documentName
+            self.xmlParser = xmlParser
+            self.allowsHugeDocuments = allowsHugeDocuments
+        }
+    }
+
+    /// How this importer reads its inputs.
+    public var options: Options
+
+    /// An importer with `options`; by default the automatic mapping of XML or JSON
+    /// as each input's name or first bytes tell.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Parses `input` and writes its records to `sink`. `progress` hears the bytes
+    /// consumed after each chunk. Errors name the input.
+    ///
+    /// Whenever a pipe or terminal input has nothing more ready, `sink` is flushed
+    /// (``/IngestCore/RecordSink/flush()``): records made so far go on while the input is idle.
+    public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)? = nil) throws {
+        defer { input.whenIdle = nil }
+        try naming(input) {
+            let format = try options.format ?? InputFormat.detect(input)
+            let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, limits: options.limits, into: sink)
+            input.whenIdle = {
+                try mapping.flush()
+                try sink.flush()
+            }
+            let stack = try HandlerStack(mapping: mapping, limits: options.limits)
+            try parser(for: input, format: format).parse(input, into: stack, progress: progress)
+            try mapping.checkMatched()
+        }
+    }
+
+    /// Parses `input` and hands over each element at `path` whole, as a tree with
+    /// the position where it starts: the source of ``records(_:at:from:options:buffer:onFailure:)``.
+    /// XML paths start at the document element (`people/person`); JSON paths start
+    /// below the top-level value (`people/item`, or `item` for a top-level array).
+    public func forEachRecordTree(in input: InputFile, at path: String,
+                                  _ deliver: @escaping (JSONValue, SourcePosition) throws -> Void) throws {
+        try naming(input) {
+            let format = try options.format ?? InputFormat.detect(input)
+            // Messages name the path as written: JSON's is below the top-level value.
+            let recordPath = format == .xml ? try RecordPath(path) : try RecordPath(path).belowDocumentElement
+            let locator = RecordTreeLocator(path: recordPath, format: format, deliver: deliver)
+            let stack = HandlerStack(root: locator, limits: options.limits)
+            stack.survey = locator.survey
+            try parser(for: input, format: format).parse(input, into: stack, progress: nil)
+            try locator.checkMatched()
+        }
+    }
+
+    /// Parses `input` without mapping it: a check of well-formedness, and the parser's
+    /// own speed.
+    public func parseOnly(_ input: InputFile, progress: ((Int) -> Void)? = nil) throws {
+        try naming(input) {
+            let format = try options.format ?? InputFormat.detect(input)
+            try parser(for: input, format: format).parse(input, into: DiscardingReceiver(), progress: progress)
+        }
+    }
+
+    /// Runs `body`, blaming its errors on `input` unless they name a file already.
+    private func naming(_ input: InputFile, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as IngestError {
+            throw error.inFile(input.displayName)
+        }
+    }
+
+    /// The parser for `format`: for XML, the one ``Options/xmlParser`` names.
+    public func parser(for input: InputFile, format: InputFormat) -> any StreamingParser {
+        switch format {
+        case .xml:
+            switch options.xmlParser {
+            case .expat:
+                return ExpatParser(chunkSize: options.chunkSize, limits: options.limits, onWarning: options.onWarning)
+            case .libxml2:
+                return LibXML2Parser(chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments,
+                                     onWarning: options.onWarning)
+            }
+        case .json, .jsonLines:
+            let name = input.path.map(Self.stem) ?? options.documentName ?? "stdin"
+            return JSONParser(documentName: name, lines: format == .jsonLines, limits: options.limits,
+                              chunkSize: options.chunkSize)
+        }
+    }
+
+    /// `data/people.ndjson` → `people`; `people.xml.gz` → `people`.
+    public static func stem(_ path: String) -> String {
+        let path = InputFormat.withoutCompressionSuffix(path)
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
+        return stem.isEmpty ? base : stem
+    }
+}
+
+/// A parse with nothing mapped or written: the reader of `--parse-only`, the
+/// fastest well-formedness check.
+public struct WellFormednessCheck: RecordReader {
+    /// The importer whose format detection and parser options the check uses; its
+    /// mapping is not used.
+    public var importer: Importer
+
+    /// A check that parses as `importer` would.
+    public init(importer: Importer = Importer()) {
+        self.importer = importer
+    }
+
+    /// Parses `input` to the end and writes nothing to `sink`; throws (`.data`) at
+    /// the first place it is not well-formed.
+    public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)?) throws {
+        try importer.parseOnly(input, progress: progress)
+    }
+}

@@ -1,0 +1,170 @@
+import IngestCore
+import IngestPOSIX
+import Foundation
+
+/// Carries records from a parsing thread to the thread that writes them, so parsing
+/// and writing overlap on two cores.
+///
+/// The producer side is a ``/IngestCore/RecordSink``: batches from the mapping pass through
+/// whole, single records are gathered into batches of `batchSize`, and at most
+/// `depth` batches wait in the pipe, so memory stays bounded (a slow writer makes
+/// the parser wait). Three are enough to keep the writer busy; more only hold more
+/// memory when the parser outruns the writer. The consumer calls ``drain(into:)``
+/// to apply everything to the real sink, in order, on its own thread.
+package final class RecordPipe: RecordSink, @unchecked Sendable {
+    private enum Message {
+        case records(RecordBatch)
+        case rename(String, String)
+        case flush
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Message] = []
+    private var batch = RecordBatch()
+    private var closed = false
+    private var failure: (any Error)?
+    private var consumerGone = false
+    private let batchSize: Int
+    private let depth: Int
+
+    package init(batchSize: Int = 1024, depth: Int = 3) {
+        self.batchSize = batchSize
+        self.depth = depth
+    }
+
+    // MARK: Producer side
+
+    package func write(_ record: Record) throws {
+        batch.append(record)
+        if batch.count >= batchSize { try flushBatch() }
+    }
+
+    package func write(_ batch: RecordBatch) throws {
+        try flushBatch()
+        try send(.records(batch))
+    }
+
+    package func renameTable(_ old: String, to new: String) throws {
+        try flushBatch()
+        try send(.rename(old, new))
+    }
+
+    /// Sends the records gathered so far, and asks the consumer's sink to flush
+    /// once it has written them.
+    package func flush() throws {
+        try flushBatch()
+        try send(.flush)
+    }
+
+    /// The producer is done: the consumer's ``drain(into:)`` returns after the rest.
+    package func finish() throws {
+        try flushBatch()
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The producer failed: the consumer's ``drain(into:)`` throws `error`.
+    package func fail(_ error: any Error) {
+        condition.lock()
+        failure = error
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func flushBatch() throws {
+        guard batch.count > 0 else { return }
+        let full = batch
+        batch = RecordBatch(shapedLike: full)
+        try send(.records(full))
+    }
+
+    private func send(_ message: Message) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= depth && !consumerGone { condition.wait() }
+        if consumerGone { throw CancellationError() }
+        queue.append(message)
+        condition.broadcast()
+    }
+
+    // MARK: Consumer side
+
+    /// Applies every batch and rename to `sink` until the producer finishes; rethrows
+    /// the producer's error. If `sink` throws, the producer is stopped.
+    package func drain(into sink: any RecordSink) throws {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !closed { condition.wait() }
+            if let failure {
+                condition.unlock()
+                throw failure
+            }
+            if queue.isEmpty && closed {
+                condition.unlock()
+                return
+            }
+            let message = queue.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            do {
+                switch message {
+                case .records(let batch): try sink.write(batch)
+                case .rename(let old, let new): try sink.renameTable(old, to: new)
+                case .flush: try sink.flush()
+                }
+            } catch {
+                condition.lock()
+                consumerGone = true
+                condition.broadcast()
+                condition.unlock()
+                throw error
+            }
+        }
+    }
+}
+
+extension RecordPipe {
+    /// Runs `produce` on a second thread (a ``LargeStackThread``), writing into a
+    /// pipe, while this thread drains the pipe into `sink`: on two cores, making
+    /// records and writing them overlap. Returns when both sides are done; throws the
+    /// first error of either, and an error of `sink` stops `produce` at its next write.
+    ///
+    /// `sink` is only ever used on this thread (a database connection may insist on
+    /// it); `produce` must not touch it.
+    package static func overlap(into sink: any RecordSink, _ produce: (any RecordSink) throws -> Void) throws {
+        let pipe = RecordPipe()
+        try withoutActuallyEscaping(produce) { produce in
+            let job = ProducerJob(produce)
+            let done = DispatchSemaphore(value: 0)
+            LargeStackThread.detach {
+                do {
+                    try job.run(into: pipe)
+                    try pipe.finish()
+                } catch {
+                    pipe.fail(error)
+                }
+                done.signal()
+            }
+            // `produce` does not outlive this call, whichever side fails.
+            defer { done.wait() }
+            try pipe.drain(into: sink)
+        }
+    }
+}
+
+/// `produce` for the other thread, which lets go of it as soon as it has run: the
+/// thread's block outlives the call by a moment, the closure must not.
+private final class ProducerJob: @unchecked Sendable {
+    private var produce: ((any RecordSink) throws -> Void)?
+
+    init(_ produce: @escaping (any RecordSink) throws -> Void) { self.produce = produce }
+
+    func run(into sink: any RecordSink) throws {
+        let body = produce!
+        produce = nil
+        try body(sink)
+    }
+}

@@ -1,0 +1,121 @@
+import IngestCore
+import Foundation
+
+/// Turns inputs into records: the streaming ``Importer`` (a parser and a mapping),
+/// or IngestTree's `XPathReader` (libxml2's tree and an XPath expression).
+///
+/// Its ``run(_:into:progress:)`` is the one import loop every output is driven by.
+public protocol RecordReader: Sendable {
+    /// Reads `input` and writes its records to `sink`; `progress` hears how many
+    /// bytes of the input have been read so far. Errors name the input.
+    func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)?) throws
+}
+
+/// How far an import has got, as ``RecordReader/run(_:into:progress:)`` reports it
+/// after each chunk of input.
+public struct ImportProgress: Sendable {
+    /// The input being read, as messages name it.
+    public var input: String
+    /// Bytes of that input read so far (of the file as stored: compressed bytes for
+    /// a compressed input).
+    public var bytesRead: Int
+    /// Its size, when it is a regular file.
+    public var totalBytes: Int?
+    /// Records produced so far, over all inputs.
+    public var records: Int
+}
+
+/// What an import did, for a summary line or a report.
+public struct ImportSummary: Sendable {
+    /// Records written, over all inputs.
+    public var recordCount = 0
+    /// The tables written, in the order first met, with the records each received.
+    public var tables: [TableCount] = []
+    /// Bytes read, over all inputs (as stored).
+    public var bytesRead = 0
+    /// The inputs, as messages name them, with the bytes read from each.
+    public var inputs: [InputCount] = []
+
+    /// One table an import wrote to.
+    public struct TableCount: Sendable, Equatable {
+        /// The table's name.
+        public var name: String
+        /// The records written to it, over all inputs.
+        public var records: Int
+    }
+
+    /// One input an import read.
+    public struct InputCount: Sendable, Equatable {
+        /// The input as messages name it (its path, `<stdin>`).
+        public var name: String
+        /// The bytes read from it, as stored (compressed bytes for a compressed input).
+        public var bytes: Int
+    }
+
+    /// An empty summary: nothing read, nothing written.
+    public init() {}
+}
+
+extension RecordReader {
+    /// The import: opens `output`, reads every input into it in order, and commits
+    /// it; if anything fails — an input, the output, a record — the output is
+    /// discarded and whatever it replaces stays as it was.
+    ///
+    /// When the output ``/IngestCore/Output/prefersWriterThread``, each input is parsed on a
+    /// second thread while records are written on this one (see
+    /// ``readConcurrently(_:into:progress:)``). `progress` is called on the parsing
+    /// thread.
+    @discardableResult
+    public func run(_ inputs: [InputFile], into output: any Output,
+                    progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> ImportSummary {
+        var summary = ImportSummary()
+        try output.writeAndCommit { sink in
+            let counter = CountingSink(forwardingTo: sink)
+            for input in inputs {
+                let before = counter.recordCount
+                let report: ((Int, Int) -> Void)? = progress.map { progress in
+                    { bytes, records in
+                        progress(ImportProgress(input: input.displayName, bytesRead: input.bytesRead,
+                                                totalBytes: input.storedSize, records: before + records))
+                    }
+                }
+                if output.prefersWriterThread {
+                    try readConcurrently(input, into: counter, progress: report)
+                } else {
+                    try read(input, into: counter) { bytes in report?(bytes, counter.recordCount - before) }
+                }
+                summary.inputs.append(.init(name: input.displayName, bytes: input.bytesRead))
+                summary.bytesRead += input.bytesRead
+            }
+            summary.recordCount = counter.recordCount
+            summary.tables = counter.tables.map { .init(name: $0.name, records: $0.records) }
+        }
+        return summary
+    }
+
+    /// Reads `input` on a second thread while `sink` is written on this one, through
+    /// a bounded pipe: on two cores, parsing and writing overlap. Records arrive in
+    /// `sink` in document order; errors from either side stop both, and name the input.
+    ///
+    /// `progress` is called on the parsing thread with the bytes read and the records
+    /// produced so far.
+    public func readConcurrently(_ input: InputFile, into sink: any RecordSink,
+                                 progress: ((_ bytes: Int, _ records: Int) -> Void)? = nil) throws {
+        do {
+            try RecordPipe.overlap(into: sink) { pipe in
+                let produced = CountingSink(forwardingTo: pipe)
+                try read(input, into: produced) { bytes in progress?(bytes, produced.recordCount) }
+            }
+        } catch let error as IngestError {
+            // The sink's errors name the input too, as the reader's do.
+            throw error.inFile(input.displayName)
+        }
+    }
+}
+
+/// Hands a value to another thread that the compiler cannot prove safe to share;
+/// the caller guarantees only one thread uses it at a time.
+package struct UncheckedBox<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
+}

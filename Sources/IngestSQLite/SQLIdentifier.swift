@@ -1,0 +1,30 @@
+import Foundation
+
+extension String {
+    /// The string as a quoted SQL identifier: wrapped in double quotes, each double
+    /// quote inside doubled. Any name from the input — `x"); DROP TABLE people; --`
+    /// included — stays one identifier and can never change a statement's meaning.
+    /// A NUL, which would end the statement's text there, is written as U+FFFD (the
+    /// replacement character), as IngestSQLite names such tables and columns.
+    ///
+    /// (GRDB's `quotedDatabaseIdentifier` does not double inner quotes, so it is not
+    /// used for names that come from the input.)
+    package var quotedSQLIdentifier: String {
+        var name = replacingOccurrences(of: "\"", with: "\"\"")
+        if name.utf8.contains(0) { name = name.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") }
+        return "\"" + name + "\""
+    }
+}
+
+/// The `ON CONFLICT` clause of an upsert (IngestPostgres builds the same one with its
+/// own quoting: the abstractions in IngestCore name no SQL).
+enum UpsertSQL {
+    /// `ON CONFLICT (key) DO UPDATE SET c = excluded.c, …` for `columns` (the key's
+    /// left out), or `DO NOTHING` when no column is left; names quoted by `quote`.
+    static func onConflict(key: [String], updating columns: [String], quote: (String) -> String) -> String {
+        let updated = columns.filter { !key.contains($0) }
+        let action = updated.isEmpty ? "DO NOTHING"
+            : "DO UPDATE SET " + updated.map { "\(quote($0)) = excluded.\(quote($0))" }.joined(separator: ", ")
+        return "ON CONFLICT (\(key.map(quote).joined(separator: ", "))) \(action)"
+    }
+}
