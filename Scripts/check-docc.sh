@@ -30,7 +30,7 @@ mkdir -p "$archives"
 # the symbols it re-exports, with their doc comments, but it does not recompile when
 # only those comments change: its build products are removed to make it.
 rm -f "$scratch"/*/debug/IngestKit.build/*.o "$scratch"/*/debug/Modules/IngestKit.swiftmodule
-for target in IngestKit IngestTesting IngestPostgres; do
+for target in IngestKit IngestTesting IngestPostgres IngestFeedFetch; do
   swift build --scratch-path "$scratch" --target "$target" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -emit-extension-block-symbols
@@ -46,6 +46,9 @@ modules=(
   "IngestSQLite:IngestCore"
   "IngestPostgres:IngestCore"
   "IngestTesting:IngestCore"
+  "IngestFeeds:IngestCore"
+  "IngestFeedArchive:IngestCore IngestFeeds"
+  "IngestFeedFetch:IngestCore IngestCompression IngestFeeds IngestFeedArchive"
   "IngestKit:IngestCore IngestCompression IngestTree IngestFiles IngestSchema IngestSQLite"
 )
 warnings=0
