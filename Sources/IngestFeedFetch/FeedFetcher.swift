@@ -65,16 +65,16 @@ public struct FeedFetcher: Sendable {
     ///
     /// - Parameters:
     ///   - request: the address and the validators stored from the last fetch.
-    ///   - onResponse: called once the answer is known to be a feed, before its
-    ///     first item.
     ///   - onItem: called with each item as it is read, and the feed so far, on
     ///     the thread reading the body (blocking it holds the download back). An
     ///     error it throws ends the fetch and is rethrown as it is. Without it,
     ///     the result's feed holds every item.
+    ///   - onResponse: called once the answer is known to be a feed, before its
+    ///     first item.
     /// - Returns: not modified, or the feed, with the response.
     /// - Throws: ``FeedFetchError``, or what `onItem` threw.
-    public func fetch(_ request: FeedRequest, onResponse: @escaping @Sendable (FeedResponse) -> Void = { _ in },
-                      onItem: (@Sendable (FeedItem, Feed) throws -> Void)? = nil) async throws -> FeedFetchResult {
+    public func fetch(_ request: FeedRequest, onItem: (@Sendable (FeedItem, Feed) throws -> Void)? = nil,
+                      onResponse: @escaping @Sendable (FeedResponse) -> Void = { _ in }) async throws -> FeedFetchResult {
         let host = HostQueues<FeedRequest>.host(of: request.url)
         await limiter.acquire(host)
         do {

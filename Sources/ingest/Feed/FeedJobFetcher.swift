@@ -13,11 +13,11 @@ struct FeedJobFetcher: Sendable {
     func fetch(_ request: FeedRequest, into job: FeedJob) async {
         struct Stopped: Error {}
         do {
-            let result = try await fetcher.fetch(request, onResponse: { response in
+            let result = try await fetcher.fetch(request, onItem: { item, feed in
+                guard job.deliver(item, feed) else { throw Stopped() }
+            }, onResponse: { response in
                 if let feed = response.discoveredFeed { job.discovered = feed }
                 job.begin(response.archiveRecord)
-            }, onItem: { item, feed in
-                guard job.deliver(item, feed) else { throw Stopped() }
             })
             switch result {
             case .notModified(let response):
