@@ -36,21 +36,24 @@ let package = Package(
         .library(name: "IngestTesting", targets: ["IngestTesting"]),
         .library(name: "IngestFeeds", targets: ["IngestFeeds"]),
         .library(name: "IngestFeedArchive", targets: ["IngestFeedArchive"]),
+        .library(name: "IngestFeedFetch", targets: ["IngestFeedFetch"]),
         .executable(name: "ingest", targets: ["ingest"]),
     ],
     traits: [
         .trait(name: "SQLite", description: "The SQLite output (IngestSQLite, through GRDB.swift)."),
         .trait(name: "PostgreSQL", description: "The PostgreSQL output (IngestPostgres, through PostgresNIO)."),
+        .trait(name: "Fetch", description: "Fetching feeds over HTTP (IngestFeedFetch, through AsyncHTTPClient)."),
         .trait(
             name: "Command",
-            description: "The ingest command's own dependencies: argument parsing and the feed fetcher's HTTP client."
+            description: "The ingest command's own dependencies: argument parsing and the feed fetcher.",
+            enabledTraits: ["Fetch"]
         ),
-        .default(enabledTraits: ["SQLite", "PostgreSQL", "Command"]),
+        .default(enabledTraits: ["SQLite", "PostgreSQL", "Fetch", "Command"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // `ingest feed`'s HTTP client; SwiftNIO (which it is built on) also serves the
+        // IngestFeedFetch's HTTP client; SwiftNIO (which it is built on) also serves the
         // feed tests' loopback HTTP server.
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
@@ -123,6 +126,18 @@ let package = Package(
         // Feeds archived into any database output that renders a TableDesign: re-runs
         // update in place, never duplicate. Names no database (no GRDB).
         .target(name: "IngestFeedArchive", dependencies: ["IngestCore", "IngestParsers", "IngestFeeds"]),
+        // Feeds fetched over HTTP: conditional GET, redirects told apart, gzip, the
+        // charset rules, timeouts, a byte limit, a limit per host. The only library
+        // module on AsyncHTTPClient (and so SwiftNIO), behind the Fetch trait.
+        .target(
+            name: "IngestFeedFetch",
+            dependencies: [
+                "IngestCore", "IngestParsers", "IngestPOSIX", "IngestFeeds", "IngestCompression", "IngestFeedArchive",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Fetch"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Fetch"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Fetch"])),
+            ]
+        ),
         // Drives element handlers with hand-made events, for tests (yours too).
         .target(name: "IngestTesting", dependencies: ["IngestCore"]),
         // The umbrella: re-exports the modules above, but for IngestPostgres, which a
@@ -138,10 +153,8 @@ let package = Package(
             dependencies: [
                 "IngestKit",
                 "IngestPostgres",
+                "IngestFeedFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Command"])),
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Command"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Command"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Command"])),
             ]
         ),
         // How fast a compressed input reads through DecompressingSource, against `gzip -dc`.
@@ -202,6 +215,22 @@ let package = Package(
             dependencies: ["IngestFeedArchive", "IngestFeeds", "IngestSQLite", "IngestTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // A real HTTP/1.1 server on 127.0.0.1 for the feed fetching tests, on SwiftNIO.
+        .target(
+            name: "LoopbackHTTPServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/LoopbackServer"
+        ),
+        .testTarget(
+            name: "IngestFeedFetchTests",
+            dependencies: ["IngestFeedFetch", "IngestFeeds", "IngestFeedArchive", "IngestSQLite", "IngestTestSupport",
+                           "LoopbackHTTPServer", .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
         .testTarget(name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestParsers", "IngestPOSIX", "IngestTestSupport"]),
         .testTarget(
             name: "IngestSchemaTests",
@@ -220,6 +249,7 @@ let package = Package(
                 "IngestFeeds", "IngestCore", "CZlib", "PostgresTestServer", "IngestTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // `ingest feed`'s tests serve feeds on 127.0.0.1 with SwiftNIO.
+                "LoopbackHTTPServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -30,7 +30,7 @@ mkdir -p "$archives"
 # the symbols it re-exports, with their doc comments, but it does not recompile when
 # only those comments change: its build products are removed to make it.
 rm -f "$scratch"/*/debug/IngestKit.build/*.o "$scratch"/*/debug/Modules/IngestKit.swiftmodule
-for target in IngestKit IngestTesting IngestPostgres; do
+for target in IngestKit IngestTesting IngestPostgres IngestFeedFetch; do
   swift build --scratch-path "$scratch" --target "$target" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -emit-extension-block-symbols
@@ -48,7 +48,10 @@ modules=(
   "IngestSQLite:IngestCore IngestPOSIX"
   "IngestPostgres:IngestCore IngestPOSIX"
   "IngestTesting:IngestCore"
-  "IngestKit:IngestCore IngestParsers IngestPOSIX IngestCompression IngestTree IngestFiles IngestSchema IngestSQLite"
+  "IngestFeeds:IngestCore IngestParsers"
+  "IngestFeedArchive:IngestCore IngestParsers IngestFeeds"
+  "IngestFeedFetch:IngestCore IngestParsers IngestPOSIX IngestCompression IngestFeeds IngestFeedArchive"
+  "IngestKit:IngestCore IngestParsers IngestPOSIX IngestCompression IngestTree IngestFiles IngestSchema IngestSQLite IngestFeeds IngestFeedArchive"
 )
 warnings=0
 for entry in "${modules[@]}"; do

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import LoopbackHTTPServer
 import Testing
 
 /// `ingest feed https://site.example/`: a page named as a source is read for the

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import PostgresTestServer
+import LoopbackHTTPServer
 import Testing
 
 #if canImport(Glibc)

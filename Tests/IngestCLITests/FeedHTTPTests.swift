@@ -3,6 +3,7 @@ import IngestCore
 import IngestFeeds
 import NIOCore
 import NIOHTTP1
+import LoopbackHTTPServer
 import Testing
 
 /// `ingest feed` against a real HTTP server on 127.0.0.1 (``LoopbackHTTPServer``).

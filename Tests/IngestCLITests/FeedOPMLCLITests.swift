@@ -1,5 +1,6 @@
 import Foundation
 import IngestFeeds
+import LoopbackHTTPServer
 import Testing
 
 /// `ingest feed --opml` and `--export-opml` (issue 25): subscriptions in and out,

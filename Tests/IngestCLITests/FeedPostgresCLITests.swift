@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestServer
+import LoopbackHTTPServer
 import Testing
 
 /// `ingest feed … --to postgres --db URI`, run as a user runs it — the built binary —

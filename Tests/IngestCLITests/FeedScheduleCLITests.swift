@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NIOHTTP1
+import LoopbackHTTPServer
 import Testing
 
 /// `ingest feed --due` from a cron job (issue 25): every fetch recorded on the

@@ -1,6 +1,7 @@
 import Foundation
 import IngestCore
 import NIOHTTP1
+import LoopbackHTTPServer
 import Testing
 
 /// A well-formed RSS feed whose first item's description is a CDATA section of

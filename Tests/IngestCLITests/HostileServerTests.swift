@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import LoopbackHTTPServer
 import Testing
 
 /// `ingest feed` against a loopback server that misbehaves on purpose (issue 27):

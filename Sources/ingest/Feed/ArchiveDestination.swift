@@ -1,4 +1,5 @@
 import Foundation
+import IngestFeedFetch
 import IngestKit
 import IngestPostgres
 
@@ -37,9 +38,9 @@ final class ArchiveDestination: FeedDestination {
 
     /// What to ask a server for `url`: the address the archive moved it to and the
     /// validators it stored.
-    func plan(for url: URL) -> FeedFetcher.Plan {
-        guard let stored = archive.storedFeed(for: url.absoluteString) else { return FeedFetcher.Plan(url: url) }
-        return FeedFetcher.Plan(url: stored.url.flatMap(URL.init(string:)) ?? url,
+    func plan(for url: URL) -> FeedRequest {
+        guard let stored = archive.storedFeed(for: url.absoluteString) else { return FeedRequest(url: url) }
+        return FeedRequest(url: stored.url.flatMap(URL.init(string:)) ?? url,
                                 etag: stored.etag, lastModified: stored.lastModified)
     }
 

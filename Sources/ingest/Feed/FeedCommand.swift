@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import IngestFeedFetch
 import IngestKit
-import NIOCore
 
 /// `ingest feed SOURCE...`: RSS, Atom and JSON Feed from files, standard input or
 /// http(s) URLs into an archive database that re-runs cleanly, or as gofeed's JSON.
@@ -205,10 +205,12 @@ struct FeedCommand: ParsableCommand {
             for source in expanded where seen.insert(source).inserted { unique.append(source) }
         }
         let userAgent = "ingest/\(IngestCommand.configuration.version) (feed archiver)"
-        let timeout = TimeAmount.nanoseconds(Int64(self.timeout * 1e9))
+        var fetching = FeedFetcher.Configuration(timeout: .nanoseconds(Int64(self.timeout * 1e9)))
+        fetching.userAgent = userAgent
+        fetching.maxBodyBytes = maxSize.value
         if all {
             var seenFeeds: Set<FeedSource> = []
-            unique = AdvertisedFeeds.expand(unique, timeout: timeout, userAgent: userAgent, console: console)
+            unique = AdvertisedFeeds.expand(unique, fetching: fetching, console: console)
                 .filter { seenFeeds.insert($0).inserted }
         }
         let destination: any FeedDestination = switch to {
@@ -233,8 +235,7 @@ struct FeedCommand: ParsableCommand {
             }
             runReport.set("notDue", .array(notDue.map { .string($0.source.displayName) }))
         }
-        var settings = FeedRun.Settings(jobs: jobs, perHost: perHost, timeout: timeout, maxTime: .seconds(self.timeout * 10),
-                                        userAgent: userAgent, maxBodyBytes: maxSize.value,
+        var settings = FeedRun.Settings(jobs: jobs, perHost: perHost, fetching: fetching,
                                         sanitizesHTML: (html ?? (to.isArchive ? .safe : .original)) == .safe)
         if due, to == .postgres, let archive = destination as? ArchiveDestination {
             // Runs on other hosts may share this archive: each due feed goes to one of them.

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import Foundation
+import IngestFeedFetch
 import IngestKit
-import NIOCore
-import NIOHTTP1
 
 /// Why a source could not be read, and the sysexits status that says whether
 /// trying again later may help: 75 (temporary) for network errors, timeouts, 5xx,
@@ -67,14 +65,6 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         self.isServerFailure = isServerFailure
     }
 
-    /// A response that carries no feed: its status says whether it may come later.
-    static func http(_ status: HTTPResponseStatus) -> FeedFailure {
-        let code = Int(status.code)
-        let temporary = code >= 500 || code == 408 || code == 429
-        return FeedFailure("HTTP \(code) \(status.reasonPhrase)", status: code,
-                           exitCode: temporary ? IngestError.Kind.temporary.exitCode : IngestError.Kind.input.exitCode)
-    }
-
     /// A library error met reading `source`: its message (with the command's hint,
     /// but for a limit `ingest feed` has no option to raise) and status. The file it
     /// names is left out when it is the source, its place kept apart.
@@ -117,22 +107,25 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         return FeedFailure("\(error)", exitCode: 70)
     }
 
-    /// Any error met while fetching `source`: the library's keep their kind; the
-    /// network's are temporary.
-    static func fetching(_ error: any Error, of source: FeedSource, timeout: TimeAmount, status: Int? = nil) -> FeedFailure {
-        if let failure = error as? FeedFailure { return failure }
-        if let error = error as? IngestError { return .ingest(error, of: source, status: status) }
-        let seconds = Double(timeout.nanoseconds) / 1e9
-        let wait = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
-        let message: String
-        switch error as? HTTPClientError {
-        case .readTimeout?: message = "no data for \(wait) (timed out)"
-        case .connectTimeout?: message = "could not connect within \(wait) (timed out)"
-        case .deadlineExceeded?: message = "no response within \(wait) (timed out)"
-        case .remoteConnectionClosed?: message = "the server closed the connection before the end of the response"
-        case let other?: message = "\(other)"
-        case nil: message = error is CancellationError ? "cancelled" : "\(error)"
+    /// A fetch's failure in the command's words: the library's errors under it keep
+    /// their kind; what may come later is temporary (75); an HTTP status that will
+    /// not is as a missing file (66); the rest is no feed to read (65).
+    static func fetching(_ error: FeedFetchError, of source: FeedSource, maxBodyBytes: Int) -> FeedFailure {
+        if error.kind == .unreadable, let underlying = error.ingestError {
+            return .ingest(underlying, of: source, status: error.status)
         }
-        return FeedFailure(message, status: status, exitCode: IngestError.Kind.temporary.exitCode)
+        let message = error.kind == .tooLarge
+            ? "the body is larger than --max-size \(ByteCount(maxBodyBytes)) allows; nothing of it was stored"
+            : error.message
+        let exitCode = if error.isTemporary {
+            IngestError.Kind.temporary.exitCode
+        } else if error.kind == .httpStatus {
+            IngestError.Kind.input.exitCode
+        } else {
+            IngestError.Kind.data.exitCode
+        }
+        var failure = FeedFailure(message, status: error.status, exitCode: exitCode)
+        failure.retryAfter = error.retryAfter()
+        return failure
     }
 }

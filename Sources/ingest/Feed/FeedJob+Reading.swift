@@ -1,4 +1,5 @@
 import Foundation
+import IngestFeedFetch
 import IngestKit
 
 /// A job read by the writer, whatever its source: files and standard input are
@@ -53,7 +54,7 @@ extension FeedJob {
                                    reopen: { try InputFile(path: path).decompressed() }, deliver)
         case .standardInput:
             let reader = FeedReader(options: FeedReader.Options(limits: limits, onWarning: onWarning))
-            return try Self.readOnce(InputFile(path: "-"), with: reader, deliver)
+            return try reader.readOnce(InputFile(path: "-"), deliver)
         case .directory(_, let problem):
             throw Self.unlisted(problem)
         case .url:
@@ -67,20 +68,6 @@ extension FeedJob {
                 }
             }
         }
-    }
-
-    /// Reads bytes that can be read only once (standard input, an HTTP body) as a
-    /// file is read: strictly, as they come, and when the XML turns out not to be
-    /// well-formed, again in libxml2's recovering mode from their start — from a
-    /// copy the bytes left on disk as they passed (``SpoolingSource``), then the
-    /// rest — the items already delivered not delivered again. The copy holds the
-    /// bytes as they came, compressed or not; `decode` makes the parser's input of
-    /// them (decompressing what is compressed, by default).
-    static func readOnce(_ raw: any ByteSource, with reader: FeedReader,
-                         decode: @escaping (any ByteSource) throws -> any ByteSource = { try $0.decompressingIfCompressed() },
-                         _ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed {
-        let spool = try SpoolingSource(raw)
-        return try reader.read(decode(spool), reopen: { try decode(spool.replay()) }, deliver)
     }
 
     /// A directory that gave no feed to read: as a missing file, 66.

@@ -1,7 +1,6 @@
-import AsyncHTTPClient
 import Foundation
+import IngestFeedFetch
 import IngestKit
-import NIOCore
 
 /// One run of `ingest feed`: the sources fetched concurrently (URLs, at most
 /// `jobs` at a time, each on a task of its own) and written one at a time, in the
@@ -15,13 +14,8 @@ struct FeedRun {
         var jobs: Int
         /// Fetches from one host at the same time.
         var perHost = 2
-        /// Connecting, the response's head, each wait for more of the body.
-        var timeout: TimeAmount
-        /// The longest one source's fetch may take in all.
-        var maxTime: Duration
-        var userAgent: String
-        /// The most bytes of one body (``FeedFetcher/maxBodyBytes``).
-        var maxBodyBytes = FeedFetcher.defaultMaxBodyBytes
+        /// The fetcher's timeouts, byte limit and User-Agent.
+        var fetching: FeedFetcher.Configuration
         /// Whether descriptions and content are written sanitized (`--html safe`).
         var sanitizesHTML = false
         /// Asked before a URL is fetched, when runs share the archive: whether this
@@ -46,11 +40,11 @@ struct FeedRun {
             FeedJob(index: $0.offset, source: $0.element, queue: queue, onWarning: onWarning,
                     sanitizesHTML: settings.sanitizesHTML)
         }
-        var remote: [(FeedJob, FeedFetcher.Plan)] = []
+        var remote: [(FeedJob, FeedRequest)] = []
         for job in jobs {
             switch job.source {
             case .url(let url):
-                let plan = (destination as? ArchiveDestination)?.plan(for: url) ?? FeedFetcher.Plan(url: url)
+                let plan = (destination as? ArchiveDestination)?.plan(for: url) ?? FeedRequest(url: url)
                 if plan.url != url { console.info("\(url.absoluteString): moved permanently to \(plan.url.absoluteString)") }
                 remote.append((job, plan))
             case .file, .standardInput, .directory:
@@ -93,27 +87,27 @@ struct FeedRun {
 }
 
 /// The fetching side of a run: every URL, `jobs` at a time and `perHost` from one
-/// host at a time, each bounded by `maxTime`; then the HTTP client is shut down.
-/// URLs start in the order given, but for one whose host is busy: the next URL of
-/// another host goes first.
+/// host at a time, each bounded by the fetcher's whole-fetch timeout; then the
+/// HTTP client is shut down. URLs start in the order given, but for one whose
+/// host is busy: the next URL of another host goes first.
 private struct RemoteFetching: Sendable {
-    let jobs: [(FeedJob, FeedFetcher.Plan)]
+    let jobs: [(FeedJob, FeedRequest)]
     let settings: FeedRun.Settings
 
     func run() async {
-        let client = FeedFetcher.makeClient(timeout: settings.timeout)
-        let fetcher = FeedFetcher(client: client, timeout: settings.timeout, userAgent: settings.userAgent,
-                                  maxBodyBytes: settings.maxBodyBytes)
-        let maxTime = settings.maxTime, claim = settings.claim
+        var configuration = settings.fetching
+        configuration.maxFetchesPerHost = settings.perHost
+        let fetcher = FeedJobFetcher(fetcher: FeedFetcher(configuration: configuration))
+        let claim = settings.claim
         await withTaskGroup(of: String.self) { group in
-            var waiting = HostQueues(jobs, perHost: settings.perHost)
+            var waiting = HostQueues(jobs, perHost: settings.perHost) { HostQueues<(FeedJob, FeedRequest)>.host(of: $0.1.url) }
             var running = 0
             while true {
-                while running < settings.jobs, let (job, plan) = waiting.next() {
+                while running < settings.jobs, let ((job, request), host) = waiting.next() {
                     running += 1
                     group.addTask {
-                        await Self.fetch(plan, into: job, with: fetcher, maxTime: maxTime, claim: claim)
-                        return HostQueues.host(of: plan)
+                        await Self.fetch(request, into: job, with: fetcher, claim: claim)
+                        return host
                     }
                 }
                 guard let host = await group.next() else { break }
@@ -121,14 +115,12 @@ private struct RemoteFetching: Sendable {
                 waiting.finished(host)
             }
         }
-        try? await client.shutdown()
+        try? await fetcher.fetcher.shutdown()
     }
 
-    /// One fetch, once `claim` (if any) gives it to this run, raced against `maxTime`:
-    /// when that comes first, the job ends as timed out (temporary) and the fetch is
-    /// cancelled.
-    private static func fetch(_ plan: FeedFetcher.Plan, into job: FeedJob, with fetcher: FeedFetcher,
-                              maxTime: Duration, claim: (@Sendable (FeedSource) async throws -> Bool)?) async {
+    /// One fetch, once `claim` (if any) gives it to this run.
+    private static func fetch(_ request: FeedRequest, into job: FeedJob, with fetcher: FeedJobFetcher,
+                              claim: (@Sendable (FeedSource) async throws -> Bool)?) async {
         if let claim {
             do {
                 guard try await claim(job.source) else { return job.end(.leasedElsewhere) }
@@ -138,17 +130,6 @@ private struct RemoteFetching: Sendable {
                 return job.end(.failed(FeedFailure("cannot claim the feed: \(error)", exitCode: 74)))
             }
         }
-        await withTaskGroup(of: Void.self) { race in
-            race.addTask { await fetcher.fetch(plan, into: job) }
-            race.addTask {
-                do {
-                    try await Task.sleep(for: maxTime)
-                    job.end(.failed(FeedFailure("not read within \(maxTime.components.seconds) s in all (timed out)",
-                                                exitCode: IngestError.Kind.temporary.exitCode)))
-                } catch {}
-            }
-            await race.next()
-            race.cancelAll()
-        }
+        await fetcher.fetch(request, into: job)
     }
 }

@@ -7,53 +7,53 @@ import NIOPosix
 /// A real HTTP/1.1 server on 127.0.0.1, on an ephemeral port, that the feed tests
 /// start and stop: each path answers as a ``Route`` says, and every request is
 /// recorded (path and headers) so tests can check what `ingest feed` sent.
-final class LoopbackHTTPServer: @unchecked Sendable {
+public final class LoopbackHTTPServer: @unchecked Sendable {
     /// How one path answers.
-    struct Route: Sendable {
-        var status: HTTPResponseStatus = .ok
-        var headers: [(String, String)] = []
-        var body: [UInt8] = []
+    public struct Route: Sendable {
+        public var status: HTTPResponseStatus = .ok
+        public var headers: [(String, String)] = []
+        public var body: [UInt8] = []
         /// Wait this long before the response's head (a slow server).
-        var delay: TimeAmount = .zero
+        public var delay: TimeAmount = .zero
         /// Send only this many bytes of the body (with the full Content-Length),
         /// then close the connection: a server that dies mid-body.
-        var cutAfter: Int?
+        public var cutAfter: Int?
         /// Send no Content-Length (an HTTP/1.0 response, its body ended by closing
         /// the connection), and with `cutAfter`, only that much of the body: a body
         /// cut short that nothing says was cut.
-        var closeDelimited = false
+        public var closeDelimited = false
         /// Send the body in pieces of this size, `pause` apart (a trickle).
-        var piece: Int?
-        var pause: TimeAmount = .zero
+        public var piece: Int?
+        public var pause: TimeAmount = .zero
         /// Answer 304 when the request's `If-None-Match` is this.
-        var notModifiedForETag: String?
+        public var notModifiedForETag: String?
         /// Answer 304 when the request's `If-Modified-Since` is this.
-        var notModifiedSince: String?
+        public var notModifiedSince: String?
 
-        init(status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], body: [UInt8] = []) {
+        public init(status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], body: [UInt8] = []) {
             self.status = status
             self.headers = headers
             self.body = body
         }
 
         /// A feed with its content type.
-        static func feed(_ text: String, type: String = "application/rss+xml; charset=utf-8",
+        public static func feed(_ text: String, type: String = "application/rss+xml; charset=utf-8",
                          headers: [(String, String)] = []) -> Route {
             Route(headers: [("Content-Type", type)] + headers, body: Array(text.utf8))
         }
 
         /// A redirect to `location`.
-        static func redirect(_ status: HTTPResponseStatus, to location: String) -> Route {
+        public static func redirect(_ status: HTTPResponseStatus, to location: String) -> Route {
             Route(status: status, headers: [("Location", location)])
         }
     }
 
     /// A request as the server received it.
-    struct Request: Sendable {
-        var path: String
-        var headers: [(String, String)]
+    public struct Request: Sendable {
+        public var path: String
+        public var headers: [(String, String)]
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
         }
     }
@@ -70,9 +70,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// The port the server listens on.
-    private(set) var port = 0
+    public private(set) var port = 0
 
-    init() throws {
+    public init() throws {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -91,27 +91,27 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Stops listening: the port then refuses connections.
-    func stop() throws {
+    public func stop() throws {
         guard let channel, channel.isActive else { return }
         try channel.close().wait()
     }
 
     /// `http://127.0.0.1:PORT/path`.
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// Sets how `path` answers from now on.
-    func route(_ path: String, _ route: Route) {
+    public func route(_ path: String, _ route: Route) {
         state.withLockedValue { $0.routes[path] = route }
     }
 
     /// Every request so far, in order.
-    var requests: [Request] { state.withLockedValue { $0.requests } }
+    public var requests: [Request] { state.withLockedValue { $0.requests } }
 
     /// The requests for `path`.
-    func requests(_ path: String) -> [Request] { requests.filter { $0.path == path } }
+    public func requests(_ path: String) -> [Request] { requests.filter { $0.path == path } }
 
     /// The most requests answered at the same time.
-    var mostConcurrent: Int { state.withLockedValue { $0.mostOpen } }
+    public var mostConcurrent: Int { state.withLockedValue { $0.mostOpen } }
 
     private func received(_ request: Request) -> Route? {
         state.withLockedValue { state in
