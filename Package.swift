@@ -95,11 +95,13 @@ let package = Package(
         .target(name: "IngestParsers", dependencies: ["IngestCore", "IngestPOSIX", "CExpat", "CLibXML2"]),
         // libxml2's tree: XPath selection and XML Schema / RELAX NG validation.
         .target(name: "IngestTree", dependencies: ["IngestCore", "IngestParsers", "CLibXML2"]),
+        // What the two SQL outputs share (the upsert clause); no public API, no product.
+        .target(name: "IngestSQL"),
         // The SQLite output: the only module that imports GRDB.
         .target(
             name: "IngestSQLite",
             dependencies: [
-                "IngestCore", "IngestPOSIX",
+                "IngestCore", "IngestPOSIX", "IngestSQL",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
             ]
@@ -108,7 +110,7 @@ let package = Package(
         .target(
             name: "IngestPostgres",
             dependencies: [
-                "IngestCore", "IngestPOSIX",
+                "IngestCore", "IngestPOSIX", "IngestSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
             ]

@@ -15,16 +15,3 @@ extension String {
         return "\"" + name + "\""
     }
 }
-
-/// The `ON CONFLICT` clause of an upsert (IngestPostgres builds the same one with its
-/// own quoting: the abstractions in IngestCore name no SQL).
-enum UpsertSQL {
-    /// `ON CONFLICT (key) DO UPDATE SET c = excluded.c, …` for `columns` (the key's
-    /// left out), or `DO NOTHING` when no column is left; names quoted by `quote`.
-    static func onConflict(key: [String], updating columns: [String], quote: (String) -> String) -> String {
-        let updated = columns.filter { !key.contains($0) }
-        let action = updated.isEmpty ? "DO NOTHING"
-            : "DO UPDATE SET " + updated.map { "\(quote($0)) = excluded.\(quote($0))" }.joined(separator: ", ")
-        return "ON CONFLICT (\(key.map(quote).joined(separator: ", "))) \(action)"
-    }
-}

@@ -1,4 +1,5 @@
 import IngestCore
+import IngestSQL
 internal import GRDB
 internal import GRDBSQLite
 

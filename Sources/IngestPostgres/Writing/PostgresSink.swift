@@ -1,4 +1,5 @@
 import IngestCore
+import IngestSQL
 import PostgresNIO
 
 /// Writes records into PostgreSQL tables inside the import's transaction: the sink a
