@@ -40,14 +40,10 @@ extension FeedFetcher {
                     }
                     return try await Self.advertised(in: response.body, of: current)
                 default:
-                    try await Self.drain(response.body)
-                    throw FeedFetchError(.httpStatus, url: current,
-                                         message: "HTTP \(response.status.code) \(response.status.reasonPhrase)",
-                                         status: status, retryAfterHeader: response.headers.first(name: "Retry-After"))
+                    throw try await Self.statusFailure(response, url: current)
                 }
             }
-            throw FeedFetchError(.badRedirect, url: current, message: "more than \(configuration.maxRedirects) redirects",
-                                 status: status)
+            throw tooManyRedirects(url: current, status: status)
         } catch let error as FetchableURL.Invalid {
             throw FeedFetchError(.invalidURL, url: current, message: "\(error)")
         } catch {

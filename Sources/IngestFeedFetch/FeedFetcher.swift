@@ -181,14 +181,10 @@ public struct FeedFetcher: Sendable {
                 case 200..<300:
                     return try await read(response, answer(), abort: abort, onResponse: onResponse, onItem: onItem)
                 default:
-                    try await Self.drain(response.body)
-                    throw FeedFetchError(.httpStatus, url: current,
-                                         message: "HTTP \(response.status.code) \(response.status.reasonPhrase)",
-                                         status: status, retryAfterHeader: response.headers.first(name: "Retry-After"))
+                    throw try await Self.statusFailure(response, url: current)
                 }
             }
-            throw FeedFetchError(.badRedirect, url: current, message: "more than \(configuration.maxRedirects) redirects",
-                                 status: status)
+            throw tooManyRedirects(url: current, status: status)
         } catch let error as HandlerFailure {
             throw error.error
         } catch {
@@ -307,6 +303,19 @@ public struct FeedFetcher: Sendable {
             if bytes.count >= pageLimit { break }
         }
         return FeedDiscovery.feeds(inHTML: String(decoding: bytes, as: UTF8.self), pageURL: page.absoluteString)
+    }
+
+    /// The failure a response outside 2xx and the followed redirects ends a fetch
+    /// with, its body drained first.
+    static func statusFailure(_ response: HTTPClientResponse, url: URL) async throws -> FeedFetchError {
+        try await drain(response.body)
+        return FeedFetchError(.httpStatus, url: url, message: "HTTP \(response.status.code) \(response.status.reasonPhrase)",
+                              status: Int(response.status.code), retryAfterHeader: response.headers.first(name: "Retry-After"))
+    }
+
+    /// The failure of a fetch that met more redirects than it follows.
+    func tooManyRedirects(url: URL, status: Int?) -> FeedFetchError {
+        FeedFetchError(.badRedirect, url: url, message: "more than \(configuration.maxRedirects) redirects", status: status)
     }
 
     /// Reads and drops a body that is not a feed (a redirect's, an error page), so
