@@ -81,5 +81,37 @@ struct FeedDiscoveryCLITests {
                 == [[server.url("/one.xml"), "One"], [server.url("/three.xml"), "Three"], [server.url("/two.xml"), "Two"]])
         #expect(server.requests("/one.xml").count == 1)
     }
-}
 
+    @Test("a page saved as a file: its feed beside it is read and archived under its own name; with --all, each")
+    func pageFile() throws {
+        try sandbox.write("site/feeds/one.xml", feedText([("1", "one", "")], title: "One"))
+        server.route("/two.xml", .feed(feedText([("2", "two", "")], title: "Two")))
+        let links = """
+            <link rel="alternate" type="application/rss+xml" href="feeds/one.xml">
+            <link rel="alternate" type="application/rss+xml" href="\(server.url("/two.xml"))">
+            """
+        try sandbox.write("site/index.html", "\u{FEFF}\n  <!doctype HTML><html><head>\(links)</head><body>Hi</body></html>")
+
+        let first = try sandbox.run(["feed", "site/index.html", "-v"])
+        #expect(first.status == 0, "\(first)")
+        let feedFile = sandbox.path("site/feeds/one.xml")
+        #expect(first.stderr.contains("site/index.html: an HTML page; reading the first feed it advertises, "
+                                      + "\(URL(fileURLWithPath: feedFile).absoluteString) (application/rss+xml)"), "\(first.stderr)")
+        #expect(try sandbox.rows("feeds.db", "SELECT title FROM feeds") == [["One"]])
+        #expect(server.requests("/two.xml").isEmpty)
+
+        let all = try sandbox.run(["feed", "site/index.html", "--all", "--out", "all.db"])
+        #expect(all.status == 0, "\(all)")
+        #expect(try sandbox.rows("all.db", "SELECT title FROM feeds ORDER BY title") == [["One"], ["Two"]])
+    }
+
+    @Test("an HTML file that advertises no feed is read as it is and fails as no feed (65); a feed file is never taken for a page")
+    func pageFileWithoutFeeds() throws {
+        try sandbox.write("plain.html", "<html><head><title>x</title></head><body>no feeds</body></html>")
+        try sandbox.write("feed.rss", feedText(threeItems))
+        let result = try sandbox.run(["feed", "plain.html", "feed.rss"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("plain.html"), "\(result.stderr)")
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
+    }
+}

@@ -208,11 +208,12 @@ struct FeedCommand: ParsableCommand {
         var fetching = FeedFetcher.Configuration(timeout: .nanoseconds(Int64(self.timeout * 1e9)))
         fetching.userAgent = userAgent
         fetching.maxBodyBytes = maxSize.value
-        if all {
-            var seenFeeds: Set<FeedSource> = []
-            unique = AdvertisedFeeds.expand(unique, fetching: fetching, console: console)
-                .filter { seenFeeds.insert($0).inserted }
-        }
+        // Pages stand for the feeds they advertise: files here, URLs as they answer
+        // (with --all, before the run).
+        unique = HTMLPageFiles.expand(unique, all: all, console: console)
+        if all { unique = AdvertisedFeeds.expand(unique, fetching: fetching, console: console) }
+        var seenFeeds: Set<FeedSource> = []
+        unique = unique.filter { seenFeeds.insert($0).inserted }
         let destination: any FeedDestination = switch to {
         case .db, .postgres: try openArchive(console: console)
         // One source named is one feed, an object; a directory is a list, however many files it holds.

@@ -39,6 +39,7 @@ enum FeedHelp {
     A URL that answers with an HTML page is read for the feeds it advertises
     (<link rel="alternate" type="application/rss+xml" ...>): the first is read
     and kept as the source's URL; with --all, every one, each its own source.
+    An HTML file stands for the feeds it advertises in the same way.
 
     A directory stands for the regular files directly in it, in name order,
     less hidden ones and the run's output. A failed URL is recorded on its row
