@@ -37,7 +37,7 @@ let package = Package(
         .library(name: "IngestFeeds", targets: ["IngestFeeds"]),
         .library(name: "IngestFeedArchive", targets: ["IngestFeedArchive"]),
         .library(name: "IngestFeedFetch", targets: ["IngestFeedFetch"]),
-        .executable(name: "ingest", targets: ["ingest"]),
+        .executable(name: "ingest", targets: ["ingest"])
     ],
     traits: [
         .trait(name: "SQLite", description: "The SQLite output (IngestSQLite, through GRDB.swift)."),
@@ -48,7 +48,7 @@ let package = Package(
             description: "The ingest command's own dependencies: argument parsing and the feed fetcher.",
             enabledTraits: ["Fetch"]
         ),
-        .default(enabledTraits: ["SQLite", "PostgreSQL", "Fetch", "Command"]),
+        .default(enabledTraits: ["SQLite", "PostgreSQL", "Fetch", "Command"])
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -58,7 +58,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2")
     ],
     targets: [
         // C libraries, found through pkg-config; the providers name the packages to install.
@@ -103,7 +103,7 @@ let package = Package(
             dependencies: [
                 "IngestCore", "IngestPOSIX", "IngestSQL",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
-                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["SQLite"])),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["SQLite"]))
             ]
         ),
         // The PostgreSQL output: the only module that imports PostgresNIO (and so SwiftNIO).
@@ -112,7 +112,7 @@ let package = Package(
             dependencies: [
                 "IngestCore", "IngestPOSIX", "IngestSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"]))
             ]
         ),
         // Property lists (XML, binary), keyed archives, JSON and NDJSON outputs.
@@ -120,7 +120,9 @@ let package = Package(
         // Mapping schemas: declared records, typed fields, keys, child tables, inference.
         .target(name: "IngestSchema", dependencies: ["IngestCore", "IngestParsers", "IngestPOSIX"]),
         // Compressed inputs (gzip, bzip2, xz, zstd, told by their magic bytes), streamed.
-        .target(name: "IngestCompression", dependencies: ["IngestCore", "IngestParsers", "CZlib", "CBZip2", "CLZMA", "CZstd"]),
+        .target(
+            name: "IngestCompression",
+            dependencies: ["IngestCore", "IngestParsers", "CZlib", "CBZip2", "CLZMA", "CZstd"]),
         // RSS, Atom and JSON Feed into one model (gofeed's), streamed through the handler
         // stack. On the parsers alone: a feed reader app needs no SQLite. libxml2's
         // HTML parser reads the markup SafeHTML sanitizes.
@@ -137,7 +139,7 @@ let package = Package(
                 "IngestCore", "IngestParsers", "IngestPOSIX", "IngestFeeds", "IngestCompression", "IngestFeedArchive",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Fetch"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Fetch"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Fetch"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Fetch"]))
             ]
         ),
         // Drives element handlers with hand-made events, for tests (yours too).
@@ -146,8 +148,11 @@ let package = Package(
         // program imports by name (its SwiftNIO and TLS stack is a long build nobody else needs).
         .target(
             name: "IngestKit",
-            dependencies: ["IngestCore", "IngestParsers", "IngestPOSIX", "IngestTree", "IngestSQLite", "IngestFiles", "IngestSchema", "IngestCompression",
-                           "IngestFeeds", "IngestFeedArchive"]
+            dependencies: [
+                "IngestCore", "IngestParsers", "IngestPOSIX", "IngestTree", "IngestSQLite", "IngestFiles",
+                "IngestSchema", "IngestCompression",
+                "IngestFeeds", "IngestFeedArchive"
+            ]
         ),
 
         .executableTarget(
@@ -156,7 +161,8 @@ let package = Package(
                 "IngestKit",
                 "IngestPostgres",
                 "IngestFeedFetch",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Command"])),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Command"]))
             ]
         ),
         // How fast a compressed input reads through DecompressingSource, against `gzip -dc`.
@@ -187,15 +193,23 @@ let package = Package(
 
         // Helpers every test target shares: the package root, a temporary directory, an
         // event log, the automatic mapping of a string.
-        .target(name: "IngestTestSupport", dependencies: ["IngestCore", "IngestParsers", "IngestTesting"], path: "Tests/Support"),
+        .target(
+            name: "IngestTestSupport", dependencies: ["IngestCore", "IngestParsers", "IngestTesting"],
+            path: "Tests/Support"),
         // A real PostgreSQL server for the tests (initdb, pg_ctl, a Unix socket), started
         // on first use; the PostgreSQL output's tests and the command's share it.
         .target(name: "PostgresTestServer", path: "Tests/PostgresServer"),
-        .testTarget(name: "IngestCoreTests", dependencies: ["IngestCore", "IngestParsers", "IngestPOSIX", "IngestTesting", "IngestTestSupport"]),
-        .testTarget(name: "IngestTreeTests", dependencies: ["IngestTree", "IngestParsers", "IngestTesting", "IngestTestSupport"]),
+        .testTarget(
+            name: "IngestCoreTests",
+            dependencies: ["IngestCore", "IngestParsers", "IngestPOSIX", "IngestTesting", "IngestTestSupport"]),
+        .testTarget(
+            name: "IngestTreeTests", dependencies: ["IngestTree", "IngestParsers", "IngestTesting", "IngestTestSupport"]
+        ),
         .testTarget(
             name: "IngestSQLiteTests",
-            dependencies: ["IngestSQLite", "IngestParsers", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "IngestSQLite", "IngestParsers", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")
+            ]
         ),
         .testTarget(
             name: "IngestPostgresTests",
@@ -206,16 +220,22 @@ let package = Package(
                 // The parity test reads what the SQLite output wrote.
                 "IngestSQLite", .product(name: "GRDB", package: "GRDB.swift"),
                 // The catalog's feed archive example.
-                "IngestFeedArchive", "IngestFeeds",
+                "IngestFeedArchive", "IngestFeeds"
             ]
         ),
-        .testTarget(name: "IngestCompressionTests", dependencies: ["IngestCompression", "IngestCore", "IngestParsers", "CZlib", "IngestTestSupport"]),
+        .testTarget(
+            name: "IngestCompressionTests",
+            dependencies: ["IngestCompression", "IngestCore", "IngestParsers", "CZlib", "IngestTestSupport"]),
         // libxml2: the sanitizer's tests parse its output again as a browser would.
-        .testTarget(name: "IngestFeedsTests", dependencies: ["IngestFeeds", "IngestCore", "IngestParsers", "IngestTestSupport", "CLibXML2"]),
+        .testTarget(
+            name: "IngestFeedsTests",
+            dependencies: ["IngestFeeds", "IngestCore", "IngestParsers", "IngestTestSupport", "CLibXML2"]),
         .testTarget(
             name: "IngestFeedArchiveTests",
-            dependencies: ["IngestFeedArchive", "IngestFeeds", "IngestSQLite", "IngestTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "IngestFeedArchive", "IngestFeeds", "IngestSQLite", "IngestTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift")
+            ]
         ),
         // A real HTTP/1.1 server on 127.0.0.1 for the feed fetching tests, on SwiftNIO.
         .target(
@@ -224,25 +244,33 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ],
             path: "Tests/LoopbackServer"
         ),
         .testTarget(
             name: "IngestFeedFetchTests",
-            dependencies: ["IngestFeedFetch", "IngestFeeds", "IngestFeedArchive", "IngestSQLite", "IngestTestSupport",
-                           "LoopbackHTTPServer", .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "IngestFeedFetch", "IngestFeeds", "IngestFeedArchive", "IngestSQLite", "IngestTestSupport",
+                "LoopbackHTTPServer", .product(name: "NIOHTTP1", package: "swift-nio")
+            ]
         ),
-        .testTarget(name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestParsers", "IngestPOSIX", "IngestTestSupport"]),
+        .testTarget(
+            name: "IngestFilesTests", dependencies: ["IngestFiles", "IngestParsers", "IngestPOSIX", "IngestTestSupport"]
+        ),
         .testTarget(
             name: "IngestSchemaTests",
-            dependencies: ["IngestSchema", "IngestParsers", "IngestSQLite", "IngestTesting", "IngestTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "IngestSchema", "IngestParsers", "IngestSQLite", "IngestTesting", "IngestTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift")
+            ]
         ),
         // The umbrella: what `import IngestKit` gives a program that takes everything.
         .testTarget(
             name: "IngestKitTests",
-            dependencies: ["IngestKit", "IngestCore", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "IngestKit", "IngestCore", "IngestTestSupport", .product(name: "GRDB", package: "GRDB.swift")
+            ]
         ),
         // The command, run as a user runs it: the built binary.
         .testTarget(
@@ -255,8 +283,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]
-        ),
+        )
     ]
 )

@@ -7,13 +7,13 @@ import PackageDescription
 let package = Package(
     name: "ingest-fuzz",
     dependencies: [
-        .package(name: "ingest", path: ".."),
+        .package(name: "ingest", path: "..")
     ],
     targets: [
         .executableTarget(
             name: "ingest-fuzz",
             dependencies: [.product(name: "IngestKit", package: "ingest")],
             path: "Sources/IngestFuzz"
-        ),
+        )
     ]
 )

@@ -31,8 +31,9 @@ do {
     let decompressing = source as? DecompressingSource
     let format = decompressing.map { "\($0.format)" } ?? "plain"
     let compressed = decompressing?.compressedBytesRead ?? bytes
-    print("\(format): \(bytes) bytes from \(compressed) in \(String(format: "%.3f", seconds)) s "
-          + "(\(String(format: "%.0f", Double(bytes) / seconds / 1e6)) MB/s out)")
+    print(
+        "\(format): \(bytes) bytes from \(compressed) in \(String(format: "%.3f", seconds)) s "
+            + "(\(String(format: "%.0f", Double(bytes) / seconds / 1e6)) MB/s out)")
 } catch {
     FileHandle.standardError.write(Data("ingest-decompress-bench: \(error)\n".utf8))
     exit((error as? IngestError)?.kind.exitCode ?? 1)

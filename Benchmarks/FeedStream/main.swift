@@ -55,6 +55,9 @@ do {
 }
 
 let seconds = Date().timeIntervalSince(started)
-print(String(format: "%@: %d items (%d dated, %d enclosures, %d title bytes), %d bytes in %.2f s: %.0f items/s, %.1f MB/s, peak RSS %.1f MB",
-             mode, items, dated, enclosures, titleBytes, bytes, seconds, Double(items) / seconds,
-             Double(bytes) / seconds / 1e6, Double(peakResidentKilobytes()) / 1024))
+print(
+    String(
+        format:
+            "%@: %d items (%d dated, %d enclosures, %d title bytes), %d bytes in %.2f s: %.0f items/s, %.1f MB/s, peak RSS %.1f MB",
+        mode, items, dated, enclosures, titleBytes, bytes, seconds, Double(items) / seconds,
+        Double(bytes) / seconds / 1e6, Double(peakResidentKilobytes()) / 1024))

@@ -29,11 +29,20 @@ func secondsAsync(_ body: () async throws -> Void) async rethrows -> Double {
 /// id bigint, active text, three names and an email as text, born text, score double,
 /// bio text, tags jsonb.
 struct PersonRows {
-    static let first = ["Matt", "Snidely", "Dudley", "Nell", "Zoë", "José", "Ågot", "Łukasz", "Øyvind", "Björk", "Chloé", "Renée", "李", "さくら", "Иван", "Αλέξανδρος"]
-    static let last = ["Neuburg", "Whiplash", "Doright", "Fenwick", "O'Brien", "Müller", "García", "Nguyễn", "田中", "Смирнов", "Łopata", "Dvořák", "D'Angelo", "Smith & Sons", "<Tag>", "Quote\"d"]
-    static let words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua".split(separator: " ").map(String.init)
+    static let first = [
+        "Matt", "Snidely", "Dudley", "Nell", "Zoë", "José", "Ågot", "Łukasz", "Øyvind", "Björk", "Chloé", "Renée", "李",
+        "さくら", "Иван", "Αλέξανδρος"
+    ]
+    static let last = [
+        "Neuburg", "Whiplash", "Doright", "Fenwick", "O'Brien", "Müller", "García", "Nguyễn", "田中", "Смирнов", "Łopata",
+        "Dvořák", "D'Angelo", "Smith & Sons", "<Tag>", "Quote\"d"
+    ]
+    static let words =
+        "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua"
+        .split(separator: " ").map(String.init)
     static let columns = ["id", "active", "firstName", "lastName", "email", "born", "score", "bio", "tags"]
-    static let createColumns = #""id" bigint, "active" text, "firstName" text, "lastName" text, "email" text, "born" text, "score" double precision, "bio" text, "tags" jsonb"#
+    static let createColumns =
+        #""id" bigint, "active" text, "firstName" text, "lastName" text, "email" text, "born" text, "score" double precision, "bio" text, "tags" jsonb"#
 
     var state: UInt64 = 42
     mutating func next() -> UInt64 {
@@ -42,16 +51,23 @@ struct PersonRows {
     }
 
     struct Row {
-        var id: Int64, active: String, firstName: String, lastName: String, email: String, born: String, score: Double, bio: String, tags: String
+        var id: Int64, active: String, firstName: String, lastName: String, email: String, born: String, score: Double,
+            bio: String, tags: String
     }
 
     mutating func row(_ id: Int) -> Row {
-        let bio = (0..<(3 + Int(next() % 28))).map { _ in Self.words[Int(next() % UInt64(Self.words.count))] }.joined(separator: " ")
-        let tags = "[" + (0..<Int(next() % 5)).map { _ in "\"\(Self.words[Int(next() % UInt64(Self.words.count))])\"" }.joined(separator: ",") + "]"
-        return Row(id: Int64(id), active: next() % 10 < 7 ? "true" : "false", firstName: Self.first[Int(next() % 16)],
-                   lastName: Self.last[Int(next() % 16)], email: "user\(id)@example.org",
-                   born: "\(1930 + next() % 80)-\(String(format: "%02d", 1 + next() % 12))-\(String(format: "%02d", 1 + next() % 28))",
-                   score: Double(Int64(next() % 2_000_000) - 1_000_000) / 1000, bio: bio, tags: tags)
+        let bio = (0..<(3 + Int(next() % 28))).map { _ in Self.words[Int(next() % UInt64(Self.words.count))] }.joined(
+            separator: " ")
+        let tags =
+            "["
+            + (0..<Int(next() % 5)).map { _ in "\"\(Self.words[Int(next() % UInt64(Self.words.count))])\"" }.joined(
+                separator: ",") + "]"
+        return Row(
+            id: Int64(id), active: next() % 10 < 7 ? "true" : "false", firstName: Self.first[Int(next() % 16)],
+            lastName: Self.last[Int(next() % 16)], email: "user\(id)@example.org",
+            born:
+                "\(1930 + next() % 80)-\(String(format: "%02d", 1 + next() % 12))-\(String(format: "%02d", 1 + next() % 28))",
+            score: Double(Int64(next() % 2_000_000) - 1_000_000) / 1000, bio: bio, tags: tags)
     }
 }
 
@@ -63,15 +79,24 @@ func appendText(_ row: PersonRows.Row, to buffer: inout ByteBuffer) {
         var value = value
         value.withUTF8 { try! CopyTextEncoder.appendEscaped(UnsafeRawBufferPointer($0), to: &buffer) }
     }
-    buffer.writeString(String(row.id)); buffer.writeInteger(UInt8(9))
-    text(row.active); buffer.writeInteger(UInt8(9))
-    text(row.firstName); buffer.writeInteger(UInt8(9))
-    text(row.lastName); buffer.writeInteger(UInt8(9))
-    text(row.email); buffer.writeInteger(UInt8(9))
-    text(row.born); buffer.writeInteger(UInt8(9))
-    buffer.writeString(row.score.description); buffer.writeInteger(UInt8(9))
-    text(row.bio); buffer.writeInteger(UInt8(9))
-    text(row.tags); buffer.writeInteger(UInt8(10))
+    buffer.writeString(String(row.id))
+    buffer.writeInteger(UInt8(9))
+    text(row.active)
+    buffer.writeInteger(UInt8(9))
+    text(row.firstName)
+    buffer.writeInteger(UInt8(9))
+    text(row.lastName)
+    buffer.writeInteger(UInt8(9))
+    text(row.email)
+    buffer.writeInteger(UInt8(9))
+    text(row.born)
+    buffer.writeInteger(UInt8(9))
+    buffer.writeString(row.score.description)
+    buffer.writeInteger(UInt8(9))
+    text(row.bio)
+    buffer.writeInteger(UInt8(9))
+    text(row.tags)
+    buffer.writeInteger(UInt8(10))
 }
 
 /// COPY binary: a 16-bit field count, then each field's 32-bit length and bytes.
@@ -81,11 +106,19 @@ func appendBinary(_ row: PersonRows.Row, to buffer: inout ByteBuffer) {
         buffer.writeString(value)
     }
     buffer.writeInteger(Int16(9))
-    buffer.writeInteger(Int32(8)); buffer.writeInteger(row.id)
-    text(row.active); text(row.firstName); text(row.lastName); text(row.email); text(row.born)
-    buffer.writeInteger(Int32(8)); buffer.writeInteger(row.score.bitPattern)
+    buffer.writeInteger(Int32(8))
+    buffer.writeInteger(row.id)
+    text(row.active)
+    text(row.firstName)
+    text(row.lastName)
+    text(row.email)
+    text(row.born)
+    buffer.writeInteger(Int32(8))
+    buffer.writeInteger(row.score.bitPattern)
     text(row.bio)
-    buffer.writeInteger(Int32(row.tags.utf8.count + 1)); buffer.writeInteger(UInt8(1)); buffer.writeString(row.tags)  // jsonb version 1
+    buffer.writeInteger(Int32(row.tags.utf8.count + 1))
+    buffer.writeInteger(UInt8(1))
+    buffer.writeString(row.tags)  // jsonb version 1
 }
 
 func binaryHeader(_ buffer: inout ByteBuffer) {
@@ -97,7 +130,8 @@ func binaryHeader(_ buffer: inout ByteBuffer) {
 func formats(uri: String, count: Int) async throws {
     let settings = try PostgresConnectionSettings(uri)
     let endpoint = settings.endpoints[0]
-    let configuration = PostgresConnection.Configuration(unixSocketPath: endpoint.socketPath, username: settings.user, password: nil, database: settings.database)
+    let configuration = PostgresConnection.Configuration(
+        unixSocketPath: endpoint.socketPath, username: settings.user, password: nil, database: settings.database)
     let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
     let columns = PersonRows.columns
     var results: [String: [Double]] = [:]
@@ -106,7 +140,8 @@ func formats(uri: String, count: Int) async throws {
         for format in ["text", "binary"] {
             let table = "bench_\(format)"
             try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(table)"), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(table) (\(PersonRows.createColumns))"), logger: logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "CREATE TABLE \(table) (\(PersonRows.createColumns))"), logger: logger)
             var generator = PersonRows()
             var sent = 0
             let elapsed = try await secondsAsync {
@@ -129,11 +164,15 @@ func formats(uri: String, count: Int) async throws {
                         // closes the name, names the columns and comments out the rest asks for
                         // binary. For this measurement only.
                         let quotedColumns = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-                        try await connection.copyFrom(table: "\(table)\" (\(quotedColumns)) FROM STDIN WITH (FORMAT binary) --", logger: logger) { writer in
+                        try await connection.copyFrom(
+                            table: "\(table)\" (\(quotedColumns)) FROM STDIN WITH (FORMAT binary) --", logger: logger
+                        ) { writer in
                             try await writer.write(batch)
                         }
                     } else {
-                        try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in try await writer.write(batch) }
+                        try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
+                            try await writer.write(batch)
+                        }
                     }
                 }
             }
@@ -142,13 +181,18 @@ func formats(uri: String, count: Int) async throws {
             print("round \(round) \(format): \(String(format: "%.2f", elapsed)) s")
         }
         // Both tables must hold the same rows.
-        for try await same in try await connection.query("SELECT count(*) = \(count) AND NOT EXISTS (SELECT * FROM bench_text EXCEPT SELECT * FROM bench_binary) FROM bench_text", logger: logger).decode(Bool.self) {
+        for try await same in try await connection.query(
+            "SELECT count(*) = \(count) AND NOT EXISTS (SELECT * FROM bench_text EXCEPT SELECT * FROM bench_binary) FROM bench_text",
+            logger: logger
+        ).decode(Bool.self) {
             guard same else { fatalError("text and binary COPY stored different rows") }
         }
     }
     for format in ["text", "binary"] {
         let best = results[format]!.min()!
-        print("\(format) COPY: \(count) rows, \(bytes[format]! / 1_000_000) MB sent, best of 3 \(String(format: "%.2f", best)) s (\(String(format: "%.0f", Double(count) / best)) rows/s)")
+        print(
+            "\(format) COPY: \(count) rows, \(bytes[format]! / 1_000_000) MB sent, best of 3 \(String(format: "%.2f", best)) s (\(String(format: "%.0f", Double(count) / best)) rows/s)"
+        )
     }
     try await connection.close()
 }
@@ -173,13 +217,16 @@ func bridge(uri: String, count: Int) async throws {
     session.close()
     // The same round trips from async code directly.
     let endpoint = settings.endpoints[0]
-    let configuration = PostgresConnection.Configuration(unixSocketPath: endpoint.socketPath, username: settings.user, password: nil, database: settings.database)
+    let configuration = PostgresConnection.Configuration(
+        unixSocketPath: endpoint.socketPath, username: settings.user, password: nil, database: settings.database)
     let connection = try await PostgresConnection.connect(configuration: configuration, id: 2, logger: logger)
     let direct = try await secondsAsync {
         for _ in 0..<trips { try await connection.query("SELECT 1", logger: logger) }
     }
     try await connection.close()
-    print("round trip SELECT 1 x \(trips): bridged from a plain thread \(String(format: "%.1f", bridged / Double(trips) * 1e6)) µs, async directly \(String(format: "%.1f", direct / Double(trips) * 1e6)) µs")
+    print(
+        "round trip SELECT 1 x \(trips): bridged from a plain thread \(String(format: "%.1f", bridged / Double(trips) * 1e6)) µs, async directly \(String(format: "%.1f", direct / Double(trips) * 1e6)) µs"
+    )
 
     // Generated records through PostgresOutput at pipeline depths 0 (send and wait), 1, 2.
     for depth in [0, 1, 2] {
@@ -196,11 +243,14 @@ func bridge(uri: String, count: Int) async throws {
                     let batch = RecordBatch()
                     for id in 1...count {
                         let row = generator.row(id)
-                        let texts: [(RecordBatch.Kind, String)] = [(.inferred, String(row.id)), (.text, row.active), (.text, row.firstName),
-                                                                   (.text, row.lastName), (.text, row.email), (.text, row.born),
-                                                                   (.inferred, row.score.description), (.text, row.bio), (.jsonArray, row.tags)]
+                        let texts: [(RecordBatch.Kind, String)] = [
+                            (.inferred, String(row.id)), (.text, row.active), (.text, row.firstName),
+                            (.text, row.lastName), (.text, row.email), (.text, row.born),
+                            (.inferred, row.score.description), (.text, row.bio), (.jsonArray, row.tags)
+                        ]
                         for (field, (kind, text)) in zip(fields, texts) { batch.append(field, kind, text: text) }
-                        batch.endRecord(table: "bench_bridge", position: SourcePosition(line: id, column: 1, byteOffset: 0))
+                        batch.endRecord(
+                            table: "bench_bridge", position: SourcePosition(line: id, column: 1, byteOffset: 0))
                         if batch.count == 1024 {
                             try sink.write(batch)
                             batch.clear()
@@ -211,7 +261,9 @@ func bridge(uri: String, count: Int) async throws {
             }
             best = min(best, elapsed)
         }
-        print("PostgresOutput, \(count) generated records, pipeline depth \(depth): best of 3 \(String(format: "%.2f", best)) s (\(String(format: "%.0f", Double(count) / best)) records/s)")
+        print(
+            "PostgresOutput, \(count) generated records, pipeline depth \(depth): best of 3 \(String(format: "%.2f", best)) s (\(String(format: "%.0f", Double(count) / best)) records/s)"
+        )
     }
 }
 

@@ -9,22 +9,26 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "ingest", path: "../..", traits: ["Fetch", "SQLite"]),
-        .package(path: "../ExampleTestServer"),
+        .package(path: "../ExampleTestServer")
     ],
     targets: [
         // One archive update: conditional GET in, rows or a 304 recorded out.
-        .target(name: "Archiver", dependencies: [
-            .product(name: "IngestFeedFetch", package: "ingest"),
-            .product(name: "IngestFeedArchive", package: "ingest"),
-            .product(name: "IngestFeeds", package: "ingest"),
-            .product(name: "IngestSQLite", package: "ingest"),
-        ]),
+        .target(
+            name: "Archiver",
+            dependencies: [
+                .product(name: "IngestFeedFetch", package: "ingest"),
+                .product(name: "IngestFeedArchive", package: "ingest"),
+                .product(name: "IngestFeeds", package: "ingest"),
+                .product(name: "IngestSQLite", package: "ingest")
+            ]),
         // FeedArchiver DATABASE URL…, for crontab.
         .executableTarget(name: "FeedArchiver", dependencies: ["Archiver"]),
         // Against Samples/podcast.rss served on 127.0.0.1 by the test itself.
-        .testTarget(name: "ArchiverTests", dependencies: [
-            "Archiver", .product(name: "IngestFeedArchive", package: "ingest"),
-            .product(name: "TinyHTTPServer", package: "ExampleTestServer"),
-        ]),
+        .testTarget(
+            name: "ArchiverTests",
+            dependencies: [
+                "Archiver", .product(name: "IngestFeedArchive", package: "ingest"),
+                .product(name: "TinyHTTPServer", package: "ExampleTestServer")
+            ])
     ]
 )

@@ -11,16 +11,28 @@ let package = Package(
     dependencies: [
         // `name:` pins the package's name, which a path dependency would otherwise
         // take from the checkout's directory name.
-        .package(name: "ingest", path: "../..", traits: []),
+        .package(name: "ingest", path: "../..", traits: [])
     ],
     targets: [
         // Neuburg's delegate classes, remade as IngestCore element handlers.
-        .target(name: "Folks", dependencies: [.product(name: "IngestCore", package: "ingest"),
-                                              .product(name: "IngestParsers", package: "ingest")]),
+        .target(
+            name: "Folks",
+            dependencies: [
+                .product(name: "IngestCore", package: "ingest"),
+                .product(name: "IngestParsers", package: "ingest")
+            ]),
         // Prints the people of Samples/folks.xml (or of the file given), read both ways.
-        .executableTarget(name: "FolksReader", dependencies: ["Folks", .product(name: "IngestCore", package: "ingest"),
-                                                               .product(name: "IngestParsers", package: "ingest")]),
-        .testTarget(name: "FolksTests", dependencies: ["Folks", .product(name: "IngestCore", package: "ingest"),
-                                                       .product(name: "IngestParsers", package: "ingest")]),
+        .executableTarget(
+            name: "FolksReader",
+            dependencies: [
+                "Folks", .product(name: "IngestCore", package: "ingest"),
+                .product(name: "IngestParsers", package: "ingest")
+            ]),
+        .testTarget(
+            name: "FolksTests",
+            dependencies: [
+                "Folks", .product(name: "IngestCore", package: "ingest"),
+                .product(name: "IngestParsers", package: "ingest")
+            ])
     ]
 )

@@ -8,20 +8,24 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "ingest", path: "../..", traits: ["Fetch"]),
-        .package(path: "../ExampleTestServer"),
+        .package(path: "../ExampleTestServer")
     ],
     targets: [
         // Show, Episode and the reading of them from a feed.
-        .target(name: "Podcast", dependencies: [
-            .product(name: "IngestFeeds", package: "ingest"),
-            .product(name: "IngestFeedFetch", package: "ingest"),
-        ]),
+        .target(
+            name: "Podcast",
+            dependencies: [
+                .product(name: "IngestFeeds", package: "ingest"),
+                .product(name: "IngestFeedFetch", package: "ingest")
+            ]),
         // Prints a show and its episodes: PodcastModel FILE-OR-URL.
         .executableTarget(name: "PodcastModel", dependencies: ["Podcast"]),
         // Against Samples/podcast.rss, read as a file and served on 127.0.0.1.
-        .testTarget(name: "PodcastTests", dependencies: [
-            "Podcast",
-            .product(name: "TinyHTTPServer", package: "ExampleTestServer"),
-        ]),
+        .testTarget(
+            name: "PodcastTests",
+            dependencies: [
+                "Podcast",
+                .product(name: "TinyHTTPServer", package: "ExampleTestServer")
+            ])
     ]
 )

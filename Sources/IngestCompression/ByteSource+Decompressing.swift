@@ -26,15 +26,19 @@ extension ByteSource {
     ///   - inputBufferSize: passed to ``DecompressingSource/init(_:format:memoryLimit:inputBufferSize:)``:
     ///     a small one keeps ``DecompressingSource/compressedBytesRead`` close to what
     ///     was decoded, for a caller that bounds the ratio of the two.
-    public func decompressingIfCompressed(memoryLimit: Int = DecompressingSource.defaultMemoryLimit,
-                                          inputBufferSize: Int = defaultChunkSize) throws -> any ByteSource {
+    public func decompressingIfCompressed(
+        memoryLimit: Int = DecompressingSource.defaultMemoryLimit,
+        inputBufferSize: Int = defaultChunkSize
+    ) throws -> any ByteSource {
         if let file = self as? InputFile {
             guard let format = try CompressionFormat.detect(in: file) else { return file }
-            return try DecompressingSource(file, format: format, memoryLimit: memoryLimit, inputBufferSize: inputBufferSize)
+            return try DecompressingSource(
+                file, format: format, memoryLimit: memoryLimit, inputBufferSize: inputBufferSize)
         }
         let replaying = try ReplayingSource(readingStartOf: self, count: CompressionFormat.magicByteCount)
         guard let format = replaying.prefix.withUnsafeBytes({ CompressionFormat.detect($0) }) else { return replaying }
-        return try DecompressingSource(replaying, format: format, memoryLimit: memoryLimit, inputBufferSize: inputBufferSize)
+        return try DecompressingSource(
+            replaying, format: format, memoryLimit: memoryLimit, inputBufferSize: inputBufferSize)
     }
 }
 

@@ -51,11 +51,16 @@ public enum CompressionFormat: String, CaseIterable, Sendable, CustomStringConve
             firstBytes.count >= magic.count && zip(firstBytes, magic).allSatisfy { $0 == $1 }
         }
         if startsWith([0x1F, 0x8B]) { return .gzip }
-        if startsWith([0x42, 0x5A, 0x68]), firstBytes.count >= 4, (0x31...0x39).contains(firstBytes[3]) { return .bzip2 }
+        if startsWith([0x42, 0x5A, 0x68]), firstBytes.count >= 4, (0x31...0x39).contains(firstBytes[3]) {
+            return .bzip2
+        }
         if startsWith([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .xz }
         if startsWith([0x28, 0xB5, 0x2F, 0xFD]) { return .zstd }
         if firstBytes.count >= 4, firstBytes[0] & 0xF0 == 0x50, firstBytes[1] == 0x2A, firstBytes[2] == 0x4D,
-           firstBytes[3] == 0x18 { return .zstd }
+            firstBytes[3] == 0x18
+        {
+            return .zstd
+        }
         return nil
     }
 

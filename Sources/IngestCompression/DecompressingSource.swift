@@ -94,9 +94,11 @@ public final class DecompressingSource: ByteSource {
     ///   - inputBufferSize: how many compressed bytes are read at a time (at least 64).
     /// - Throws: ``/IngestCore/IngestError`` `.io` when the decompressor's state cannot be allocated,
     ///   or, for zstd, when libzstd cannot be loaded (it is loaded at run time, not linked).
-    public init(_ compressed: any ByteSource, format: CompressionFormat,
-                memoryLimit: Int = DecompressingSource.defaultMemoryLimit,
-                inputBufferSize: Int = defaultChunkSize) throws {
+    public init(
+        _ compressed: any ByteSource, format: CompressionFormat,
+        memoryLimit: Int = DecompressingSource.defaultMemoryLimit,
+        inputBufferSize: Int = defaultChunkSize
+    ) throws {
         self.compressed = compressed
         self.format = format
         self.memoryLimit = memoryLimit
@@ -160,8 +162,9 @@ public final class DecompressingSource: ByteSource {
                 let offset = decodedOffset
                 let step: DecodeStep
                 do throws(DecoderFailure) {
-                    step = try decoder.decode(pendingInput, into: UnsafeMutableRawBufferPointer(rebasing: output[produced...]),
-                                              inputEnded: sourceEnded)
+                    step = try decoder.decode(
+                        pendingInput, into: UnsafeMutableRawBufferPointer(rebasing: output[produced...]),
+                        inputEnded: sourceEnded)
                 } catch {
                     throw describe(error, at: offset + error.consumed)
                 }
@@ -172,12 +175,16 @@ public final class DecompressingSource: ByteSource {
                 } else if step.consumed == 0 && step.produced == 0 {
                     if sourceEnded { throw describe(DecoderFailure(.truncated), at: decodedOffset) }
                     if inputStart < inputEnd {
-                        throw describe(DecoderFailure(.corrupt("the decoder stopped making progress")), at: decodedOffset)
+                        throw describe(
+                            DecoderFailure(.corrupt("the decoder stopped making progress")), at: decodedOffset)
                     }
                 }
             case .betweenMembers:
                 if inputStart == inputEnd {
-                    if sourceEnded { state = .finished; continue }
+                    if sourceEnded {
+                        state = .finished
+                        continue
+                    }
                     if produced > 0 { return produced }
                     try readInput()
                     continue
@@ -203,8 +210,10 @@ public final class DecompressingSource: ByteSource {
                 let padding = zeros + (nonzero ?? pendingInput.count)
                 inputStart = nonzero.map { inputStart + $0 } ?? inputEnd
                 if format == .xz && (nonzero != nil || sourceEnded) && padding % 4 != 0 {
-                    throw IngestError(.data, "corrupt xz stream: stream padding of \(padding) bytes, not a multiple of four "
-                                      + "(at compressed byte \(decodedOffset))", file: displayName)
+                    throw IngestError(
+                        .data,
+                        "corrupt xz stream: stream padding of \(padding) bytes, not a multiple of four "
+                            + "(at compressed byte \(decodedOffset))", file: displayName)
                 }
                 if nonzero != nil {
                     // xz: another stream may follow its padding; gzip: nothing may follow.
@@ -245,7 +254,9 @@ public final class DecompressingSource: ByteSource {
 
     /// Bytes at `offset` (0-based) that are neither a new member nor padding.
     private func unexpectedData(at offset: Int) -> IngestError {
-        IngestError(.data, "unexpected data after the end of the \(format) stream (at compressed byte \(offset + 1))", file: displayName)
+        IngestError(
+            .data, "unexpected data after the end of the \(format) stream (at compressed byte \(offset + 1))",
+            file: displayName)
     }
 
     private func describe(_ failure: DecoderFailure, at offset: Int) -> IngestError {
@@ -253,16 +264,23 @@ public final class DecompressingSource: ByteSource {
         case .corrupt(let reason):
             IngestError(.data, "corrupt \(format) stream: \(reason) (at compressed byte \(offset))", file: displayName)
         case .truncated:
-            IngestError(.data, "truncated \(format) stream: the input ends inside the compressed data (after \(compressedBytesRead) compressed bytes)",
-                        file: displayName)
+            IngestError(
+                .data,
+                "truncated \(format) stream: the input ends inside the compressed data (after \(compressedBytesRead) compressed bytes)",
+                file: displayName)
         case .exceedsMemoryLimit(let needed?):
-            IngestError(.data, "\(format) stream needs \(mebibytes(needed)) of memory to decompress, more than the limit of "
-                        + "\(mebibytes(UInt64(memoryLimit))) (at compressed byte \(offset))", file: displayName)
+            IngestError(
+                .data,
+                "\(format) stream needs \(mebibytes(needed)) of memory to decompress, more than the limit of "
+                    + "\(mebibytes(UInt64(memoryLimit))) (at compressed byte \(offset))", file: displayName)
         case .exceedsMemoryLimit(nil):
-            IngestError(.data, "\(format) stream needs more memory to decompress than the limit of \(mebibytes(UInt64(memoryLimit))) "
-                        + "allows (at compressed byte \(offset))", file: displayName)
+            IngestError(
+                .data,
+                "\(format) stream needs more memory to decompress than the limit of \(mebibytes(UInt64(memoryLimit))) "
+                    + "allows (at compressed byte \(offset))", file: displayName)
         case .outOfMemory:
-            IngestError(.io, "out of memory in the \(format) decompressor (at compressed byte \(offset))", file: displayName)
+            IngestError(
+                .io, "out of memory in the \(format) decompressor (at compressed byte \(offset))", file: displayName)
         case .libraryUnavailable(let why):
             IngestError(.io, "cannot read \(format) input: \(why)", file: displayName)
         }

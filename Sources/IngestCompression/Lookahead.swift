@@ -13,7 +13,9 @@ struct Lookahead {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = try buffer.withUnsafeMutableBytes { try read(UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            let got = try buffer.withUnsafeMutableBytes {
+                try read(UnsafeMutableRawBufferPointer(rebasing: $0[filled...]))
+            }
             if got == 0 { break }
             filled += got
         }

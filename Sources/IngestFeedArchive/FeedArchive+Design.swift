@@ -56,172 +56,175 @@ extension FeedArchive {
     /// dates read as instants, RFC 3339 in UTC, NULL when the text is no date.
     /// Children are added, never removed: an enclosure, category or author an item
     /// drops stays, with the rest of what the archive has seen.
-    public static let design = TableDesign(tables: [
-        TableDesign.Table(
-            name: Table.feeds,
-            columns: [
-                .init(name: "id", type: .integer, notNull: true),
-                .init(name: "source", type: .text, notNull: true),
-                .init(name: "url", type: .text),
-                .init(name: "title", type: .text),
-                .init(name: "link", type: .text),
-                .init(name: "feed_link", type: .text),
-                .init(name: "description", type: .text),
-                .init(name: "type", type: .text),
-                .init(name: "version", type: .text),
-                .init(name: "language", type: .text),
-                .init(name: "copyright", type: .text),
-                .init(name: "generator", type: .text),
-                .init(name: "image", type: .text),
-                .init(name: "author", type: .text),
-                .init(name: "categories", type: .json),
-                .init(name: "updated", type: .text),
-                .init(name: "updated_at", type: .datetime),
-                .init(name: "published", type: .text),
-                .init(name: "published_at", type: .datetime),
-                .init(name: "well_formed", type: .bool),
-                .init(name: "first_error", type: .text),
-                .init(name: "extensions", type: .json),
-                .init(name: "etag", type: .text),
-                .init(name: "last_modified", type: .text),
-                .init(name: "last_fetched", type: .datetime),
-                .init(name: "last_status", type: .integer),
-                .init(name: "last_error", type: .text),
-                .init(name: "failures", type: .integer),
-                .init(name: "next_fetch", type: .datetime),
-                .init(name: "ttl", type: .integer),
-                .init(name: "skip_hours", type: .json),
-                .init(name: "skip_days", type: .json),
-                .init(name: "update_period", type: .text),
-                .init(name: "update_frequency", type: .integer),
-                .init(name: "subscription_categories", type: .json),
-            ],
-            primaryKey: ["id"],
-            childTables: [Table.items] + showTables,
-            randomKey: true),
-        TableDesign.Table(
-            name: Table.items,
-            columns: [
-                .init(name: "id", type: .integer, notNull: true),
-                .init(name: "guid", type: .text),
-                .init(name: "link", type: .text),
-                .init(name: "title", type: .text),
-                .init(name: "summary", type: .text),
-                .init(name: "content", type: .text),
-                .init(name: "author", type: .text),
-                .init(name: "published", type: .text),
-                .init(name: "published_at", type: .datetime),
-                .init(name: "updated", type: .text),
-                .init(name: "updated_at", type: .datetime),
-                .init(name: "image", type: .text),
-                .init(name: "extensions", type: .json),
-                .init(name: "content_hash", type: .integer, notNull: true),
-                .init(name: "first_seen", type: .datetime),
-                .init(name: "last_changed", type: .datetime),
-                .init(name: "duration_seconds", type: .integer),
-                .init(name: "episode", type: .integer),
-                .init(name: "season", type: .integer),
-                .init(name: "episode_type", type: .text),
-                .init(name: "explicit", type: .bool),
-            ],
-            primaryKey: ["id"],
-            foreignKey: .init(column: "feed_id", parentTable: Table.feeds, parentColumn: "id", type: .integer),
-            childTables: [Table.enclosures, Table.categories, Table.authors] + episodeTables,
-            randomKey: true),
-        TableDesign.Table(
-            name: Table.enclosures,
-            columns: [
-                .init(name: "url", type: .text, notNull: true),
-                .init(name: "type", type: .text),
-                .init(name: "length", type: .integer),
-            ],
-            primaryKey: ["item_id", "url"],
-            foreignKey: itemKey),
-        TableDesign.Table(
-            name: Table.categories,
-            columns: [.init(name: "name", type: .text, notNull: true)],
-            primaryKey: ["item_id", "name"],
-            foreignKey: itemKey),
-        TableDesign.Table(
-            name: Table.authors,
-            columns: [
-                .init(name: "name", type: .text, notNull: true),
-                .init(name: "email", type: .text, notNull: true),
-                .init(name: "url", type: .text),
-            ],
-            primaryKey: ["item_id", "name", "email"],
-            foreignKey: itemKey),
-        TableDesign.Table(
-            name: Table.chapters,
-            columns: [
-                .init(name: "start_seconds", type: .real, notNull: true),
-                .init(name: "start", type: .text, notNull: true),
-                .init(name: "title", type: .text),
-                .init(name: "href", type: .text),
-                .init(name: "image", type: .text),
-            ],
-            primaryKey: ["item_id", "start"],
-            foreignKey: itemKey),
-        TableDesign.Table(
-            name: Table.transcripts,
-            columns: [
-                .init(name: "url", type: .text, notNull: true),
-                .init(name: "type", type: .text),
-                .init(name: "language", type: .text),
-                .init(name: "rel", type: .text),
-            ],
-            primaryKey: ["item_id", "url"],
-            foreignKey: itemKey),
-        TableDesign.Table(
-            name: Table.persons,
-            columns: personColumns,
-            primaryKey: ["item_id", "name", "role"],
-            foreignKey: itemKey),
-        TableDesign.Table(
-            name: Table.funding,
-            columns: fundingColumns,
-            primaryKey: ["item_id", "url"],
-            foreignKey: itemKey),
-        TableDesign.Table(
-            name: Table.alternateEnclosures,
-            columns: [
-                .init(name: "url", type: .text, notNull: true),
-                .init(name: "type", type: .text),
-                .init(name: "length", type: .integer),
-                .init(name: "bitrate", type: .real),
-                .init(name: "height", type: .integer),
-                .init(name: "lang", type: .text),
-                .init(name: "title", type: .text),
-                .init(name: "rel", type: .text),
-                .init(name: "codecs", type: .text),
-                .init(name: "is_default", type: .bool),
-            ],
-            primaryKey: ["item_id", "url"],
-            foreignKey: itemKey),
-        TableDesign.Table(
-            name: Table.soundbites,
-            columns: [
-                .init(name: "start_seconds", type: .real, notNull: true),
-                .init(name: "duration_seconds", type: .real, notNull: true),
-                .init(name: "title", type: .text),
-            ],
-            primaryKey: ["item_id", "start_seconds", "duration_seconds"],
-            foreignKey: itemKey),
-        TableDesign.Table(
-            name: Table.showPersons,
-            columns: personColumns,
-            primaryKey: ["feed_id", "name", "role"],
-            foreignKey: feedKey),
-        TableDesign.Table(
-            name: Table.showFunding,
-            columns: fundingColumns,
-            primaryKey: ["feed_id", "url"],
-            foreignKey: feedKey),
-    ], upsert: true)
+    public static let design = TableDesign(
+        tables: [
+            TableDesign.Table(
+                name: Table.feeds,
+                columns: [
+                    .init(name: "id", type: .integer, notNull: true),
+                    .init(name: "source", type: .text, notNull: true),
+                    .init(name: "url", type: .text),
+                    .init(name: "title", type: .text),
+                    .init(name: "link", type: .text),
+                    .init(name: "feed_link", type: .text),
+                    .init(name: "description", type: .text),
+                    .init(name: "type", type: .text),
+                    .init(name: "version", type: .text),
+                    .init(name: "language", type: .text),
+                    .init(name: "copyright", type: .text),
+                    .init(name: "generator", type: .text),
+                    .init(name: "image", type: .text),
+                    .init(name: "author", type: .text),
+                    .init(name: "categories", type: .json),
+                    .init(name: "updated", type: .text),
+                    .init(name: "updated_at", type: .datetime),
+                    .init(name: "published", type: .text),
+                    .init(name: "published_at", type: .datetime),
+                    .init(name: "well_formed", type: .bool),
+                    .init(name: "first_error", type: .text),
+                    .init(name: "extensions", type: .json),
+                    .init(name: "etag", type: .text),
+                    .init(name: "last_modified", type: .text),
+                    .init(name: "last_fetched", type: .datetime),
+                    .init(name: "last_status", type: .integer),
+                    .init(name: "last_error", type: .text),
+                    .init(name: "failures", type: .integer),
+                    .init(name: "next_fetch", type: .datetime),
+                    .init(name: "ttl", type: .integer),
+                    .init(name: "skip_hours", type: .json),
+                    .init(name: "skip_days", type: .json),
+                    .init(name: "update_period", type: .text),
+                    .init(name: "update_frequency", type: .integer),
+                    .init(name: "subscription_categories", type: .json)
+                ],
+                primaryKey: ["id"],
+                childTables: [Table.items] + showTables,
+                randomKey: true),
+            TableDesign.Table(
+                name: Table.items,
+                columns: [
+                    .init(name: "id", type: .integer, notNull: true),
+                    .init(name: "guid", type: .text),
+                    .init(name: "link", type: .text),
+                    .init(name: "title", type: .text),
+                    .init(name: "summary", type: .text),
+                    .init(name: "content", type: .text),
+                    .init(name: "author", type: .text),
+                    .init(name: "published", type: .text),
+                    .init(name: "published_at", type: .datetime),
+                    .init(name: "updated", type: .text),
+                    .init(name: "updated_at", type: .datetime),
+                    .init(name: "image", type: .text),
+                    .init(name: "extensions", type: .json),
+                    .init(name: "content_hash", type: .integer, notNull: true),
+                    .init(name: "first_seen", type: .datetime),
+                    .init(name: "last_changed", type: .datetime),
+                    .init(name: "duration_seconds", type: .integer),
+                    .init(name: "episode", type: .integer),
+                    .init(name: "season", type: .integer),
+                    .init(name: "episode_type", type: .text),
+                    .init(name: "explicit", type: .bool)
+                ],
+                primaryKey: ["id"],
+                foreignKey: .init(column: "feed_id", parentTable: Table.feeds, parentColumn: "id", type: .integer),
+                childTables: [Table.enclosures, Table.categories, Table.authors] + episodeTables,
+                randomKey: true),
+            TableDesign.Table(
+                name: Table.enclosures,
+                columns: [
+                    .init(name: "url", type: .text, notNull: true),
+                    .init(name: "type", type: .text),
+                    .init(name: "length", type: .integer)
+                ],
+                primaryKey: ["item_id", "url"],
+                foreignKey: itemKey),
+            TableDesign.Table(
+                name: Table.categories,
+                columns: [.init(name: "name", type: .text, notNull: true)],
+                primaryKey: ["item_id", "name"],
+                foreignKey: itemKey),
+            TableDesign.Table(
+                name: Table.authors,
+                columns: [
+                    .init(name: "name", type: .text, notNull: true),
+                    .init(name: "email", type: .text, notNull: true),
+                    .init(name: "url", type: .text)
+                ],
+                primaryKey: ["item_id", "name", "email"],
+                foreignKey: itemKey),
+            TableDesign.Table(
+                name: Table.chapters,
+                columns: [
+                    .init(name: "start_seconds", type: .real, notNull: true),
+                    .init(name: "start", type: .text, notNull: true),
+                    .init(name: "title", type: .text),
+                    .init(name: "href", type: .text),
+                    .init(name: "image", type: .text)
+                ],
+                primaryKey: ["item_id", "start"],
+                foreignKey: itemKey),
+            TableDesign.Table(
+                name: Table.transcripts,
+                columns: [
+                    .init(name: "url", type: .text, notNull: true),
+                    .init(name: "type", type: .text),
+                    .init(name: "language", type: .text),
+                    .init(name: "rel", type: .text)
+                ],
+                primaryKey: ["item_id", "url"],
+                foreignKey: itemKey),
+            TableDesign.Table(
+                name: Table.persons,
+                columns: personColumns,
+                primaryKey: ["item_id", "name", "role"],
+                foreignKey: itemKey),
+            TableDesign.Table(
+                name: Table.funding,
+                columns: fundingColumns,
+                primaryKey: ["item_id", "url"],
+                foreignKey: itemKey),
+            TableDesign.Table(
+                name: Table.alternateEnclosures,
+                columns: [
+                    .init(name: "url", type: .text, notNull: true),
+                    .init(name: "type", type: .text),
+                    .init(name: "length", type: .integer),
+                    .init(name: "bitrate", type: .real),
+                    .init(name: "height", type: .integer),
+                    .init(name: "lang", type: .text),
+                    .init(name: "title", type: .text),
+                    .init(name: "rel", type: .text),
+                    .init(name: "codecs", type: .text),
+                    .init(name: "is_default", type: .bool)
+                ],
+                primaryKey: ["item_id", "url"],
+                foreignKey: itemKey),
+            TableDesign.Table(
+                name: Table.soundbites,
+                columns: [
+                    .init(name: "start_seconds", type: .real, notNull: true),
+                    .init(name: "duration_seconds", type: .real, notNull: true),
+                    .init(name: "title", type: .text)
+                ],
+                primaryKey: ["item_id", "start_seconds", "duration_seconds"],
+                foreignKey: itemKey),
+            TableDesign.Table(
+                name: Table.showPersons,
+                columns: personColumns,
+                primaryKey: ["feed_id", "name", "role"],
+                foreignKey: feedKey),
+            TableDesign.Table(
+                name: Table.showFunding,
+                columns: fundingColumns,
+                primaryKey: ["feed_id", "url"],
+                foreignKey: feedKey)
+        ], upsert: true)
 
     /// The child tables of `items` a podcast app queries.
-    static let episodeTables = [Table.chapters, Table.transcripts, Table.persons, Table.funding,
-                                Table.alternateEnclosures, Table.soundbites]
+    static let episodeTables = [
+        Table.chapters, Table.transcripts, Table.persons, Table.funding,
+        Table.alternateEnclosures, Table.soundbites
+    ]
 
     /// The columns of `persons` and `show_persons` beside the parent's key.
     private static let personColumns: [TableDesign.Column] = [
@@ -229,13 +232,13 @@ extension FeedArchive {
         .init(name: "role", type: .text, notNull: true),
         .init(name: "role_group", type: .text),
         .init(name: "img", type: .text),
-        .init(name: "href", type: .text),
+        .init(name: "href", type: .text)
     ]
 
     /// The columns of `funding` and `show_funding` beside the parent's key.
     private static let fundingColumns: [TableDesign.Column] = [
         .init(name: "url", type: .text, notNull: true),
-        .init(name: "text", type: .text),
+        .init(name: "text", type: .text)
     ]
 
     /// The child tables of `feeds` a podcast app queries: the show's own people and
@@ -251,7 +254,7 @@ extension FeedArchive {
     /// earlier archive gains on its next run.
     static let scheduleColumns: Set<String> = [
         "failures", "next_fetch", "ttl", "skip_hours", "skip_days", "update_period", "update_frequency",
-        "subscription_categories",
+        "subscription_categories"
     ]
 
     /// The archive's table names.
@@ -284,8 +287,10 @@ extension FeedArchive {
         public static let showFunding = "show_funding"
     }
 
-    private static let feedKey = TableDesign.ForeignKey(column: "feed_id", parentTable: Table.feeds,
-                                                       parentColumn: "id", type: .integer)
-    private static let itemKey = TableDesign.ForeignKey(column: "item_id", parentTable: Table.items,
-                                                       parentColumn: "id", type: .integer)
+    private static let feedKey = TableDesign.ForeignKey(
+        column: "feed_id", parentTable: Table.feeds,
+        parentColumn: "id", type: .integer)
+    private static let itemKey = TableDesign.ForeignKey(
+        column: "item_id", parentTable: Table.items,
+        parentColumn: "id", type: .integer)
 }

@@ -106,8 +106,9 @@ public final class FeedArchive: @unchecked Sendable {
                 try reader.forEachStoredRow(in: table.name, columns: columns, matching: [columns[0]: .null]) { _ in }
             }
         } catch let error as IngestError where error.kind != .temporary {
-            throw IngestError(.output, "not a feed archive, or unreadable: \(error.message)",
-                              file: error.file ?? reader.displayName)
+            throw IngestError(
+                .output, "not a feed archive, or unreadable: \(error.message)",
+                file: error.file ?? reader.displayName)
         }
     }
 
@@ -116,19 +117,26 @@ public final class FeedArchive: @unchecked Sendable {
     /// `show_funding`) what it lacks, filled from the `extensions` of the items and
     /// feeds it stored, in one transaction.
     private func addPodcastTablesIfMissing() throws {
-        let needsEpisodes = try !reads { _ = try reader.storedRows(in: Table.items, columns: ["id"] + Self.episodeColumns,
-                                                              matching: ["id": .null]) }
+        let needsEpisodes = try !reads {
+            _ = try reader.storedRows(
+                in: Table.items, columns: ["id"] + Self.episodeColumns,
+                matching: ["id": .null])
+        }
         let needsShows = try hasTable(Table.feeds) && !Self.showTables.allSatisfy(hasTable)
         guard needsEpisodes || needsShows else { return }
         // An archive's items at least: an unrelated table fails here, not in the write.
         _ = try reader.storedRows(in: Table.items, columns: ["id", "extensions"], matching: ["id": .null])
         try makeOutput(Self.design).writeAndCommit { sink in
             if needsEpisodes {
-                try reader.forEachStoredRow(in: Table.items, columns: ["id", "feed_id", "content_hash", "extensions"],
-                                            matching: [:]) { row in
+                try reader.forEachStoredRow(
+                    in: Table.items, columns: ["id", "feed_id", "content_hash", "extensions"],
+                    matching: [:]
+                ) { row in
                     guard let id = row[0].int64, let feedID = row[1].int64, let hash = row[2].int64,
-                          let extensions = row[3].text else { return }
-                    try rows.writeEpisodeColumns(stored: extensions, id: id, feedID: feedID, contentHash: hash, to: sink)
+                        let extensions = row[3].text
+                    else { return }
+                    try rows.writeEpisodeColumns(
+                        stored: extensions, id: id, feedID: feedID, contentHash: hash, to: sink)
                 }
             }
             if needsShows {
@@ -144,7 +152,9 @@ public final class FeedArchive: @unchecked Sendable {
     /// not there, and fails for a column that is not: so a column no table has is
     /// asked for, and a failure means the table exists.
     private func hasTable(_ table: String) throws -> Bool {
-        try !reads { try reader.forEachStoredRow(in: table, columns: ["ingest no such column"], matching: [:]) { _ in } }
+        try !reads {
+            try reader.forEachStoredRow(in: table, columns: ["ingest no such column"], matching: [:]) { _ in }
+        }
     }
 
     /// Whether `body` runs without the archive's reader failing for a missing table
@@ -204,13 +214,17 @@ public final class FeedArchive: @unchecked Sendable {
     ///     writes the rows it makes, and has returned before `archive` does.
     /// - Returns: how many items were new, changed, unchanged.
     @discardableResult
-    public func archive(_ source: SourceName, fetch: FeedFetch,
-                        read: (_ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed) throws -> FeedArchiveCounts {
+    public func archive(
+        _ source: SourceName, fetch: FeedFetch,
+        read: (_ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed
+    ) throws -> FeedArchiveCounts {
         try lock.withLock { try archiveLocked(source, fetch: fetch, read: read) }
     }
 
-    private func archiveLocked(_ source: SourceName, fetch: FeedFetch,
-                               read: (_ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed) throws -> FeedArchiveCounts {
+    private func archiveLocked(
+        _ source: SourceName, fetch: FeedFetch,
+        read: (_ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed
+    ) throws -> FeedArchiveCounts {
         let now = ArchiveRows.timestamp(fetch.date)
         var run: SourceRun?
         var counts = FeedArchiveCounts()
@@ -225,7 +239,8 @@ public final class FeedArchive: @unchecked Sendable {
                 }
                 if run == nil { run = try begin(source, feed: feed, fetch: fetch, sink: sink) }
                 let next = schedule.nextFetch(after: fetch, hints: feed.updateHints, failures: 0)
-                let row = try rows.writeFeed(feed, id: run!.feedID, source: run!.sourceName, fetch: fetch, nextFetch: next, to: sink)
+                let row = try rows.writeFeed(
+                    feed, id: run!.feedID, source: run!.sourceName, fetch: fetch, nextFetch: next, to: sink)
                 try rows.writeShowChildren(of: feed.podcast, id: run!.feedID, to: sink)
                 run!.finalRow = row
             }
@@ -262,9 +277,11 @@ public final class FeedArchive: @unchecked Sendable {
             let previous = try storedNow(source)
             id = previous?.id ?? id
             let failures = error == nil ? 0 : (previous?.failures ?? 0) + 1
-            let next = schedule.nextFetch(after: fetch, hints: previous?.updateHints ?? FeedUpdateHints(), failures: failures)
-            row = try rows.writeFetch(stored: previous, id: id, source: source, fetch: fetch, error: error,
-                                      failures: failures, nextFetch: next, to: sink)
+            let next = schedule.nextFetch(
+                after: fetch, hints: previous?.updateHints ?? FeedUpdateHints(), failures: failures)
+            row = try rows.writeFetch(
+                stored: previous, id: id, source: source, fetch: fetch, error: error,
+                failures: failures, nextFetch: next, to: sink)
         }
         stored[id] = StoredFeed(row: row)
     }
@@ -280,8 +297,9 @@ public final class FeedArchive: @unchecked Sendable {
                 for (source, categories) in subscriptions {
                     let previous = try storedNow(source)
                     guard previous?.subscriptionCategories != categories else { continue }
-                    let row = try rows.writeSubscription(stored: previous, id: previous?.id ?? ArchiveKey.feed(source),
-                                                         source: source, categories: categories, to: sink)
+                    let row = try rows.writeSubscription(
+                        stored: previous, id: previous?.id ?? ArchiveKey.feed(source),
+                        source: source, categories: categories, to: sink)
                     written.append((previous?.row ?? [:]).merging(row) { _, new in new })
                 }
             }
@@ -304,7 +322,8 @@ public final class FeedArchive: @unchecked Sendable {
                 StoredFeed(row: Dictionary(uniqueKeysWithValues: zip(columns, $0)))
             }
         }
-        let found = try feeds(["id": .integer(ArchiveKey.feed(source))]).first { $0.source == source }
+        let found =
+            try feeds(["id": .integer(ArchiveKey.feed(source))]).first { $0.source == source }
             ?? feeds(["source": .text(source)]).first
             ?? feeds(["url": .text(source)]).first
         if let found { stored[found.id] = found }
@@ -327,32 +346,38 @@ public final class FeedArchive: @unchecked Sendable {
     /// Names the feed, reads what is stored for it, and writes its row as read so
     /// far (items refer to it).
     private func begin(_ source: SourceName, feed: Feed, fetch: FeedFetch, sink: any RecordSink) throws -> SourceRun {
-        let name: String = switch source {
-        case .given(let name): name
-        case .fromFeed: (feed.feedLink ?? feed.link).map { Self.standardInputPrefix + $0 } ?? "-"
-        }
+        let name: String =
+            switch source {
+            case .given(let name): name
+            case .fromFeed: (feed.feedLink ?? feed.link).map { Self.standardInputPrefix + $0 } ?? "-"
+            }
         let previous = try storedNow(name)
         let feedID = previous?.id ?? ArchiveKey.feed(name)
         var known: [Int64: (hash: Int64, firstSeen: String?)] = [:]
         if previous != nil {
             // Items first seen in one run share its time: one copy of each.
             var times: Set<String> = []
-            try reader.forEachStoredRow(in: Table.items, columns: ["id", "content_hash", "first_seen"],
-                                        matching: ["feed_id": .integer(feedID)]) { row in
+            try reader.forEachStoredRow(
+                in: Table.items, columns: ["id", "content_hash", "first_seen"],
+                matching: ["feed_id": .integer(feedID)]
+            ) { row in
                 guard let id = row[0].int64 else { return }
                 let firstSeen = row[2].text.map { times.insert($0).memberAfterInsert }
                 known[id] = (row[1].int64 ?? 0, firstSeen)
             }
         }
         let run = SourceRun(feedID: feedID, sourceName: previous?.source ?? name, known: known)
-        try rows.writeFeed(feed, id: feedID, source: run.sourceName, fetch: fetch,
-                           nextFetch: schedule.nextFetch(after: fetch, hints: feed.updateHints, failures: 0), to: sink)
+        try rows.writeFeed(
+            feed, id: feedID, source: run.sourceName, fetch: fetch,
+            nextFetch: schedule.nextFetch(after: fetch, hints: feed.updateHints, failures: 0), to: sink)
         return run
     }
 
     /// Writes `item` unless it is stored already with the same content.
-    private func add(_ item: FeedItem, to run: inout SourceRun, counts: inout FeedArchiveCounts, now: String,
-                     sink: any RecordSink) throws {
+    private func add(
+        _ item: FeedItem, to run: inout SourceRun, counts: inout FeedArchiveCounts, now: String,
+        sink: any RecordSink
+    ) throws {
         let id = ArchiveKey.item(item, feedID: run.feedID)
         guard run.seen.insert(id).inserted else {
             counts.repeated += 1
@@ -372,7 +397,8 @@ public final class FeedArchive: @unchecked Sendable {
             counts.new += 1
             firstSeen = now
         }
-        try rows.writeItem(item, extensions: extensions, id: id, feedID: run.feedID, contentHash: hash,
-                           firstSeen: firstSeen, now: now, to: sink)
+        try rows.writeItem(
+            item, extensions: extensions, id: id, feedID: run.feedID, contentHash: hash,
+            firstSeen: firstSeen, now: now, to: sink)
     }
 }

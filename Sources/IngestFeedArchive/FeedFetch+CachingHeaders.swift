@@ -16,7 +16,8 @@ extension FeedFetch {
                 let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
                 if name == "no-cache" || name == "no-store" { return date }
                 guard name == "max-age", parts.count == 2 else { continue }
-                let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\""))
                 // A number of seconds; one too large to count is as good as forever.
                 guard !value.isEmpty, value.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { continue }
                 return date.addingTimeInterval(Double(value) ?? 0)

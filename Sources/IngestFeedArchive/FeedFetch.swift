@@ -30,8 +30,10 @@ public struct FeedFetch: Sendable, Hashable {
     public var retryAfter: Date?
 
     /// A read of `url`; see the properties.
-    public init(url: String, status: Int? = nil, etag: String? = nil, lastModified: String? = nil, date: Date = Date(),
-                expires: Date? = nil, retryAfter: Date? = nil) {
+    public init(
+        url: String, status: Int? = nil, etag: String? = nil, lastModified: String? = nil, date: Date = Date(),
+        expires: Date? = nil, retryAfter: Date? = nil
+    ) {
         self.url = url
         self.status = status
         self.etag = etag

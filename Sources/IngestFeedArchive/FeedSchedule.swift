@@ -41,9 +41,11 @@ public struct FeedSchedule: Sendable, Hashable {
             // 2^(failures - 1) times the first wait; past 30 doublings it is capped anyway.
             wait = min(firstRetry * Double(1 << min(failures - 1, 30)), longestRetry)
         } else {
-            let said = [fetch.expires.map { $0.timeIntervalSince(fetch.date) },
-                        hints.timeToLive.map { Double($0) * 60 },
-                        hints.syndicationInterval].compactMap { $0 }
+            let said = [
+                fetch.expires.map { $0.timeIntervalSince(fetch.date) },
+                hints.timeToLive.map { Double($0) * 60 },
+                hints.syndicationInterval
+            ].compactMap { $0 }
             wait = said.max() ?? defaultInterval
         }
         if let retryAfter = fetch.retryAfter { wait = max(wait, retryAfter.timeIntervalSince(fetch.date)) }

@@ -82,7 +82,9 @@ final class BodyPipe: ByteSource, @unchecked Sendable {
             return 0
         }
         let count = min(buffer.count, chunks[head].count - offset)
-        chunks[head].withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+        chunks[head].withUnsafeBytes {
+            buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count)
+        }
         offset += count
         if offset == chunks[head].count {
             // Freed now, not when the array is next compacted.

@@ -21,10 +21,13 @@ final class ExpansionBound: ByteSource {
         let count = try source.read(into: buffer)
         produced += count
         if let compressed = source as? DecompressingSource, produced > Self.allowance,
-           produced / Self.maxRatio > compressed.compressedBytesRead {
-            throw IngestError(.data, "the \(compressed.format) body expands to more than \(Self.maxRatio) times its size "
-                              + "(\(compressed.compressedBytesRead) bytes gave \(produced)): refused as a compression bomb",
-                              file: displayName)
+            produced / Self.maxRatio > compressed.compressedBytesRead
+        {
+            throw IngestError(
+                .data,
+                "the \(compressed.format) body expands to more than \(Self.maxRatio) times its size "
+                    + "(\(compressed.compressedBytesRead) bytes gave \(produced)): refused as a compression bomb",
+                file: displayName)
         }
         return count
     }

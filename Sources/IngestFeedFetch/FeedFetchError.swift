@@ -55,8 +55,10 @@ public struct FeedFetchError: Error, Sendable, CustomStringConvertible {
     public var discoveredFeed: DiscoveredFeed?
 
     /// A failure; see the properties.
-    public init(_ kind: Kind, url: URL, message: String, status: Int? = nil, retryAfterHeader: String? = nil,
-                ingestError: IngestError? = nil) {
+    public init(
+        _ kind: Kind, url: URL, message: String, status: Int? = nil, retryAfterHeader: String? = nil,
+        ingestError: IngestError? = nil
+    ) {
         self.kind = kind
         self.url = url
         self.message = message

@@ -21,16 +21,19 @@ extension FeedFetcher {
                 var request = HTTPClientRequest(url: current.absoluteString)
                 request.headers.add(name: "User-Agent", value: configuration.userAgent)
                 request.headers.add(name: "Accept", value: "text/html, application/xhtml+xml;q=0.9, */*;q=0.5")
-                let response = try await client.execute(request, deadline: .now() + Self.timeAmount(configuration.headTimeout))
+                let response = try await client.execute(
+                    request, deadline: .now() + Self.timeAmount(configuration.headTimeout))
                 status = Int(response.status.code)
                 switch response.status.code {
                 case 301, 302, 303, 307, 308:
                     try await Self.drain(response.body)
                     guard let location = response.headers.first(name: "Location"),
-                          let next = URL(string: location, relativeTo: current)?.absoluteURL else {
-                        throw FeedFetchError(.badRedirect, url: current,
-                                             message: "HTTP \(response.status.code) redirect without a usable Location",
-                                             status: status)
+                        let next = URL(string: location, relativeTo: current)?.absoluteURL
+                    else {
+                        throw FeedFetchError(
+                            .badRedirect, url: current,
+                            message: "HTTP \(response.status.code) redirect without a usable Location",
+                            status: status)
                     }
                     current = next
                 case 200..<300:

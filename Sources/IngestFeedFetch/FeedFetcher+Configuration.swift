@@ -48,7 +48,8 @@ extension FeedFetcher {
     /// 256 MiB: far more than any feed, little enough that an endless body ends.
     public static let defaultMaxBodyBytes = 256 << 20
     /// What feed fetches accept, feeds first.
-    static let accept = "application/rss+xml, application/atom+xml, application/feed+json, application/rdf+xml;q=0.9, "
+    static let accept =
+        "application/rss+xml, application/atom+xml, application/feed+json, application/rdf+xml;q=0.9, "
         + "application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5"
     /// The pages read for their feed links are at most this long.
     static let pageLimit = 4 << 20

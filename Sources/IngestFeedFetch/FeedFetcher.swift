@@ -48,8 +48,9 @@ public struct FeedFetcher: Sendable {
         self.configuration = configuration
         var settings = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: Self.timeAmount(configuration.connectTimeout),
-                           read: Self.timeAmount(configuration.readTimeout)),
+            timeout: .init(
+                connect: Self.timeAmount(configuration.connectTimeout),
+                read: Self.timeAmount(configuration.readTimeout)),
             decompression: .disabled)
         settings.connectionPool = .init(idleTimeout: .seconds(5))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
@@ -73,8 +74,10 @@ public struct FeedFetcher: Sendable {
     ///     first item.
     /// - Returns: not modified, or the feed, with the response.
     /// - Throws: ``FeedFetchError``, or what `onItem` threw.
-    public func fetch(_ request: FeedRequest, onItem: (@Sendable (FeedItem, Feed) throws -> Void)? = nil,
-                      onResponse: @escaping @Sendable (FeedResponse) -> Void = { _ in }) async throws -> FeedFetchResult {
+    public func fetch(
+        _ request: FeedRequest, onItem: (@Sendable (FeedItem, Feed) throws -> Void)? = nil,
+        onResponse: @escaping @Sendable (FeedResponse) -> Void = { _ in }
+    ) async throws -> FeedFetchResult {
         let host = HostQueues<FeedRequest>.host(of: request.url)
         await limiter.acquire(host)
         do {
@@ -89,11 +92,14 @@ public struct FeedFetcher: Sendable {
 
     /// The fetch, raced against ``Configuration/maxTime``: when that comes first,
     /// the body is cut off and the fetch fails as timed out.
-    private func fetchWithinMaxTime(_ request: FeedRequest, onResponse: @escaping @Sendable (FeedResponse) -> Void,
-                                    onItem: (@Sendable (FeedItem, Feed) throws -> Void)?) async throws -> FeedFetchResult {
+    private func fetchWithinMaxTime(
+        _ request: FeedRequest, onResponse: @escaping @Sendable (FeedResponse) -> Void,
+        onItem: (@Sendable (FeedItem, Feed) throws -> Void)?
+    ) async throws -> FeedFetchResult {
         let maxTime = configuration.maxTime
-        let timedOut = FeedFetchError(.timedOut, url: request.url,
-                                      message: "not read within \(maxTime.components.seconds) s in all (timed out)")
+        let timedOut = FeedFetchError(
+            .timedOut, url: request.url,
+            message: "not read within \(maxTime.components.seconds) s in all (timed out)")
         let abort = FetchAbort(timedOut)
         return try await withThrowingTaskGroup(of: FeedFetchResult?.self) { race in
             race.addTask { try await run(request, abort: abort, onResponse: onResponse, onItem: onItem) }
@@ -115,8 +121,10 @@ public struct FeedFetcher: Sendable {
         }
     }
 
-    private func run(_ request: FeedRequest, abort: FetchAbort, onResponse: @escaping @Sendable (FeedResponse) -> Void,
-                     onItem: (@Sendable (FeedItem, Feed) throws -> Void)?) async throws -> FeedFetchResult {
+    private func run(
+        _ request: FeedRequest, abort: FetchAbort, onResponse: @escaping @Sendable (FeedResponse) -> Void,
+        onItem: (@Sendable (FeedItem, Feed) throws -> Void)?
+    ) async throws -> FeedFetchResult {
         let started = Date()
         var current = request.url
         var stored = request.url
@@ -134,20 +142,24 @@ public struct FeedFetcher: Sendable {
                 if let lastModified = request.lastModified {
                     outgoing.headers.add(name: "If-Modified-Since", value: lastModified)
                 }
-                let response = try await client.execute(outgoing, deadline: .now() + Self.timeAmount(configuration.headTimeout))
+                let response = try await client.execute(
+                    outgoing, deadline: .now() + Self.timeAmount(configuration.headTimeout))
                 status = Int(response.status.code)
                 func answer() -> FeedResponse {
-                    Self.response(request.url, current, stored, status: status ?? 0, response.headers, date: started,
-                                  discovered: discovered)
+                    Self.response(
+                        request.url, current, stored, status: status ?? 0, response.headers, date: started,
+                        discovered: discovered)
                 }
                 switch response.status.code {
                 case 301, 302, 303, 307, 308:
                     try await Self.drain(response.body)
                     guard let location = response.headers.first(name: "Location"),
-                          let next = URL(string: location, relativeTo: current)?.absoluteURL else {
-                        throw FeedFetchError(.badRedirect, url: current,
-                                             message: "HTTP \(response.status.code) redirect without a usable Location",
-                                             status: status)
+                        let next = URL(string: location, relativeTo: current)?.absoluteURL
+                    else {
+                        throw FeedFetchError(
+                            .badRedirect, url: current,
+                            message: "HTTP \(response.status.code) redirect without a usable Location",
+                            status: status)
                     }
                     try check(next, asked: request.url, redirect: response.status.code)
                     let permanent = response.status.code == 301 || response.status.code == 308
@@ -158,20 +170,23 @@ public struct FeedFetcher: Sendable {
                 case 304:
                     try await Self.drain(response.body)
                     guard request.isConditional else {
-                        throw FeedFetchError(.notModifiedWithoutValidators, url: current,
-                                             message: "HTTP 304 Not Modified, but the request sent no validators (no stored "
-                                                 + "ETag or Last-Modified): no feed to keep", status: status)
+                        throw FeedFetchError(
+                            .notModifiedWithoutValidators, url: current,
+                            message: "HTTP 304 Not Modified, but the request sent no validators (no stored "
+                                + "ETag or Last-Modified): no feed to keep", status: status)
                     }
                     return .notModified(answer())
-                case 200..<300 where configuration.readsAdvertisedFeed && discovered == nil
+                case 200..<300
+                where configuration.readsAdvertisedFeed && discovered == nil
                     && ContentType.isHTML(response.headers.first(name: "Content-Type")):
                     // A page, not a feed: read the feed it advertises, and keep its
                     // address as a permanent redirect's, so the next fetch asks it directly.
                     let feed = try await Self.discover(in: response.body, of: current, status: status)
                     guard let next = URL(string: feed.url)?.absoluteURL else {
-                        throw FeedFetchError(.noAdvertisedFeed, url: current,
-                                             message: "the page advertises a feed at an address that is no URL: \(feed.url)",
-                                             status: status)
+                        throw FeedFetchError(
+                            .noAdvertisedFeed, url: current,
+                            message: "the page advertises a feed at an address that is no URL: \(feed.url)",
+                            status: status)
                     }
                     try check(next, asked: request.url)
                     discovered = feed
@@ -196,19 +211,24 @@ public struct FeedFetcher: Sendable {
 
     /// Streams the body to a thread that reads it (``IngestFeeds/FeedReader/readOnce(_:decode:_:)``,
     /// compressed bodies decompressed) and returns the feed once that thread is done.
-    private func read(_ response: HTTPClientResponse, _ answer: FeedResponse, abort: FetchAbort,
-                      onResponse: @Sendable (FeedResponse) -> Void,
-                      onItem: (@Sendable (FeedItem, Feed) throws -> Void)?) async throws -> FeedFetchResult {
-        let encoding = response.headers.first(name: "Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased()
+    private func read(
+        _ response: HTTPClientResponse, _ answer: FeedResponse, abort: FetchAbort,
+        onResponse: @Sendable (FeedResponse) -> Void,
+        onItem: (@Sendable (FeedItem, Feed) throws -> Void)?
+    ) async throws -> FeedFetchResult {
+        let encoding = response.headers.first(name: "Content-Encoding")?.trimmingCharacters(in: .whitespaces)
+            .lowercased()
         if let encoding, !["", "identity", "gzip", "x-gzip"].contains(encoding) {
             try await Self.drain(response.body)
-            throw FeedFetchError(.unsupportedEncoding, url: answer.url,
-                                 message: "the body is encoded as \"\(encoding)\", which ingest does not read (it asks for gzip)",
-                                 status: answer.status)
+            throw FeedFetchError(
+                .unsupportedEncoding, url: answer.url,
+                message: "the body is encoded as \"\(encoding)\", which ingest does not read (it asks for gzip)",
+                status: answer.status)
         }
         onResponse(answer)
-        let options = FeedReader.Options(baseURL: answer.url, charset: ContentType.charset(answer.contentType),
-                                         onWarning: configuration.onWarning)
+        let options = FeedReader.Options(
+            baseURL: answer.url, charset: ContentType.charset(answer.contentType),
+            onWarning: configuration.onWarning)
         let body = BodyPipe(displayName: answer.url.absoluteString)
         abort.attach(body)
         let parsed = ThreadEnd()
@@ -224,9 +244,10 @@ public struct FeedFetcher: Sendable {
             for try await buffer in response.body {
                 received += buffer.readableBytes
                 guard received <= configuration.maxBodyBytes else {
-                    throw FeedFetchError(.tooLarge, url: answer.url,
-                                         message: "the body is larger than the \(configuration.maxBodyBytes) bytes allowed",
-                                         status: answer.status)
+                    throw FeedFetchError(
+                        .tooLarge, url: answer.url,
+                        message: "the body is larger than the \(configuration.maxBodyBytes) bytes allowed",
+                        status: answer.status)
                 }
                 guard await body.put(buffer) else { break }
             }
@@ -239,12 +260,17 @@ public struct FeedFetcher: Sendable {
     }
 
     /// Reads the feed from `body` on the calling thread; closes `body` when done.
-    private static func parse(_ body: BodyPipe, options: FeedReader.Options,
-                              onItem: (@Sendable (FeedItem, Feed) throws -> Void)?) throws -> Feed {
+    private static func parse(
+        _ body: BodyPipe, options: FeedReader.Options,
+        onItem: (@Sendable (FeedItem, Feed) throws -> Void)?
+    ) throws -> Feed {
         defer { body.close() }
         var items: [FeedItem] = []
         var feed = try FeedReader(options: options).readOnce(
-            body, decode: { try ExpansionBound($0.decompressingIfCompressed(inputBufferSize: ExpansionBound.inputBufferSize)) }
+            body,
+            decode: {
+                try ExpansionBound($0.decompressingIfCompressed(inputBufferSize: ExpansionBound.inputBufferSize))
+            }
         ) { item, feed in
             guard let onItem else { return items.append(item) }
             do {
@@ -271,25 +297,31 @@ public struct FeedFetcher: Sendable {
     }
 
     /// What the caller learns of a response read at `date`.
-    private static func response(_ requested: URL, _ url: URL, _ stored: URL, status: Int, _ headers: HTTPHeaders,
-                                 date: Date, discovered: DiscoveredFeed?) -> FeedResponse {
+    private static func response(
+        _ requested: URL, _ url: URL, _ stored: URL, status: Int, _ headers: HTTPHeaders,
+        date: Date, discovered: DiscoveredFeed?
+    ) -> FeedResponse {
         let cacheControl = headers["Cache-Control"]
-        return FeedResponse(requestedURL: requested, url: url, permanentURL: stored, status: status,
-                            etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"),
-                            cacheControl: cacheControl.isEmpty ? nil : cacheControl.joined(separator: ","),
-                            expires: headers.first(name: "Expires"), retryAfter: headers.first(name: "Retry-After"),
-                            contentType: headers.first(name: "Content-Type"), date: date, discoveredFeed: discovered)
+        return FeedResponse(
+            requestedURL: requested, url: url, permanentURL: stored, status: status,
+            etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"),
+            cacheControl: cacheControl.isEmpty ? nil : cacheControl.joined(separator: ","),
+            expires: headers.first(name: "Expires"), retryAfter: headers.first(name: "Retry-After"),
+            contentType: headers.first(name: "Content-Type"), date: date, discoveredFeed: discovered)
     }
 
     /// The first feed the page in `body` advertises (``IngestFeeds/FeedDiscovery``);
     /// reads at most ``pageLimit`` bytes of it.
-    private static func discover(in body: HTTPClientResponse.Body, of page: URL, status: Int?) async throws -> DiscoveredFeed {
+    private static func discover(in body: HTTPClientResponse.Body, of page: URL, status: Int?) async throws
+        -> DiscoveredFeed
+    {
         let feeds = try await advertised(in: body, of: page)
         guard let first = feeds.first else {
-            throw FeedFetchError(.noAdvertisedFeed, url: page,
-                                 message: "an HTML page that advertises no feed (no <link rel=\"alternate\" "
-                                     + "type=\"application/rss+xml\"> or Atom or JSON Feed link): name the feed's own URL",
-                                 status: status)
+            throw FeedFetchError(
+                .noAdvertisedFeed, url: page,
+                message: "an HTML page that advertises no feed (no <link rel=\"alternate\" "
+                    + "type=\"application/rss+xml\"> or Atom or JSON Feed link): name the feed's own URL",
+                status: status)
         }
         return first
     }
@@ -309,13 +341,15 @@ public struct FeedFetcher: Sendable {
     /// with, its body drained first.
     static func statusFailure(_ response: HTTPClientResponse, url: URL) async throws -> FeedFetchError {
         try await drain(response.body)
-        return FeedFetchError(.httpStatus, url: url, message: "HTTP \(response.status.code) \(response.status.reasonPhrase)",
-                              status: Int(response.status.code), retryAfterHeader: response.headers.first(name: "Retry-After"))
+        return FeedFetchError(
+            .httpStatus, url: url, message: "HTTP \(response.status.code) \(response.status.reasonPhrase)",
+            status: Int(response.status.code), retryAfterHeader: response.headers.first(name: "Retry-After"))
     }
 
     /// The failure of a fetch that met more redirects than it follows.
     func tooManyRedirects(url: URL, status: Int?) -> FeedFetchError {
-        FeedFetchError(.badRedirect, url: url, message: "more than \(configuration.maxRedirects) redirects", status: status)
+        FeedFetchError(
+            .badRedirect, url: url, message: "more than \(configuration.maxRedirects) redirects", status: status)
     }
 
     /// Reads and drops a body that is not a feed (a redirect's, an error page), so
@@ -337,23 +371,29 @@ public struct FeedFetcher: Sendable {
         }
         switch error as? HTTPClientError {
         case .readTimeout?:
-            return FeedFetchError(.timedOut, url: url, message: "no data for \(Self.words(configuration.readTimeout)) (timed out)",
-                                  status: status)
+            return FeedFetchError(
+                .timedOut, url: url, message: "no data for \(Self.words(configuration.readTimeout)) (timed out)",
+                status: status)
         case .connectTimeout?:
-            return FeedFetchError(.timedOut, url: url,
-                                  message: "could not connect within \(Self.words(configuration.connectTimeout)) (timed out)",
-                                  status: status)
+            return FeedFetchError(
+                .timedOut, url: url,
+                message: "could not connect within \(Self.words(configuration.connectTimeout)) (timed out)",
+                status: status)
         case .deadlineExceeded?:
-            return FeedFetchError(.timedOut, url: url,
-                                  message: "no response within \(Self.words(configuration.headTimeout)) (timed out)",
-                                  status: status)
+            return FeedFetchError(
+                .timedOut, url: url,
+                message: "no response within \(Self.words(configuration.headTimeout)) (timed out)",
+                status: status)
         case .remoteConnectionClosed?:
-            return FeedFetchError(.network, url: url, message: "the server closed the connection before the end of the response",
-                                  status: status)
+            return FeedFetchError(
+                .network, url: url, message: "the server closed the connection before the end of the response",
+                status: status)
         case let other?:
             return FeedFetchError(.network, url: url, message: "\(other)", status: status)
         case nil:
-            if error is CancellationError { return FeedFetchError(.cancelled, url: url, message: "cancelled", status: status) }
+            if error is CancellationError {
+                return FeedFetchError(.cancelled, url: url, message: "cancelled", status: status)
+            }
             return FeedFetchError(.network, url: url, message: "\(error)", status: status)
         }
     }

@@ -13,9 +13,11 @@ extension FeedReader {
     /// input of them (decompressing what is compressed, by default).
     ///
     /// - Returns: the feed, without its items: `deliver` had each.
-    public func readOnce(_ raw: any ByteSource,
-                         decode: @escaping (any ByteSource) throws -> any ByteSource = { try $0.decompressingIfCompressed() },
-                         _ deliver: (FeedItem, Feed) throws -> Void) throws -> Feed {
+    public func readOnce(
+        _ raw: any ByteSource,
+        decode: @escaping (any ByteSource) throws -> any ByteSource = { try $0.decompressingIfCompressed() },
+        _ deliver: (FeedItem, Feed) throws -> Void
+    ) throws -> Feed {
         let spool = try SpoolingSource(raw)
         return try read(decode(spool), reopen: { try decode(spool.replay()) }, deliver)
     }

@@ -32,10 +32,12 @@ public struct FeedResponse: Sendable, Hashable {
     public var discoveredFeed: DiscoveredFeed?
 
     /// A response; see the properties.
-    public init(requestedURL: URL, url: URL, permanentURL: URL, status: Int, etag: String? = nil,
-                lastModified: String? = nil, cacheControl: String? = nil, expires: String? = nil,
-                retryAfter: String? = nil, contentType: String? = nil, date: Date = Date(),
-                discoveredFeed: DiscoveredFeed? = nil) {
+    public init(
+        requestedURL: URL, url: URL, permanentURL: URL, status: Int, etag: String? = nil,
+        lastModified: String? = nil, cacheControl: String? = nil, expires: String? = nil,
+        retryAfter: String? = nil, contentType: String? = nil, date: Date = Date(),
+        discoveredFeed: DiscoveredFeed? = nil
+    ) {
         self.requestedURL = requestedURL
         self.url = url
         self.permanentURL = permanentURL
@@ -66,8 +68,9 @@ public struct FeedResponse: Sendable, Hashable {
     /// dates counted from ``date``, so that `max-age=600` means 600 s after the
     /// fetch began however slow the body was.
     public var archiveRecord: FeedFetch {
-        FeedFetch(url: permanentURL.absoluteString, status: status, etag: etag, lastModified: lastModified, date: date,
-                  expires: FeedFetch.expiry(cacheControl: cacheControl, expires: expires, at: date),
-                  retryAfter: FeedFetch.retryDate(retryAfter, at: date))
+        FeedFetch(
+            url: permanentURL.absoluteString, status: status, etag: etag, lastModified: lastModified, date: date,
+            expires: FeedFetch.expiry(cacheControl: cacheControl, expires: expires, at: date),
+            retryAfter: FeedFetch.retryDate(retryAfter, at: date))
     }
 }

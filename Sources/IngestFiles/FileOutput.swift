@@ -102,8 +102,9 @@ public final class FileOutput: Output {
     /// Checks the target (an existing file without ``replace`` is an `.output` error,
     /// exit status 73) and creates the temporary file beside it.
     public func open() throws {
-        let file = try OutputFile(path: path, replace: replace, lockTimeout: lockTimeout, streamable: streamable,
-                                  whileWaiting: whileWaitingForLock)
+        let file = try OutputFile(
+            path: path, replace: replace, lockTimeout: lockTimeout, streamable: streamable,
+            whileWaiting: whileWaitingForLock)
         removedTemporaryFiles = file.removedTemporaryFiles
         secondsWaitedForLock = file.secondsWaitedForLock
         self.file = file
@@ -122,13 +123,14 @@ public final class FileOutput: Output {
     /// file (spooling what must wait for the end), then completes the file.
     public func write(_ body: (any RecordSink) throws -> Void) throws {
         guard let file else { preconditionFailure("FileOutput.write(_:) before open()") }
-        let sink: any FileRecordSink = switch format {
-        case .propertyList(let encoding): try PlistSink(output: file, format: encoding)
-        case .keyedArchive(let encoding, let className, let classNames):
-            try KeyedArchiveSink(output: file, format: encoding, className: className, classNames: classNames)
-        case .json: try JSONRecordSink(output: file, format: .array)
-        case .jsonLines: try JSONRecordSink(output: file, format: .lines)
-        }
+        let sink: any FileRecordSink =
+            switch format {
+            case .propertyList(let encoding): try PlistSink(output: file, format: encoding)
+            case .keyedArchive(let encoding, let className, let classNames):
+                try KeyedArchiveSink(output: file, format: encoding, className: className, classNames: classNames)
+            case .json: try JSONRecordSink(output: file, format: .array)
+            case .jsonLines: try JSONRecordSink(output: file, format: .lines)
+            }
         try body(sink)
         try sink.finish()
     }

@@ -18,7 +18,12 @@ package final class AtomicFile {
     package let target: String
     package let temporaryPath: String
     private var done = false {
-        didSet { if done, writebackDescriptor >= 0 { close(writebackDescriptor); writebackDescriptor = -1 } }
+        didSet {
+            if done, writebackDescriptor >= 0 {
+                close(writebackDescriptor)
+                writebackDescriptor = -1
+            }
+        }
     }
     private var writebackDescriptor: Int32 = -1
 
@@ -36,7 +41,8 @@ package final class AtomicFile {
         temporaryPath = path
         guard descriptor >= 0 else {
             done = true  // nothing was created, so there is nothing to discard
-            throw IngestError(.output, "cannot create a file beside it: \(String(cString: strerror(errno)))", file: target)
+            throw IngestError(
+                .output, "cannot create a file beside it: \(String(cString: strerror(errno)))", file: target)
         }
         close(descriptor)
         TemporaryFiles.register(temporaryPath)
@@ -55,7 +61,9 @@ package final class AtomicFile {
         #if os(Linux)
         guard !done else { return }
         if writebackDescriptor < 0 { writebackDescriptor = open(temporaryPath, O_RDONLY | O_CLOEXEC) }
-        if writebackDescriptor >= 0, let syncFileRange { _ = syncFileRange(writebackDescriptor, 0, 0, syncFileRangeWrite) }
+        if writebackDescriptor >= 0, let syncFileRange {
+            _ = syncFileRange(writebackDescriptor, 0, 0, syncFileRangeWrite)
+        }
         #endif
     }
 
@@ -72,8 +80,9 @@ package final class AtomicFile {
             unlink(temporaryPath)
         } else if !replacing, errno == EEXIST {
             discard()
-            throw IngestError(.output, "already exists: it appeared while this run was writing it", file: target,
-                              reason: .outputExists(appendable: false))
+            throw IngestError(
+                .output, "already exists: it appeared while this run was writing it", file: target,
+                reason: .outputExists(appendable: false))
         } else if rename(temporaryPath, target) != 0 {
             let reason = String(cString: strerror(errno))
             discard()
@@ -118,10 +127,15 @@ package final class AtomicFile {
         let prefix = ".\(base).ingest-", suffix = ".tmp"
         var removed: [String] = []
         for name in POSIX.entryNames(in: directory.isEmpty ? "." : directory) ?? [] {
-            guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { continue }
-            let middle = name.dropFirst(prefix.count).dropLast(suffix.count).split(separator: "-", omittingEmptySubsequences: false)
-            guard middle.count == 2, middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-                  let pid = pid_t(middle[0]), pid > 0, pid != getpid() else { continue }
+            guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else {
+                continue
+            }
+            let middle = name.dropFirst(prefix.count).dropLast(suffix.count).split(
+                separator: "-", omittingEmptySubsequences: false)
+            guard middle.count == 2,
+                middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                let pid = pid_t(middle[0]), pid > 0, pid != getpid()
+            else { continue }
             guard kill(pid, 0) == -1, errno == ESRCH else { continue }
             let path = directory + name
             if unlink(path) == 0 { removed.append(path) }
@@ -145,7 +159,9 @@ package final class AtomicFile {
 
     private static func sync(path: String, what: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw IngestError(.io, "cannot reopen to sync: \(String(cString: strerror(errno)))", file: what) }
+        guard descriptor >= 0 else {
+            throw IngestError(.io, "cannot reopen to sync: \(String(cString: strerror(errno)))", file: what)
+        }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 || errno == EINVAL else {
             throw IngestError(.io, "cannot flush to disk: \(String(cString: strerror(errno)))", file: what)
@@ -157,7 +173,9 @@ package final class AtomicFile {
 /// glibc's `sync_file_range`, which Swift's Glibc module leaves out (it needs
 /// `_GNU_SOURCE`); looked up once by name.
 private let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? =
-    dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range").map { unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self) }
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range").map {
+        unsafeBitCast($0, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+    }
 /// `SYNC_FILE_RANGE_WRITE`: start writeback of dirty pages, don't wait for it.
 private let syncFileRangeWrite: UInt32 = 2
 #endif

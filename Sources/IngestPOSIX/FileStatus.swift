@@ -26,7 +26,9 @@ package enum FileStatus {
         var info = stat()
         if stat(path, &info) == 0 { return ["\(info.st_dev)", "\(info.st_ino)"] }
         let (directory, base) = AtomicFile.split(path)
-        guard !base.isEmpty, base != ".", base != "..", stat(directory.isEmpty ? "." : directory, &info) == 0 else { return nil }
+        guard !base.isEmpty, base != ".", base != "..", stat(directory.isEmpty ? "." : directory, &info) == 0 else {
+            return nil
+        }
         return ["\(info.st_dev)", "\(info.st_ino)", base]
     }
 

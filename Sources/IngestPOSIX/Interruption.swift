@@ -50,7 +50,9 @@ public enum Interruption {
     /// was requested.
     package static func check(file: String) throws {
         guard let signal = requestedSignal else { return }
-        let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : signal == SIGHUP ? "SIGHUP" : "signal \(signal)"
+        let name =
+            signal == SIGINT
+            ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : signal == SIGHUP ? "SIGHUP" : "signal \(signal)"
         throw IngestError(.io, "interrupted by \(name)", file: file, reason: .interrupted(signal: signal))
     }
 }

@@ -56,7 +56,8 @@ package final class OutputLock {
             if descriptor < 0 {
                 descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
                 guard descriptor >= 0 else {
-                    throw IngestError(.output, "cannot create the lock file \(path) beside it: \(POSIX.lastError)", file: target)
+                    throw IngestError(
+                        .output, "cannot create the lock file \(path) beside it: \(POSIX.lastError)", file: target)
                 }
             }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
@@ -76,8 +77,9 @@ package final class OutputLock {
             guard clock.now < deadline else {
                 _ = POSIX.close(descriptor)
                 descriptor = -1
-                throw IngestError(.temporary, "another run is writing it (it holds \(path)); waited \(Self.seconds(timeout)) s",
-                                  file: target, reason: .outputBusy(waitedSeconds: timeout))
+                throw IngestError(
+                    .temporary, "another run is writing it (it holds \(path)); waited \(Self.seconds(timeout)) s",
+                    file: target, reason: .outputBusy(waitedSeconds: timeout))
             }
             if !toldWaiting {
                 // The holder writes its id just after locking: give it a moment to.

@@ -41,7 +41,9 @@ package enum OutputTarget: Equatable, Sendable {
             return
         }
         var link = stat()
-        if type == S_IFREG, lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+        if type == S_IFREG, lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK,
+            let resolved = realpath(path, nil)
+        {
             defer { free(resolved) }
             self = .file(String(cString: resolved))
             return
@@ -68,7 +70,9 @@ package enum OutputTarget: Equatable, Sendable {
             try FileStatus.copy(source, to: STDOUT_FILENO, named: "standard output")
         case .stream(let stream):
             let descriptor = open(stream, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path) }
+            guard descriptor >= 0 else {
+                throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path)
+            }
             defer { _ = POSIX.close(descriptor) }
             try FileStatus.copy(source, to: descriptor, named: path)
         case .file:
@@ -83,7 +87,9 @@ package enum OutputTarget: Equatable, Sendable {
             try bytes.withUnsafeBytes { try POSIX.writeAll(STDOUT_FILENO, $0, to: "standard output") }
         case .stream(let stream):
             let descriptor = open(stream, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path) }
+            guard descriptor >= 0 else {
+                throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path)
+            }
             defer { _ = POSIX.close(descriptor) }
             try bytes.withUnsafeBytes { try POSIX.writeAll(descriptor, $0, to: path) }
         case .file:

@@ -52,7 +52,9 @@ package enum POSIX {
             let written = platformWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                if errno == EPIPE { throw IngestError(.io, "cannot write to \(what): its reader closed it", reason: .readerClosed) }
+                if errno == EPIPE {
+                    throw IngestError(.io, "cannot write to \(what): its reader closed it", reason: .readerClosed)
+                }
                 throw IngestError(.io, "cannot write to \(what): \(lastError)")
             }
             offset += written

@@ -27,7 +27,8 @@ extension PostgresOutput: StoredRowReader {
     ///   closed is replaced, and the read tried once more); `.io` for a column the
     ///   table does not have; `.output` when the name is a view or another relation
     ///   that is not a table.
-    public func storedRows(in table: String, columns: [String], matching: [String: FieldValue]) throws -> [[FieldValue]] {
+    public func storedRows(in table: String, columns: [String], matching: [String: FieldValue]) throws -> [[FieldValue]]
+    {
         let reused = storedRowReader != nil
         do {
             return try openReader().rows(in: table, columns: columns, matching: matching)
@@ -50,7 +51,8 @@ extension PostgresOutput: StoredRowReader {
         for setting in ["lock_timeout = \(milliseconds)", "default_transaction_read_only = on"] {
             try session.execute("SET \(setting)", doing: "cannot set up a reading session")
         }
-        let reader = StoredRowQuery(catalog: PostgresCatalog(session: session, schema: try PostgresCatalog.currentSchema(session)))
+        let reader = StoredRowQuery(
+            catalog: PostgresCatalog(session: session, schema: try PostgresCatalog.currentSchema(session)))
         storedRowReader = reader
         return reader
     }
@@ -78,14 +80,17 @@ struct StoredRowQuery {
             return type
         }
         let types = try columns.map(type(of:))
-        var sql = "SELECT " + zip(columns, types).map { Self.selected(PostgresIdentifier.quoted($0), type: $1) }.joined(separator: ", ")
+        var sql =
+            "SELECT "
+            + zip(columns, types).map { Self.selected(PostgresIdentifier.quoted($0), type: $1) }.joined(separator: ", ")
         sql += " FROM " + PostgresIdentifier.qualified(catalog.schema, table)
         var bindings = PostgresBindings(capacity: matching.count)
         var conditions: [String] = []
         for (column, value) in matching.sorted(by: { $0.key < $1.key }) {
             let columnType = try type(of: column)
             if let text = Self.text(of: value, for: columnType) { bindings.append(text) } else { bindings.appendNull() }
-            conditions.append("\(PostgresIdentifier.quoted(column)) IS NOT DISTINCT FROM $\(conditions.count + 1)::\(columnType.sql)")
+            conditions.append(
+                "\(PostgresIdentifier.quoted(column)) IS NOT DISTINCT FROM $\(conditions.count + 1)::\(columnType.sql)")
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
@@ -138,7 +143,8 @@ struct StoredRowQuery {
     static func text(of value: FieldValue, for type: PostgresColumnType) -> String? {
         switch value {
         case .bool(let flag) where type == .bigint || type == .double: flag ? "1" : "0"
-        case .data(let bytes) where type == .bytea: "\\x" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        case .data(let bytes) where type == .bytea:
+            "\\x" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         default: value.text
         }
     }

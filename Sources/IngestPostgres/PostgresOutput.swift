@@ -126,8 +126,10 @@ public final class PostgresOutput: Output {
     ///     record must fill (a table that exists must have it); with
     ///     ``/IngestCore/TableKeys/upsert``, a record whose key is stored updates its row.
     ///   - identifierCase: how names grown from the records are spelled; lower case by default.
-    public init(settings: PostgresConnectionSettings, mode: Mode = .create, altersExistingTables: Bool = false,
-                design: TableDesign? = nil, keys: TableKeys? = nil, identifierCase: IdentifierCase = .lower) {
+    public init(
+        settings: PostgresConnectionSettings, mode: Mode = .create, altersExistingTables: Bool = false,
+        design: TableDesign? = nil, keys: TableKeys? = nil, identifierCase: IdentifierCase = .lower
+    ) {
         self.settings = settings
         self.keys = design == nil ? keys : nil
         self.mode = mode
@@ -141,10 +143,13 @@ public final class PostgresOutput: Output {
     ///
     /// - Throws: `.usage` for a string libpq would refuse, and for a password in it
     ///   (see ``PostgresConnectionSettings/init(_:environment:systemUser:homeDirectory:)``).
-    public convenience init(connectionString: String, mode: Mode = .create, altersExistingTables: Bool = false,
-                            design: TableDesign? = nil, keys: TableKeys? = nil, identifierCase: IdentifierCase = .lower) throws {
-        self.init(settings: try PostgresConnectionSettings(connectionString), mode: mode,
-                  altersExistingTables: altersExistingTables, design: design, keys: keys, identifierCase: identifierCase)
+    public convenience init(
+        connectionString: String, mode: Mode = .create, altersExistingTables: Bool = false,
+        design: TableDesign? = nil, keys: TableKeys? = nil, identifierCase: IdentifierCase = .lower
+    ) throws {
+        self.init(
+            settings: try PostgresConnectionSettings(connectionString), mode: mode,
+            altersExistingTables: altersExistingTables, design: design, keys: keys, identifierCase: identifierCase)
     }
 
     deinit {
@@ -160,7 +165,8 @@ public final class PostgresOutput: Output {
     public func open() throws {
         guard phase == .new else { throw IngestError(.usage, "a PostgreSQL output opens once") }
         phase = .open
-        let session = PostgresSession(target: settings.description, pipelineDepth: pipelineDepth, lockTimeout: lockTimeout)
+        let session = PostgresSession(
+            target: settings.description, pipelineDepth: pipelineDepth, lockTimeout: lockTimeout)
         self.session = session
         try session.connect(settings, warnings: &warnings)
         try session.execute("BEGIN", doing: "cannot start a transaction")
@@ -168,8 +174,9 @@ public final class PostgresOutput: Output {
         let milliseconds = max(1, Int((min(max(lockTimeout, 0), 86_400) * 1000).rounded()))
         try session.execute("SET LOCAL lock_timeout = \(milliseconds)", doing: "cannot set lock_timeout")
         let catalog = PostgresCatalog(session: session, schema: try PostgresCatalog.currentSchema(session))
-        let sink = PostgresSink(session: session, catalog: catalog, mode: mode, altersExistingTables: altersExistingTables,
-                                design: design, keys: keys, foldsNames: identifierCase == .lower, batchSize: batchSize)
+        let sink = PostgresSink(
+            session: session, catalog: catalog, mode: mode, altersExistingTables: altersExistingTables,
+            design: design, keys: keys, foldsNames: identifierCase == .lower, batchSize: batchSize)
         self.sink = sink
         if let design { try sink.prepare(design) }
     }

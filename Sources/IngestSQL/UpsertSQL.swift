@@ -5,7 +5,9 @@ package enum UpsertSQL {
     /// left out), or `DO NOTHING` when no column is left; names quoted by `quote`.
     package static func onConflict(key: [String], updating columns: [String], quote: (String) -> String) -> String {
         let updated = columns.filter { !key.contains($0) }
-        let action = updated.isEmpty ? "DO NOTHING"
+        let action =
+            updated.isEmpty
+            ? "DO NOTHING"
             : "DO UPDATE SET " + updated.map { "\(quote($0)) = excluded.\(quote($0))" }.joined(separator: ", ")
         return "ON CONFLICT (\(key.map(quote).joined(separator: ", "))) \(action)"
     }

@@ -19,11 +19,18 @@ extension ColumnType {
     /// `FLOA`, `DOUB`.
     init(declared: String) {
         let type = declared.uppercased()
-        if type.contains("INT") { self = .integer }
-        else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { self = .text }
-        else if type.contains("BLOB") { self = .blob }
-        else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { self = .real }
-        else if type.isEmpty { self = .untyped }
-        else { self = .text }
+        if type.contains("INT") {
+            self = .integer
+        } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
+            self = .text
+        } else if type.contains("BLOB") {
+            self = .blob
+        } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
+            self = .real
+        } else if type.isEmpty {
+            self = .untyped
+        } else {
+            self = .text
+        }
     }
 }

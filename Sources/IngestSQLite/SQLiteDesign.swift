@@ -41,10 +41,13 @@ struct SQLiteDesign {
             let name = table.name.quotedSQLIdentifier
             var definitions: [String] = []
             if let key = table.foreignKey {
-                definitions.append("\(key.column.quotedSQLIdentifier) \(key.type.sqliteType) NOT NULL REFERENCES \(key.parentTable.quotedSQLIdentifier) (\(key.parentColumn.quotedSQLIdentifier)) ON DELETE CASCADE")
+                definitions.append(
+                    "\(key.column.quotedSQLIdentifier) \(key.type.sqliteType) NOT NULL REFERENCES \(key.parentTable.quotedSQLIdentifier) (\(key.parentColumn.quotedSQLIdentifier)) ON DELETE CASCADE"
+                )
             }
             for column in table.columns {
-                definitions.append("\(column.name.quotedSQLIdentifier) \(column.type.sqliteType)\(column.notNull ? " NOT NULL" : "")")
+                definitions.append(
+                    "\(column.name.quotedSQLIdentifier) \(column.type.sqliteType)\(column.notNull ? " NOT NULL" : "")")
             }
             if !table.primaryKey.isEmpty {
                 // An integer key would be the rowid, which orders the rows: a random one is
@@ -56,11 +59,14 @@ struct SQLiteDesign {
             // A key that starts with the foreign key is an index for it already.
             if let key = table.foreignKey, table.primaryKey.first != key.column {
                 let index = "\(table.name)_\(key.column)"
-                statements.append("CREATE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(key.column.quotedSQLIdentifier))")
+                statements.append(
+                    "CREATE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(key.column.quotedSQLIdentifier))"
+                )
             }
             for set in table.indexes {
                 let index = ([table.name] + set).joined(separator: "_")
-                statements.append("CREATE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(Self.list(set)))")
+                statements.append(
+                    "CREATE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(Self.list(set)))")
             }
             guard design.upsert else { continue }
             if !table.primaryKey.isEmpty {
@@ -69,12 +75,16 @@ struct SQLiteDesign {
                 // A keyless child row is the same row when every column is the same. A
                 // unique index counts NULLs as all different, so a nullable column is
                 // indexed as (is it NULL, its value or 0): a row with a NULL is found again.
-                let all = [key.column.quotedSQLIdentifier] + table.columns.map { column in
-                    let quoted = column.name.quotedSQLIdentifier
-                    return column.notNull ? quoted : "(\(quoted) IS NULL), ifnull(\(quoted), 0)"
-                }
+                let all =
+                    [key.column.quotedSQLIdentifier]
+                    + table.columns.map { column in
+                        let quoted = column.name.quotedSQLIdentifier
+                        return column.notNull ? quoted : "(\(quoted) IS NULL), ifnull(\(quoted), 0)"
+                    }
                 let index = "\(table.name)_rows"
-                statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(all.joined(separator: ", ")))")
+                statements.append(
+                    "CREATE UNIQUE INDEX IF NOT EXISTS \(index.quotedSQLIdentifier) ON \(name) (\(all.joined(separator: ", ")))"
+                )
                 clauses[table.name] = "ON CONFLICT DO NOTHING"
             }
         }

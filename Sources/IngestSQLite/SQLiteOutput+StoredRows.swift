@@ -13,7 +13,8 @@ extension SQLiteOutput: StoredRowReader {
     /// values are bound, never spliced into the statement.
     ///
     /// A reader waits up to five seconds for another process's write lock.
-    public func storedRows(in table: String, columns: [String], matching: [String: FieldValue]) throws -> [[FieldValue]] {
+    public func storedRows(in table: String, columns: [String], matching: [String: FieldValue]) throws -> [[FieldValue]]
+    {
         var rows: [[FieldValue]] = []
         try forEachStoredRow(in: table, columns: columns, matching: matching) { rows.append($0) }
         return rows
@@ -21,8 +22,10 @@ extension SQLiteOutput: StoredRowReader {
 
     /// Calls `body` with the values of each row ``storedRows(in:columns:matching:)``
     /// returns, read one at a time from a cursor.
-    public func forEachStoredRow(in table: String, columns: [String], matching: [String: FieldValue],
-                                 _ body: ([FieldValue]) throws -> Void) throws {
+    public func forEachStoredRow(
+        in table: String, columns: [String], matching: [String: FieldValue],
+        _ body: ([FieldValue]) throws -> Void
+    ) throws {
         // A stream (standard output, a FIFO, a device) holds no rows to read back:
         // opening a FIFO to read it would wait for a writer that never comes.
         guard let path = target.filePath, FileStatus.exists(path) else { return }
@@ -38,7 +41,8 @@ extension SQLiteOutput: StoredRowReader {
         }
         defer { try? queue.close() }
         let filters = matching.sorted { $0.key < $1.key }
-        var sql = "SELECT \(columns.map(\.quotedSQLIdentifier).joined(separator: ", ")) FROM \(table.quotedSQLIdentifier)"
+        var sql =
+            "SELECT \(columns.map(\.quotedSQLIdentifier).joined(separator: ", ")) FROM \(table.quotedSQLIdentifier)"
         if !filters.isEmpty {
             sql += " WHERE " + filters.map { "\($0.key.quotedSQLIdentifier) IS ?" }.joined(separator: " AND ")
         }

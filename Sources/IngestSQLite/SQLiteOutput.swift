@@ -94,8 +94,10 @@ public final class SQLiteOutput: Output {
     ///   - keys: without a design, the primary key every table the import creates
     ///     gets, which every record must fill (a table already in the file must have
     ///     it); with ``TableKeys/upsert``, a record whose key is stored updates its row.
-    public init(path: String, mode: Mode, altersExistingTables: Bool = false, design: TableDesign? = nil,
-                keys: TableKeys? = nil) {
+    public init(
+        path: String, mode: Mode, altersExistingTables: Bool = false, design: TableDesign? = nil,
+        keys: TableKeys? = nil
+    ) {
         self.keys = keys
         self.path = path
         self.mode = mode
@@ -159,12 +161,14 @@ public final class SQLiteOutput: Output {
             try queue.inDatabase { db in
                 if file != nil {
                     // A private file being built: no journal is needed, the rename is the commit.
-                    try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+                    try db.execute(
+                        sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
                 }
-                let sink = SQLiteSink(database: db, batchSize: file == nil ? nil : 50_000,
-                                      altersExistingTables: altersExistingTables,
-                                      afterBatch: file.map { file in { file.startWriteback() } },
-                                      design: design.map(SQLiteDesign.init), keys: keys)
+                let sink = SQLiteSink(
+                    database: db, batchSize: file == nil ? nil : 50_000,
+                    altersExistingTables: altersExistingTables,
+                    afterBatch: file.map { file in { file.startWriteback() } },
+                    design: design.map(SQLiteDesign.init), keys: keys)
                 do {
                     try sink.prepare()
                     try body(sink)
@@ -240,7 +244,9 @@ public final class SQLiteOutput: Output {
     }
 
     private func busy(_ error: DatabaseError) -> IngestError {
-        IngestError(.temporary, "another connection is writing the database; waited \(OutputLock.seconds(lockTimeout)) s (SQLite: \(error.message ?? "database is locked"))",
-                    file: path, reason: .outputBusy(waitedSeconds: lockTimeout))
+        IngestError(
+            .temporary,
+            "another connection is writing the database; waited \(OutputLock.seconds(lockTimeout)) s (SQLite: \(error.message ?? "database is locked"))",
+            file: path, reason: .outputBusy(waitedSeconds: lockTimeout))
     }
 }

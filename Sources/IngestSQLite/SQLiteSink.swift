@@ -61,8 +61,10 @@ final class SQLiteSink: RecordSink {
     ///     file to disk early (``AtomicFile/startWriteback()``).
     ///   - design: tables declared by a schema, created (if missing) by ``prepare()``.
     ///   - keys: without a design, the primary key of every table, and whether to upsert.
-    init(database: Database, batchSize: Int? = nil, altersExistingTables: Bool = false,
-         afterBatch: (() -> Void)? = nil, design: SQLiteDesign? = nil, keys: TableKeys? = nil) {
+    init(
+        database: Database, batchSize: Int? = nil, altersExistingTables: Bool = false,
+        afterBatch: (() -> Void)? = nil, design: SQLiteDesign? = nil, keys: TableKeys? = nil
+    ) {
         self.keys = design == nil ? keys : nil
         db = database
         valueLength = SQLiteValueLength(connection: database.sqliteConnection)
@@ -91,13 +93,20 @@ final class SQLiteSink: RecordSink {
     /// value for it.
     private func addMissingColumns(_ design: TableDesign) throws {
         for table in design.tables {
-            let stored = Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table.name])
-                .map { $0[0] as String })
+            let stored = Set(
+                try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table.name])
+                    .map { $0[0] as String })
             for column in table.columns where !stored.contains(column.name) {
                 guard !column.notNull else {
-                    throw IngestError(.output, "the table \(table.name) has no column \(column.name), which cannot be added to its rows (NOT NULL)")
+                    throw IngestError(
+                        .output,
+                        "the table \(table.name) has no column \(column.name), which cannot be added to its rows (NOT NULL)"
+                    )
                 }
-                try db.execute(sql: "ALTER TABLE \(table.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sqliteType)")
+                try db.execute(
+                    sql:
+                        "ALTER TABLE \(table.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sqliteType)"
+                )
             }
         }
     }
@@ -167,8 +176,9 @@ final class SQLiteSink: RecordSink {
             numberKinds.append(number)
         }
         if let keys {
-            try keys.check(keys.primaryKey, of: table.name, fields: fields, columnOfField: columnOfField,
-                           columnIndex: table.columnIndex(named:), position: position)
+            try keys.check(
+                keys.primaryKey, of: table.name, fields: fields, columnOfField: columnOfField,
+                columnIndex: table.columnIndex(named:), position: position)
         }
         if !table.isCreated {
             try table.create(in: db)
@@ -196,7 +206,8 @@ final class SQLiteSink: RecordSink {
             // A constraint the data breaks (a duplicate key, a NULL where NOT NULL) is the
             // input's fault, not the disk's.
             let kind: IngestError.Kind = status & 0xFF == SQLITE_CONSTRAINT ? .data : .io
-            let key = kind == .data ? keyDescription(of: fields, in: batch, table: table).map { " (key \($0))" } ?? "" : ""
+            let key =
+                kind == .data ? keyDescription(of: fields, in: batch, table: table).map { " (key \($0))" } ?? "" : ""
             throw IngestError(kind, "cannot insert into \(table.name): \(message)\(key)", position: position)
         }
         table.didInsertRow()
@@ -204,12 +215,16 @@ final class SQLiteSink: RecordSink {
     }
 
     /// `id=7`: the values the record gives the table's key columns, for a message.
-    private func keyDescription(of fields: ArraySlice<RecordBatch.Field>, in batch: RecordBatch, table: SQLiteTable) -> String? {
+    private func keyDescription(of fields: ArraySlice<RecordBatch.Field>, in batch: RecordBatch, table: SQLiteTable)
+        -> String?
+    {
         let key = table.upsertKey ?? (table.primaryKey.isEmpty ? nil : table.primaryKey)
         guard let key else { return nil }
         var values: [(column: String, value: String)] = []
         for column in key {
-            guard let index = table.columnIndex(named: column), let field = columnOfField.firstIndex(of: index) else { return nil }
+            guard let index = table.columnIndex(named: column), let field = columnOfField.firstIndex(of: index) else {
+                return nil
+            }
             let bytes = batch.bytes(of: fields[fields.startIndex + field])
             values.append((column, String(decoding: bytes, as: UTF8.self)))
         }
@@ -227,16 +242,20 @@ final class SQLiteSink: RecordSink {
     /// bound as numbers unless their column is TEXT; numbers in a BLOB column are
     /// bound as numbers too, as in an untyped one: BLOB affinity stores every value
     /// as given. A text or blob longer than SQLite takes is refused (``SQLiteValueLength``).
-    private func bind(_ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, to statement: SQLiteStatement,
-                      in table: SQLiteTable, at position: SourcePosition?) throws {
+    private func bind(
+        _ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, to statement: SQLiteStatement,
+        in table: SQLiteTable, at position: SourcePosition?
+    ) throws {
         for (offset, field) in fields.enumerated() {
             let column = columnOfField[offset]
             let slot = Int32(column + 1)
             let bytes = batch.bytes(of: field)
             // Within the limit (every value but a hostile one) the count is exact as an Int32.
-            let length = bytes.count <= valueLength.limit
+            let length =
+                bytes.count <= valueLength.limit
                 ? Int32(truncatingIfNeeded: bytes.count)
-                : try valueLength.checked(bytes.count, field: field.name.qualified, table: table.name, position: position)
+                : try valueLength.checked(
+                    bytes.count, field: field.name.qualified, table: table.name, position: position)
             let status: Int32
             switch field.kind {
             case .null:
@@ -246,21 +265,25 @@ final class SQLiteSink: RecordSink {
             case .inferred, .number, .integer, .real:
                 switch (numberKinds[offset], table.columns[column].type) {
                 case (.integer?, .integer), (.integer?, .untyped), (.integer?, .blob):
-                    status = sqlite3_bind_int64(statement, slot, NumberSyntax.int64(bytes.assumingMemoryBound(to: UInt8.self))!)
+                    status = sqlite3_bind_int64(
+                        statement, slot, NumberSyntax.int64(bytes.assumingMemoryBound(to: UInt8.self))!)
                 case (.integer?, .real), (.real?, .real), (.real?, .untyped), (.real?, .blob), (.real?, .integer):
                     status = sqlite3_bind_double(statement, slot, NumberSyntax.double(bytes))
                 default:
                     if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
-                    status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                               length, sqliteStatic)
+                    status = sqlite3_bind_text(
+                        statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        length, sqliteStatic)
                 }
             case .text:
                 if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
-                status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                           length, sqliteStatic)
+                status = sqlite3_bind_text(
+                    statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                    length, sqliteStatic)
             case .jsonArray, .jsonObject:
-                status = sqlite3_bind_text(statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                           length, sqliteStatic)
+                status = sqlite3_bind_text(
+                    statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                    length, sqliteStatic)
             case .data:
                 status = sqlite3_bind_blob(statement, slot, bytes.baseAddress!, length, sqliteStatic)
             }
@@ -309,7 +332,10 @@ final class SQLiteSink: RecordSink {
         if let target = tables[ExactString(newRecordTable)] {
             // Another input of this run wrote these records' table already.
             guard !table.preexisting else {
-                throw IngestError(.data, "cannot rename the table \(table.name) to \(target.name): the import writes a table of that name already")
+                throw IngestError(
+                    .data,
+                    "cannot rename the table \(table.name) to \(target.name): the import writes a table of that name already"
+                )
             }
             tableOrder.removeAll { $0 === table }
             tableNames.release(table.name)
@@ -334,8 +360,9 @@ final class SQLiteSink: RecordSink {
     /// compares names by bytes (ASCII case folded): GRDB's `tableExists` caches by
     /// `String`, where canonically equivalent spellings are one name.
     private func tableExists(_ name: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND lower(name) = lower(?))",
-                          arguments: [name]) ?? false
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND lower(name) = lower(?))",
+            arguments: [name]) ?? false
     }
 
     func finish() throws {
@@ -372,7 +399,9 @@ final class SQLiteSink: RecordSink {
         let table: SQLiteTable
         if try tableExists(name) {
             let rows = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [name])
-            let columns = rows.map { SQLiteTable.Column(name: $0["name"], type: ColumnType(declared: $0["type"]), jsonShape: nil) }
+            let columns = rows.map {
+                SQLiteTable.Column(name: $0["name"], type: ColumnType(declared: $0["type"]), jsonShape: nil)
+            }
             if let keys {
                 let keyed = rows.compactMap { row -> (position: Int, name: String)? in
                     let position: Int = row["pk"]

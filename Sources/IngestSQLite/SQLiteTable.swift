@@ -103,7 +103,8 @@ final class SQLiteTable {
     private var columnDefinitions: String {
         let definitions = columns.map { "\($0.name.quotedSQLIdentifier) \($0.type.sql)".trimmingSuffixSpace }
         guard !primaryKey.isEmpty else { return definitions.joined(separator: ", ") }
-        return (definitions + ["PRIMARY KEY (\(primaryKey.map(\.quotedSQLIdentifier).joined(separator: ", ")))"]).joined(separator: ", ")
+        return (definitions + ["PRIMARY KEY (\(primaryKey.map(\.quotedSQLIdentifier).joined(separator: ", ")))"])
+            .joined(separator: ", ")
     }
 
     /// The index of the column called `name` (as SQLite compares names), if any.
@@ -120,7 +121,9 @@ final class SQLiteTable {
     /// when no other column has it, else the first free of `name_2`, `name_3`… (see
     /// ``IngestCore/DistinctNames``); a preexisting table's column of exactly that name
     /// is the field's.
-    func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition?, in db: Database) throws -> Int {
+    func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition?, in db: Database) throws
+        -> Int
+    {
         if let index = columnOfField.value(for: name) { return index }
         let choice = names.choose(for: SQLiteNames.column(name.qualified))
         let index: Int
@@ -129,20 +132,26 @@ final class SQLiteTable {
             names.take(choice)
         } else {
             guard addsColumns else {
-                throw IngestError(.data, "the existing table \(self.name) has no column for field \(name.qualified)",
-                                  position: position, reason: .missingColumn(table: self.name, field: name.qualified))
+                throw IngestError(
+                    .data, "the existing table \(self.name) has no column for field \(name.qualified)",
+                    position: position, reason: .missingColumn(table: self.name, field: name.qualified))
             }
             let limit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1))
             guard columns.count < limit else {
-                throw IngestError(.data, "table \(self.name) would need more than \(limit) columns (SQLite's limit) for field \(name.qualified): choose a deeper record path, or write JSON",
-                                  position: position)
+                throw IngestError(
+                    .data,
+                    "table \(self.name) would need more than \(limit) columns (SQLite's limit) for field \(name.qualified): choose a deeper record path, or write JSON",
+                    position: position)
             }
             names.take(choice)
             let column = Column(name: choice.name, type: held ?? .untyped)
             append(column)
             index = columns.count - 1
             if isCreated {
-                try db.execute(sql: "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)")
+                try db.execute(
+                    sql:
+                        "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)"
+                )
                 dropStatements()
                 if preexisting { addedColumns.append(column.name) }
             }
@@ -195,10 +204,15 @@ final class SQLiteTable {
         }
         if other.isCreated {
             if !isCreated { try create(in: db) }
-            try db.execute(sql: "INSERT INTO \(name.quotedSQLIdentifier) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(other.name.quotedSQLIdentifier)")
+            try db.execute(
+                sql:
+                    "INSERT INTO \(name.quotedSQLIdentifier) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(other.name.quotedSQLIdentifier)"
+            )
             try db.execute(sql: "DROP TABLE \(other.name.quotedSQLIdentifier)")
         }
-        for _ in 0..<other.waitingEmptyRows { try db.execute(sql: "INSERT INTO \(name.quotedSQLIdentifier) DEFAULT VALUES") }
+        for _ in 0..<other.waitingEmptyRows {
+            try db.execute(sql: "INSERT INTO \(name.quotedSQLIdentifier) DEFAULT VALUES")
+        }
         rowCount += other.rowCount
     }
 
@@ -215,7 +229,10 @@ final class SQLiteTable {
 
     func rename(to newName: String, in db: Database) throws {
         dropStatements()
-        guard isCreated else { name = newName; return }
+        guard isCreated else {
+            name = newName
+            return
+        }
         try db.execute(sql: "ALTER TABLE \(name.quotedSQLIdentifier) RENAME TO \(newName.quotedSQLIdentifier)")
         name = newName
     }
@@ -233,7 +250,8 @@ final class SQLiteTable {
         }
         if upsertNulls {
             if let insert { return insert.sqliteStatement }
-            let clause = UpsertSQL.onConflict(key: upsertKey, updating: columns.map(\.name), quote: \.quotedSQLIdentifier)
+            let clause = UpsertSQL.onConflict(
+                key: upsertKey, updating: columns.map(\.name), quote: \.quotedSQLIdentifier)
             let statement = try db.makeStatement(sql: insertHead + " " + clause)
             insert = statement
             return statement.sqliteStatement
@@ -267,8 +285,10 @@ final class SQLiteTable {
         releaseStatements()
         for column in columns where column.holdsEmptyText {
             guard let shape = column.jsonShape else { continue }
-            try db.execute(sql: "UPDATE \(name.quotedSQLIdentifier) SET \(column.name.quotedSQLIdentifier) = ? WHERE \(column.name.quotedSQLIdentifier) = ''",
-                           arguments: [shape == .array ? "[]" : "{}"])
+            try db.execute(
+                sql:
+                    "UPDATE \(name.quotedSQLIdentifier) SET \(column.name.quotedSQLIdentifier) = ? WHERE \(column.name.quotedSQLIdentifier) = ''",
+                arguments: [shape == .array ? "[]" : "{}"])
         }
     }
 }

@@ -27,8 +27,10 @@ struct SQLiteValueLength {
     /// value of `field` in `table` is longer than ``limit``.
     func checked(_ count: Int, field: String, table: String, position: SourcePosition?) throws -> Int32 {
         guard count <= limit, let length = Int32(exactly: count) else {
-            throw IngestError(.data, "the value of field \(field) in table \(table) is \(count) bytes, more than SQLite's limit of \(limit) bytes for one value",
-                              position: position)
+            throw IngestError(
+                .data,
+                "the value of field \(field) in table \(table) is \(count) bytes, more than SQLite's limit of \(limit) bytes for one value",
+                position: position)
         }
         return length
     }

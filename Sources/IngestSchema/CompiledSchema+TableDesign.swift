@@ -8,22 +8,27 @@ extension CompiledSchema {
     /// With `upsert`, every entity must declare a primary key (`.usage` otherwise).
     public func tableDesign(upsert: Bool) throws -> TableDesign {
         if upsert, let keyless = entities.first(where: { $0.primaryKey.isEmpty }) {
-            throw IngestError(.usage, "an upsert updates rows by their primary key, and entity \"\(keyless.name)\" (\(keyless.pointer)) declares none; add \"primaryKey\"", file: file)
+            throw IngestError(
+                .usage,
+                "an upsert updates rows by their primary key, and entity \"\(keyless.name)\" (\(keyless.pointer)) declares none; add \"primaryKey\"",
+                file: file)
         }
         let tables = allEntities.map { entity in
             let names = entity.fields.map(\.outputName.qualified)
             let foreignKey = entity.foreignKey.flatMap { key in
                 entity.parent.map { parent in
                     let parentKey = parent.fields[parent.primaryKey[0]]
-                    return TableDesign.ForeignKey(column: key.column, parentTable: parent.table,
-                                                  parentColumn: parentKey.outputName.qualified, type: parentKey.type.columnType)
+                    return TableDesign.ForeignKey(
+                        column: key.column, parentTable: parent.table,
+                        parentColumn: parentKey.outputName.qualified, type: parentKey.type.columnType)
                 }
             }
             return TableDesign.Table(
                 name: entity.table,
                 columns: entity.fields.enumerated().map { index, field in
-                    .init(name: field.outputName.qualified, type: field.type.columnType,
-                          notNull: field.required || entity.primaryKey.contains(index))
+                    .init(
+                        name: field.outputName.qualified, type: field.type.columnType,
+                        notNull: field.required || entity.primaryKey.contains(index))
                 },
                 primaryKey: entity.primaryKey.map { names[$0] },
                 unique: entity.unique.map { $0.map { names[$0] } },

@@ -56,21 +56,27 @@ public final class CompiledSchema: @unchecked Sendable {
         self.file = file
         self.output = output
         guard !schema.entities.isEmpty else {
-            throw Self.error(file, "/entities", "no entities; declare at least one, e.g. {\"name\": \"person\", \"records\": \"people/person\", \"fields\": [...]}")
+            throw Self.error(
+                file, "/entities",
+                "no entities; declare at least one, e.g. {\"name\": \"person\", \"records\": \"people/person\", \"fields\": [...]}"
+            )
         }
         var compiled: [CompiledEntity] = []
         var tables: [String: String] = [:]
         for (index, entity) in schema.entities.enumerated() {
-            compiled.append(try CompiledEntity(entity, pointer: "/entities/\(index)", parent: nil, schema: file,
-                                               output: output, names: names, tables: &tables))
+            compiled.append(
+                try CompiledEntity(
+                    entity, pointer: "/entities/\(index)", parent: nil, schema: file,
+                    output: output, names: names, tables: &tables))
         }
         entities = compiled
     }
 
     /// The archive class of each table whose entity names one (`archiveClass`).
     public var archiveClasses: [String: String] {
-        Dictionary(allEntities.compactMap { entity in entity.archiveClass.map { (entity.table, $0) } },
-                   uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            allEntities.compactMap { entity in entity.archiveClass.map { (entity.table, $0) } },
+            uniquingKeysWith: { first, _ in first })
     }
 
     static func error(_ file: String, _ pointer: String, _ message: String) -> IngestError {
@@ -91,8 +97,12 @@ public final class CompiledSchema: @unchecked Sendable {
         case .keyNotFound(let key, let context):
             return Self.error(file, pointer(context.codingPath), "missing member \"\(key.stringValue)\"")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            let expected = type == String.self ? "a string" : type == Bool.self ? "true or false"
-                : "\(type)".hasPrefix("Array") ? "an array" : "an object"
+            let expected =
+                type == String.self
+                ? "a string"
+                : type == Bool.self
+                    ? "true or false"
+                    : "\(type)".hasPrefix("Array") ? "an array" : "an object"
             return Self.error(file, pointer(context.codingPath), "expected \(expected)")
         @unknown default:
             return IngestError(.usage, "\(error)", file: file)
@@ -125,8 +135,10 @@ final class CompiledEntity {
 
     var withDescendants: [CompiledEntity] { [self] + children.flatMap(\.withDescendants) }
 
-    init(_ entity: MappingSchema.Entity, pointer: String, parent: CompiledEntity?, schema file: String,
-         output: CompiledSchema.Output, names: NameTable, tables: inout [String: String]) throws {
+    init(
+        _ entity: MappingSchema.Entity, pointer: String, parent: CompiledEntity?, schema file: String,
+        output: CompiledSchema.Output, names: NameTable, tables: inout [String: String]
+    ) throws {
         func fail(_ at: String, _ message: String) -> IngestError { CompiledSchema.error(file, pointer + at, message) }
         name = entity.name
         self.pointer = pointer
@@ -135,7 +147,9 @@ final class CompiledEntity {
         table = entity.table ?? entity.name
         guard !table.isEmpty else { throw fail("/table", "a table needs a name") }
         if let other = tables[table.lowercased()] {
-            throw fail(entity.table == nil ? "/name" : "/table", "table \"\(table)\" is already used by \(other); give this entity another \"table\"")
+            throw fail(
+                entity.table == nil ? "/name" : "/table",
+                "table \"\(table)\" is already used by \(other); give this entity another \"table\"")
         }
         tables[table.lowercased()] = pointer
         archiveClass = entity.archiveClass
@@ -154,23 +168,33 @@ final class CompiledEntity {
         let parentKey = parent.flatMap { $0.primaryKey.count == 1 ? $0.fields[$0.primaryKey[0]] : nil }
         if let parent {
             guard let parentKey else {
-                throw CompiledSchema.error(file, parent.pointer + "/primaryKey",
-                                           "entity \"\(parent.name)\" has child entities, so it needs a primaryKey of one field for their foreign key")
+                throw CompiledSchema.error(
+                    file, parent.pointer + "/primaryKey",
+                    "entity \"\(parent.name)\" has child entities, so it needs a primaryKey of one field for their foreign key"
+                )
             }
             let column = entity.foreignKey ?? "\(parent.name)_\(parentKey.schemaName)"
             foreignKey = (names.intern(column), column)
             outputNames[column.lowercased()] = -1
         } else {
-            if entity.foreignKey != nil { throw fail("/foreignKey", "only a child entity (in \"children\") has a foreign key") }
+            if entity.foreignKey != nil {
+                throw fail("/foreignKey", "only a child entity (in \"children\") has a foreign key")
+            }
             foreignKey = nil
         }
-        guard !entity.fields.isEmpty else { throw fail("/fields", "no fields; declare at least one, e.g. {\"name\": \"title\"}") }
+        guard !entity.fields.isEmpty else {
+            throw fail("/fields", "no fields; declare at least one, e.g. {\"name\": \"title\"}")
+        }
         for (index, field) in entity.fields.enumerated() {
-            let compiled = try CompiledField(field, slot: index, pointer: "\(pointer)/fields/\(index)", file: file, output: output, names: names)
+            let compiled = try CompiledField(
+                field, slot: index, pointer: "\(pointer)/fields/\(index)", file: file, output: output, names: names)
             let key = compiled.outputName.qualified.lowercased()
             if let other = outputNames[key] {
                 let what = other < 0 ? "the foreign key" : "field \(other)"
-                throw fail("/fields/\(index)", "name \"\(compiled.outputName.qualified)\" is already taken by \(what) in this output; names compare without case")
+                throw fail(
+                    "/fields/\(index)",
+                    "name \"\(compiled.outputName.qualified)\" is already taken by \(what) in this output; names compare without case"
+                )
             }
             outputNames[key] = index
             fields.append(compiled)
@@ -180,7 +204,9 @@ final class CompiledEntity {
         func resolve(_ list: [String], at: String) throws -> [Int] {
             try list.enumerated().map { offset, name in
                 guard let index = fields.firstIndex(where: { $0.schemaName == name }) else {
-                    throw fail("\(at)/\(offset)", "no field named \"\(name)\"; fields are \(fields.map(\.schemaName).joined(separator: ", "))")
+                    throw fail(
+                        "\(at)/\(offset)",
+                        "no field named \"\(name)\"; fields are \(fields.map(\.schemaName).joined(separator: ", "))")
                 }
                 return index
             }
@@ -220,8 +246,9 @@ final class CompiledEntity {
         slotCount = slot
 
         for (index, child) in (entity.children ?? []).enumerated() {
-            let compiled = try CompiledEntity(child, pointer: "\(pointer)/children/\(index)", parent: self,
-                                              schema: file, output: output, names: names, tables: &tables)
+            let compiled = try CompiledEntity(
+                child, pointer: "\(pointer)/children/\(index)", parent: self,
+                schema: file, output: output, names: names, tables: &tables)
             do {
                 try root.add(entity: compiled, at: compiled.steps)
             } catch let problem as SchemaPaths.Problem {
@@ -253,17 +280,20 @@ final class CompiledField {
     let defaultValue: FieldValue?
     let slot: Int
 
-    init(_ field: MappingSchema.Field, slot: Int, pointer: String, file: String,
-         output: CompiledSchema.Output, names: NameTable) throws {
+    init(
+        _ field: MappingSchema.Field, slot: Int, pointer: String, file: String,
+        output: CompiledSchema.Output, names: NameTable
+    ) throws {
         func fail(_ at: String, _ message: String) -> IngestError { CompiledSchema.error(file, pointer + at, message) }
         schemaName = field.name
         guard !field.name.isEmpty else { throw fail("/name", "a field needs a name") }
-        let name: String = switch output {
-        case .database: field.column ?? field.name
-        case .plist: field.plistKey ?? field.name
-        case .archive: field.archiveKey ?? field.name
-        case .json: field.name
-        }
+        let name: String =
+            switch output {
+            case .database: field.column ?? field.name
+            case .plist: field.plistKey ?? field.name
+            case .archive: field.archiveKey ?? field.name
+            case .json: field.name
+            }
         guard !name.isEmpty else { throw fail("", "an output name is empty") }
         outputName = names.intern(name)
         do {
@@ -338,7 +368,9 @@ final class SourceNode {
     private func checkJSON() throws {
         guard !jsonSlots.isEmpty else { return }
         if !children.isEmpty || !attributeSlots.isEmpty || !textSlots.isEmpty || entity != nil {
-            throw SchemaPaths.Problem("this element is also a json field's, which takes it whole; read its parts from the JSON, or drop the json field")
+            throw SchemaPaths.Problem(
+                "this element is also a json field's, which takes it whole; read its parts from the JSON, or drop the json field"
+            )
         }
     }
 

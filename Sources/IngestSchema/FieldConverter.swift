@@ -63,7 +63,9 @@ final class FieldConverter {
         }
         let trimmed = Self.trimmed(bytes)
         if trimmed.isEmpty { return nil }
-        if kind == .boolean, type != .bool { throw Mismatch(reason: "\(Self.quoted(bytes)) is a boolean, not \(article) \(type.rawValue)") }
+        if kind == .boolean, type != .bool {
+            throw Mismatch(reason: "\(Self.quoted(bytes)) is a boolean, not \(article) \(type.rawValue)")
+        }
         switch type {
         case .integer: return try integer(trimmed)
         case .real: return try real(trimmed)
@@ -93,7 +95,8 @@ final class FieldConverter {
             return .number(.init(text: text, kind: .real))
         }
         guard NumberSyntax.looksDecimal(bytes) || bytes.first == UInt8(ascii: "+"),
-              let value = Double(text), value.isFinite else {
+            let value = Double(text), value.isFinite
+        else {
             throw Mismatch(reason: "\(Self.quoted(bytes)) is not a real number")
         }
         return .number(.init(text: value.description, kind: .real))
@@ -117,7 +120,8 @@ final class FieldConverter {
             return .text(text)
         }
         guard let date = parser?.date(from: text) ?? (parser == nil ? Self.iso8601(text) : nil) else {
-            throw Mismatch(reason: "\(Self.quoted(bytes)) is not a \(type == .date ? "date" : "date and time") (\(expected))")
+            throw Mismatch(
+                reason: "\(Self.quoted(bytes)) is not a \(type == .date ? "date" : "date and time") (\(expected))")
         }
         var stored = output!.string(from: date)
         let fraction = date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)
@@ -159,7 +163,9 @@ final class FieldConverter {
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
 
     private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return UnsafeBufferPointer(rebasing: bytes[0..<0]) }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else {
+            return UnsafeBufferPointer(rebasing: bytes[0..<0])
+        }
         let last = bytes.lastIndex(where: { !isSpace($0) })!
         return UnsafeBufferPointer(rebasing: bytes[first...last])
     }

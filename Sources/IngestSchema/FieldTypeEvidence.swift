@@ -20,7 +20,9 @@ struct FieldTypeEvidence: Equatable, Sendable {
         if type > column { column = type }
         switch value {
         case .bool: sawBool = true
-        case .json: sawJSON = true; sawNonBool = true
+        case .json:
+            sawJSON = true
+            sawNonBool = true
         default: sawNonBool = true
         }
     }

@@ -79,10 +79,12 @@ public struct MappingSchema: Codable, Equatable, Sendable {
 
         /// An entity named `name` whose records are at `records`; the other members are
         /// optional, as in the file.
-        public init(name: String, records: String, table: String? = nil, archiveClass: String? = nil,
-                    fields: [Field], primaryKey: [String]? = nil, unique: [[String]]? = nil,
-                    indexes: [[String]]? = nil, children: [Entity]? = nil, foreignKey: String? = nil,
-                    description: String? = nil) {
+        public init(
+            name: String, records: String, table: String? = nil, archiveClass: String? = nil,
+            fields: [Field], primaryKey: [String]? = nil, unique: [[String]]? = nil,
+            indexes: [[String]]? = nil, children: [Entity]? = nil, foreignKey: String? = nil,
+            description: String? = nil
+        ) {
             self.name = name
             self.records = records
             self.table = table
@@ -125,9 +127,11 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         public var plistKey: String?
 
         /// A field named `name`; the other members are optional, as in the file.
-        public init(name: String, source: String? = nil, type: FieldType? = nil, format: String? = nil,
-                    required: Bool? = nil, default: String? = nil, column: String? = nil,
-                    archiveKey: String? = nil, plistKey: String? = nil, description: String? = nil) {
+        public init(
+            name: String, source: String? = nil, type: FieldType? = nil, format: String? = nil,
+            required: Bool? = nil, default: String? = nil, column: String? = nil,
+            archiveKey: String? = nil, plistKey: String? = nil, description: String? = nil
+        ) {
             self.name = name
             self.source = source
             self.type = type
@@ -216,9 +220,12 @@ extension MappingSchema.Field {
         source = try container.decodeIfPresent(String.self, forKey: .source)
         if let typeName = try container.decodeIfPresent(String.self, forKey: .type) {
             guard let type = MappingSchema.FieldType(rawValue: typeName) else {
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: decoder.codingPath + [CodingKeys.type],
-                    debugDescription: "\"\(typeName)\" is not a type; expected one of \(MappingSchema.FieldType.allCases.map(\.rawValue).joined(separator: ", "))"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath + [CodingKeys.type],
+                        debugDescription:
+                            "\"\(typeName)\" is not a type; expected one of \(MappingSchema.FieldType.allCases.map(\.rawValue).joined(separator: ", "))"
+                    ))
             }
             self.type = type
         }
@@ -234,9 +241,10 @@ extension MappingSchema.Field {
         } else if let number = try? container.decodeIfPresent(Double.self, forKey: .default) {
             `default` = number.description
         } else if container.contains(.default), try !container.decodeNil(forKey: .default) {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath + [CodingKeys.default],
-                debugDescription: "a default is a string, number or boolean"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [CodingKeys.default],
+                    debugDescription: "a default is a string, number or boolean"))
         }
         description = try container.decodeIfPresent(String.self, forKey: .description)
         column = try container.decodeIfPresent(String.self, forKey: .column)
@@ -263,9 +271,11 @@ extension Decoder {
         let container = try self.container(keyedBy: AnyCodingKey.self)
         let known = Keys.allCases.map(\.stringValue)
         for key in container.allKeys where !known.contains(key.stringValue) {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath + [key],
-                debugDescription: "unknown member \"\(key.stringValue)\"; expected one of \(known.joined(separator: ", "))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription:
+                        "unknown member \"\(key.stringValue)\"; expected one of \(known.joined(separator: ", "))"))
         }
     }
 }

@@ -113,7 +113,7 @@ public final class RecordRejects: @unchecked Sendable {
                 ("line", .number(String(rejection.position.line))),
                 ("column", .number(String(rejection.position.column))),
                 ("record_line", .number(String(recordStart.line))),
-                ("entity", .string(rejection.entity)),
+                ("entity", .string(rejection.entity))
             ]
             if let field = rejection.field { members.append(("field", .string(field))) }
             members.append(("reason", .string(rejection.reason)))
@@ -128,7 +128,9 @@ public final class RecordRejects: @unchecked Sendable {
             }
         }
         if let maxErrors, count >= maxErrors {
-            throw IngestError(.data, "\(count) record\(count == 1 ? "" : "s") rejected, the most allowed; the last: \(what)", position: rejection.position, reason: .tooManyRejects(maxErrors))
+            throw IngestError(
+                .data, "\(count) record\(count == 1 ? "" : "s") rejected, the most allowed; the last: \(what)",
+                position: rejection.position, reason: .tooManyRejects(maxErrors))
         }
     }
 

@@ -83,13 +83,16 @@ public final class SchemaInference {
     private func build() -> (schema: MappingSchema, warnings: [String]) {
         var warnings = sampler.pathConflicts
         if formats.contains(.xml), formats.count > 1 {
-            warnings.append("the inputs are both XML and JSON, whose records paths are written differently; the schema suits one of them")
+            warnings.append(
+                "the inputs are both XML and JSON, whose records paths are written differently; the schema suits one of them"
+            )
         }
         var entities: [MappingSchema.Entity] = []
         for table in sampler.tables where table.recordCount > 0 {
             let records = SchemaSampler.written(table.path ?? [])
             if let path = table.path, !path.isEmpty, !Self.isWritable(records: path) {
-                warnings.append("\(table.name): the records path \(records) does not read back as those element names; edit it")
+                warnings.append(
+                    "\(table.name): the records path \(records) does not read back as those element names; edit it")
             }
             var fields: [MappingSchema.Field] = []
             var takenColumns: Set<String> = []
@@ -97,14 +100,20 @@ public final class SchemaInference {
                 let origin = field.origins.first ?? .element
                 let source = Self.source(of: field.name, origin: origin)
                 if !Self.isWritable(source: source, name: field.name, origin: origin) {
-                    warnings.append("\(table.name).\(field.name): the source \(source) does not read back as that name; edit or remove the field")
+                    warnings.append(
+                        "\(table.name).\(field.name): the source \(source) does not read back as that name; edit or remove the field"
+                    )
                 }
                 if field.origins.isMixed {
-                    warnings.append("\(table.name).\(field.name): an attribute, a child element or the record's own text in different records; the source \(source) takes only the first kind met")
+                    warnings.append(
+                        "\(table.name).\(field.name): an attribute, a child element or the record's own text in different records; the source \(source) takes only the first kind met"
+                    )
                 }
                 let column = Self.uniqueColumn(field.name, taken: &takenColumns)
-                fields.append(MappingSchema.Field(name: field.name, source: source, type: field.evidence.type,
-                                                  column: column == field.name ? nil : column))
+                fields.append(
+                    MappingSchema.Field(
+                        name: field.name, source: source, type: field.evidence.type,
+                        column: column == field.name ? nil : column))
             }
             entities.append(MappingSchema.Entity(name: table.name, records: records, table: table.name, fields: fields))
         }

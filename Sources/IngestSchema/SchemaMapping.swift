@@ -23,7 +23,10 @@ public final class SchemaMapping: DocumentMapping {
     /// Where the document's records are, noted until the first record is met.
     public let survey: RecordPathSurvey? = RecordPathSurvey()
 
-    init(schema: CompiledSchema, format: InputFormat, sink: any RecordSink, rejects: RecordRejects, omitsAbsentFields: Bool = false) {
+    init(
+        schema: CompiledSchema, format: InputFormat, sink: any RecordSink, rejects: RecordRejects,
+        omitsAbsentFields: Bool = false
+    ) {
         self.schema = schema
         self.omitsAbsentFields = omitsAbsentFields
         self.format = format
@@ -38,8 +41,10 @@ public final class SchemaMapping: DocumentMapping {
             // JSON paths start below the top-level value, like --records.
             let steps = format == .xml ? entity.steps : [SchemaPaths.Step(name: "*")] + entity.steps
             guard steps.count >= 2 else {
-                throw CompiledSchema.error(schema.file, entity.pointer + "/records",
-                                           "\"\(entity.steps.map(\.name).joined(separator: "/"))\": an XML records path starts at the document element and names the records' parent, then the records (people/person)")
+                throw CompiledSchema.error(
+                    schema.file, entity.pointer + "/records",
+                    "\"\(entity.steps.map(\.name).joined(separator: "/"))\": an XML records path starts at the document element and names the records' parent, then the records (people/person)"
+                )
             }
             branches.append((steps[...], entity))
         }
@@ -74,13 +79,14 @@ public final class SchemaMapping: DocumentMapping {
         let paths = schema.entities.map { $0.steps.map(\.name).joined(separator: "/") }
         let suggestions = survey?.suggestions(for: paths, format: format) ?? []
         let list = "\(paths.count == 1 ? "path" : "paths") \(paths.joined(separator: ", "))"
-        let message = if let documentMismatch {
-            "the document element is <\(documentMismatch)>, but the schema's records \(list) start\(paths.count == 1 ? "s" : "") at \(Set(paths.map { "<\($0.prefix { $0 != "/" })>" }).sorted().joined(separator: " or ")) in \(schema.file)"
-        } else if !found.isEmpty {
-            "no record matches the schema's records \(list) in \(schema.file): the records' parent holds none"
-        } else {
-            "no element matches the schema's records \(list) in \(schema.file)"
-        }
+        let message =
+            if let documentMismatch {
+                "the document element is <\(documentMismatch)>, but the schema's records \(list) start\(paths.count == 1 ? "s" : "") at \(Set(paths.map { "<\($0.prefix { $0 != "/" })>" }).sorted().joined(separator: " or ")) in \(schema.file)"
+            } else if !found.isEmpty {
+                "no record matches the schema's records \(list) in \(schema.file): the records' parent holds none"
+            } else {
+                "no element matches the schema's records \(list) in \(schema.file)"
+            }
         return IngestError(.data, message, reason: .schemaRecordsMatchedNothing(paths, suggestions: suggestions))
     }
 
@@ -163,9 +169,13 @@ final class SchemaPathHandler: ElementHandler {
         if let route = routes[name.id] { return route }
         let records = branches.filter { $0.steps.count == 2 && $0.steps.last!.matches(name) }.map(\.entity)
         let deeper = branches.filter { $0.steps.count > 2 && $0.steps.dropFirst().first!.matches(name) }
-        let route = Route(records: records,
-                          deeper: deeper.isEmpty ? nil : SchemaPathHandler(branches: deeper.map { ($0.steps.dropFirst(), $0.entity) },
-                                                                           mapping: mapping, isDocument: false))
+        let route = Route(
+            records: records,
+            deeper: deeper.isEmpty
+                ? nil
+                : SchemaPathHandler(
+                    branches: deeper.map { ($0.steps.dropFirst(), $0.entity) },
+                    mapping: mapping, isDocument: false))
         routes[name.id] = route
         return route
     }

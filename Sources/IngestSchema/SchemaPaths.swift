@@ -46,7 +46,9 @@ enum SchemaPaths {
         while true {
             let nameEnd = rest.firstIndex(where: { $0 == "/" || $0 == "[" }) ?? rest.endIndex
             var step = Step(name: String(rest[..<nameEnd]))
-            guard !step.name.isEmpty else { throw Problem("empty step in \"\(text)\"; expected names separated by / such as people/person") }
+            guard !step.name.isEmpty else {
+                throw Problem("empty step in \"\(text)\"; expected names separated by / such as people/person")
+            }
             rest = rest[nameEnd...]
             while rest.first == "[" {
                 guard let close = rest.firstIndex(of: "]") else { throw Problem("unclosed [ in \"\(text)\"") }
@@ -75,7 +77,9 @@ enum SchemaPaths {
         }
         literal = literal.dropFirst().dropLast()
         let source = try self.source(String(subject))
-        guard !source.isOwnText else { throw Problem("predicate [\(text)] in \"\(path)\": name an attribute or a child") }
+        guard !source.isOwnText else {
+            throw Problem("predicate [\(text)] in \"\(path)\": name an attribute or a child")
+        }
         return Predicate(source: source, value: String(literal))
     }
 
@@ -90,7 +94,9 @@ enum SchemaPaths {
             guard !attribute!.isEmpty else { throw Problem("\"\(text)\": @ needs an attribute name") }
         }
         guard !parts.contains(where: { $0.isEmpty || $0 == "." || $0.hasPrefix("@") || $0 == "*" }) else {
-            throw Problem("\"\(text)\" is not a source; expected a child such as firstName or address/city, an attribute such as @id, or . for the element's own text")
+            throw Problem(
+                "\"\(text)\" is not a source; expected a child such as firstName or address/city, an attribute such as @id, or . for the element's own text"
+            )
         }
         return Source(elements: parts, attribute: attribute)
     }

@@ -55,7 +55,8 @@ class SourceNodeHandler: ElementHandler {
                 attributeSlotsByName += Array(repeating: nil, count: name.id + 1 - attributeSlotsByName.count)
             }
             if attributeSlotsByName[name.id] == nil {
-                attributeSlotsByName[name.id] = node.attributeSlots.filter { RecordPath.step($0.name, matches: name) }.map(\.slot)
+                attributeSlotsByName[name.id] = node.attributeSlots.filter { RecordPath.step($0.name, matches: name) }
+                    .map(\.slot)
             }
             for slot in attributeSlotsByName[name.id]! {
                 owner.capture(slot: slot, attribute.value, kind: .markup, at: element.position)
@@ -81,16 +82,18 @@ class SourceNodeHandler: ElementHandler {
             // A leaf XML child, as didFinish would read it through its handler; nodes
             // and entities still go through theirs.
             switch route(for: element.name) {
-            case nil: return true   // nothing wanted: skipped, as handler(forChild:) skips it
-            case .text(let node): owner.capture(slots: node.textSlots, element.text.bytes, kind: .markup, at: element.startPosition)
+            case nil: return true  // nothing wanted: skipped, as handler(forChild:) skips it
+            case .text(let node):
+                owner.capture(slots: node.textSlots, element.text.bytes, kind: .markup, at: element.startPosition)
             case .json(let node, _): owner.capture(value: .inferring(element.text.bytes), slots: node.jsonSlots)
             case .node, .entity: return false
             }
             return true
         }
         switch route(for: element.name) {
-        case nil, .node: break   // a scalar where elements were expected: nothing to read
-        case .text(let node): owner.capture(slots: node.textSlots, element.text.bytes, kind: element.kind, at: element.startPosition)
+        case nil, .node: break  // a scalar where elements were expected: nothing to read
+        case .text(let node):
+            owner.capture(slots: node.textSlots, element.text.bytes, kind: element.kind, at: element.startPosition)
         case .json(let node, _):
             // A plain value is kept as the automatic mapping keeps it: typed, not quoted.
             owner.capture(value: FieldValue(scalar: element.kind, element.text.bytes), slots: node.jsonSlots)
@@ -104,7 +107,8 @@ class SourceNodeHandler: ElementHandler {
         case .text(let node):
             owner.capture(slots: node.textSlots, element.text.bytes, kind: element.kind, at: element.startPosition)
         case .node(let handler) where !handler.node.textSlots.isEmpty:
-            owner.capture(slots: handler.node.textSlots, element.text.bytes, kind: element.kind, at: element.startPosition)
+            owner.capture(
+                slots: handler.node.textSlots, element.text.bytes, kind: element.kind, at: element.startPosition)
         case .json(let node, let tree) where element.kind == .markup && tree.isLeaf:
             // A leaf XML element is its text, typed as the automatic mapping types it:
             // the column then holds what the automatic mapping would have put there.
@@ -223,19 +227,23 @@ final class EntityRecordHandler: SourceNodeHandler {
     func capture(slot: Int, _ bytes: UnsafeBufferPointer<UInt8>, kind: ContentKind, at position: SourcePosition) {
         guard values[slot] == nil else { return }
         guard slot < fields.count else {
-            values[slot] = .text(String(decoding: bytes, as: UTF8.self))   // a predicate's value
+            values[slot] = .text(String(decoding: bytes, as: UTF8.self))  // a predicate's value
             return
         }
         let field = fields[slot]
         do throws(FieldConverter.Mismatch) {
             if kind == .object || kind == .array {
-                throw FieldConverter.Mismatch(reason: "a JSON \(kind == .object ? "object" : "array") is not \(field.type == .integer ? "an" : "a") \(field.type.rawValue); declare the field json to keep it")
+                throw FieldConverter.Mismatch(
+                    reason:
+                        "a JSON \(kind == .object ? "object" : "array") is not \(field.type == .integer ? "an" : "a") \(field.type.rawValue); declare the field json to keep it"
+                )
             }
             values[slot] = try field.converter.convert(bytes, kind: kind)
         } catch {
             if failure == nil {
-                failure = RecordRejection(entity: entity.name, field: field.schemaName, reason: error.reason,
-                                          position: position, value: String(decoding: bytes.prefix(200), as: UTF8.self))
+                failure = RecordRejection(
+                    entity: entity.name, field: field.schemaName, reason: error.reason,
+                    position: position, value: String(decoding: bytes.prefix(200), as: UTF8.self))
             }
         }
     }
@@ -264,9 +272,11 @@ final class EntityRecordHandler: SourceNodeHandler {
         for (index, field) in fields.enumerated() {
             let value = values[field.slot] ?? field.defaultValue
             if value == nil, failure == nil, field.required || entity.primaryKey.contains(index) {
-                failure = RecordRejection(entity: entity.name, field: field.schemaName,
-                                          reason: "missing \(field.required ? "required field" : "primary key") (source \(field.source.description))",
-                                          position: record.position, value: nil)
+                failure = RecordRejection(
+                    entity: entity.name, field: field.schemaName,
+                    reason:
+                        "missing \(field.required ? "required field" : "primary key") (source \(field.source.description))",
+                    position: record.position, value: nil)
             }
             if value == nil, mapping.omitsAbsentFields { continue }
             record.fields.append(.init(name: field.outputName, value: value ?? .null))

@@ -33,9 +33,12 @@ public struct SchemaRecordMapping: RecordMapping {
 
     /// The schema's handlers for one input of `format`, writing to `sink`; rejects
     /// name the input `inputName`.
-    public func mapping(for format: InputFormat, inputName: String, limits: ParseLimits,
-                        into sink: any RecordSink) -> any DocumentMapping {
+    public func mapping(
+        for format: InputFormat, inputName: String, limits: ParseLimits,
+        into sink: any RecordSink
+    ) -> any DocumentMapping {
         rejects.inputName = inputName
-        return SchemaMapping(schema: schema, format: format, sink: sink, rejects: rejects, omitsAbsentFields: omitsAbsentFields)
+        return SchemaMapping(
+            schema: schema, format: format, sink: sink, rejects: rejects, omitsAbsentFields: omitsAbsentFields)
     }
 }

@@ -163,7 +163,8 @@ final class SchemaSampler: RecordSink, RecordLocationObserver {
         guard let path else { return other }
         guard let other, other != path else { return path }
         guard other.count == path.count else {
-            let message = "\(table): records are at both \(Self.written(path)) and \(Self.written(other)); the schema says \(Self.written(path))"
+            let message =
+                "\(table): records are at both \(Self.written(path)) and \(Self.written(other)); the schema says \(Self.written(path))"
             if !pathConflicts.contains(message) { pathConflicts.append(message) }
             return path
         }

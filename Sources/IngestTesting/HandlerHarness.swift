@@ -68,7 +68,9 @@ public final class HandlerHarness {
         public let openElements: Int
         /// The position of the last event sent.
         public let position: SourcePosition
-        public var description: String { "\(openElements) element\(openElements == 1 ? "" : "s") still open at the end (line \(position.line))" }
+        public var description: String {
+            "\(openElements) element\(openElements == 1 ? "" : "s") still open at the end (line \(position.line))"
+        }
     }
 
     /// A JSON scalar: an element of `kind` holding `text`, in one event.

@@ -61,7 +61,8 @@ public struct CollectedRecord: Equatable, Sendable {
 
     init(_ record: Record) {
         table = record.table
-        fields = Dictionary(record.fields.map { ($0.name.qualified, $0.value) }, uniquingKeysWith: { first, _ in first })
+        fields = Dictionary(
+            record.fields.map { ($0.name.qualified, $0.value) }, uniquingKeysWith: { first, _ in first })
         order = record.fields.map(\.name.qualified)
         position = record.position
     }

@@ -10,23 +10,23 @@ struct IngestCommand: ParsableCommand {
         commandName: "ingest",
         abstract: "Stream XML or JSON of any size into SQLite, property lists, keyed archives or JSON.",
         usage: """
-        ingest <input> ... [--to db|plist|archive|json|ndjson] [--out <path>]
-        ingest <subcommand> ...
-        """,
+            ingest <input> ... [--to db|plist|archive|json|ndjson] [--out <path>]
+            ingest <subcommand> ...
+            """,
         discussion: """
-        EXAMPLES
-          ingest folks.xml                        writes folks.db (table people)
-          ingest folks.xml --to plist             writes folks.plist
-          zcat log.jsonl.gz | ingest - --nl --out log.db
-          ingest nightly.xml.gz --append --report run.json     (cron)
-          ingest schema infer folks.xml           a mapping schema to edit
+            EXAMPLES
+              ingest folks.xml                        writes folks.db (table people)
+              ingest folks.xml --to plist             writes folks.plist
+              zcat log.jsonl.gz | ingest - --nl --out log.db
+              ingest nightly.xml.gz --append --report run.json     (cron)
+              ingest schema infer folks.xml           a mapping schema to edit
 
-        All import options: ingest help import (or Documentation/). Exit status: 0 ok,
-        64 usage, 65 bad input, 66 missing input, 73 output, 74 I/O, 75 try later.
-        Completion: ingest --generate-completion-script bash|zsh|fish > FILE, FILE
-        ~/.local/share/bash-completion/completions/ingest, _ingest in a folder of
-        zsh's $fpath, or ~/.config/fish/completions/ingest.fish; then a new shell.
-        """,
+            All import options: ingest help import (or Documentation/). Exit status: 0 ok,
+            64 usage, 65 bad input, 66 missing input, 73 output, 74 I/O, 75 try later.
+            Completion: ingest --generate-completion-script bash|zsh|fish > FILE, FILE
+            ~/.local/share/bash-completion/completions/ingest, _ingest in a folder of
+            zsh's $fpath, or ~/.config/fish/completions/ingest.fish; then a new shell.
+            """,
         version: "0.2.0",
         subcommands: [ImportCommand.self, SchemaCommand.self, FeedCommand.self],
         defaultSubcommand: ImportCommand.self

@@ -40,7 +40,10 @@ struct AtomicOutputTests {
         let box = try Sandbox()
         try box.copyFolks()
         // Well-formed records first, so some rows were inserted before the error.
-        try box.write("half.xml", "<people>\n<person><firstName>A</firstName><lastName>B</lastName></person>\n<person><firstName>C</lastName>\n")
+        try box.write(
+            "half.xml",
+            "<people>\n<person><firstName>A</firstName><lastName>B</lastName></person>\n<person><firstName>C</lastName>\n"
+        )
         try #require(try box.run(["folks.xml", "-q"]).status == 0)
 
         let result = try box.run(["half.xml", "--out", "folks.db", "--append"])

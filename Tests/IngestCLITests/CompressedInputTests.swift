@@ -6,10 +6,14 @@ import Testing
 @Suite("Compressed inputs")
 struct CompressedInputTests {
     /// The compressors and the name each one's output usually has.
-    static let tools: [(command: String, suffix: String)] = [("gzip", "gz"), ("bzip2", "bz2"), ("xz", "xz"), ("zstd", "zst")]
+    static let tools: [(command: String, suffix: String)] = [
+        ("gzip", "gz"), ("bzip2", "bz2"), ("xz", "xz"), ("zstd", "zst")
+    ]
 
     static func installed(_ command: String) -> Bool {
-        ["/usr/bin", "/bin", "/usr/local/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(command)") }
+        ["/usr/bin", "/bin", "/usr/local/bin"].contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(command)")
+        }
     }
 
     /// `data` compressed by `command` (`-c` to standard output).
@@ -30,9 +34,11 @@ struct CompressedInputTests {
         return compressed
     }
 
-    @Test("Each format from a file: the same people, the output named without the suffixes",
-          .enabled(if: tools.allSatisfy { installed($0.command) }, "gzip, bzip2, xz and zstd are needed to make the inputs"),
-          arguments: tools.map(\.command))
+    @Test(
+        "Each format from a file: the same people, the output named without the suffixes",
+        .enabled(
+            if: tools.allSatisfy { installed($0.command) }, "gzip, bzip2, xz and zstd are needed to make the inputs"),
+        arguments: tools.map(\.command))
     func fromFile(command: String) throws {
         let box = try Sandbox()
         let suffix = Self.tools.first { $0.command == command }!.suffix
@@ -47,8 +53,9 @@ struct CompressedInputTests {
         #expect(result.summary?.contains("; \(stored) B in ") == true, "\(result)")
     }
 
-    @Test("The format comes from the bytes, not the name; standard input works too",
-          .enabled(if: installed("zstd") && installed("gzip"), "gzip and zstd are needed to make the inputs"))
+    @Test(
+        "The format comes from the bytes, not the name; standard input works too",
+        .enabled(if: installed("zstd") && installed("gzip"), "gzip and zstd are needed to make the inputs"))
     func byMagicBytes() throws {
         let box = try Sandbox()
         let lines = (1...300).map { #"{"id":\#($0),"name":"n\#($0)"}"# }.joined(separator: "\n") + "\n"
@@ -58,8 +65,9 @@ struct CompressedInputTests {
 
         let misnamed = try box.run(["misnamed.xml.gz"])
         let events = try box.run(["events.ndjson.zst"])
-        let piped = try box.run(["-", "--from", "ndjson", "--out", "piped.db"],
-                                stdin: try Self.compress(Data(lines.utf8), with: "gzip"))
+        let piped = try box.run(
+            ["-", "--from", "ndjson", "--out", "piped.db"],
+            stdin: try Self.compress(Data(lines.utf8), with: "gzip"))
 
         #expect(misnamed.status == 0, "\(misnamed)")
         #expect(try box.rows("misnamed.db", "SELECT count(*) FROM people") == [["3"]])
@@ -69,8 +77,9 @@ struct CompressedInputTests {
         #expect(try box.rows("piped.db", "SELECT count(*), sum(id) FROM piped") == [["300", "45150"]])
     }
 
-    @Test("A zstd input on a machine without libzstd: one line naming the file, exit 74, other formats still read",
-          .enabled(if: installed("zstd") && installed("gzip"), "gzip and zstd are needed to make the inputs"))
+    @Test(
+        "A zstd input on a machine without libzstd: one line naming the file, exit 74, other formats still read",
+        .enabled(if: installed("zstd") && installed("gzip"), "gzip and zstd are needed to make the inputs"))
     func zstdWithoutTheLibrary() throws {
         let box = try Sandbox()
         try box.write("folks.xml.zst", try Self.compress(Data(contentsOf: Locations.folksXML), with: "zstd"))
@@ -85,8 +94,9 @@ struct CompressedInputTests {
 
         #expect(zstd.status == 74, "\(zstd)")
         #expect(zstd.stderrLines.count == 1, "\(zstd)")
-        #expect(zstd.stderr.hasPrefix("ingest: folks.xml.zst: cannot read zstd input: libzstd could not be loaded ("),
-                "\(zstd)")
+        #expect(
+            zstd.stderr.hasPrefix("ingest: folks.xml.zst: cannot read zstd input: libzstd could not be loaded ("),
+            "\(zstd)")
         #expect(zstd.stderr.contains("libzstd1"), "\(zstd)")
         #expect(!box.exists("folks.db"))
         #expect(gzip.status == 0, "\(gzip)")
@@ -95,14 +105,18 @@ struct CompressedInputTests {
         #expect(try box.rows("named.db", "SELECT firstName FROM people") == [["Matt"], ["Snidely"], ["Dudley"]])
     }
 
-    @Test("A corrupt or truncated stream exits 65 naming the file, and the old output stays",
-          .enabled(if: tools.allSatisfy { installed($0.command) }, "gzip, bzip2, xz and zstd are needed to make the inputs"),
-          arguments: tools.map(\.command))
+    @Test(
+        "A corrupt or truncated stream exits 65 naming the file, and the old output stays",
+        .enabled(
+            if: tools.allSatisfy { installed($0.command) }, "gzip, bzip2, xz and zstd are needed to make the inputs"),
+        arguments: tools.map(\.command))
     func corruptStream(command: String) throws {
         let box = try Sandbox()
         let suffix = Self.tools.first { $0.command == command }!.suffix
         var people = "<people>\n"
-        for index in 0..<5_000 { people += "<person><firstName>F\(index)</firstName><lastName>L\(index)</lastName></person>\n" }
+        for index in 0..<5_000 {
+            people += "<person><firstName>F\(index)</firstName><lastName>L\(index)</lastName></person>\n"
+        }
         people += "</people>\n"
         let compressed = try Self.compress(Data(people.utf8), with: command)
         var corrupt = compressed
@@ -130,8 +144,9 @@ struct CompressedInputTests {
 
         let validated = try box.run(["folks.xml.gz", "--validate", schema, "--out", "v.db"])
         let selected = try box.run(["folks.xml.gz", "--xpath", "//person[lastName='Doright']", "--out", "x.db"])
-        let piped = try box.run(["-", "--validate", schema, "--out", "p.db"],
-                                stdin: try Self.compress(Data(contentsOf: Locations.folksXML), with: "gzip"))
+        let piped = try box.run(
+            ["-", "--validate", schema, "--out", "p.db"],
+            stdin: try Self.compress(Data(contentsOf: Locations.folksXML), with: "gzip"))
 
         #expect(validated.status == 0, "\(validated)")
         #expect(try box.rows("v.db", "SELECT count(*) FROM people") == [["3"]])

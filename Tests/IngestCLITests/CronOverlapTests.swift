@@ -15,7 +15,8 @@ func keyedPeople(_ prefix: String, _ count: Int) -> String {
 }
 
 /// A schema for `keyedPeople`, keyed by id, for --upsert.
-let keyedPeopleSchema = #"{"entities": [{"name": "person", "records": "people/person", "table": "people", "primaryKey": "id", "fields": [{"name": "id"}, {"name": "n", "type": "integer"}]}]}"#
+let keyedPeopleSchema =
+    #"{"entities": [{"name": "person", "records": "people/person", "table": "people", "primaryKey": "id", "fields": [{"name": "id"}, {"name": "n", "type": "integer"}]}]}"#
 
 extension Sandbox {
     /// Runs `ingest` once per argument list, all at the same time; the results in order.
@@ -59,14 +60,25 @@ extension Sandbox {
     }
 }
 
-private struct UncheckedSandbox: @unchecked Sendable { let sandbox: Sandbox; init(_ sandbox: Sandbox) { self.sandbox = sandbox } }
+private struct UncheckedSandbox: @unchecked Sendable {
+    let sandbox: Sandbox
+    init(_ sandbox: Sandbox) { self.sandbox = sandbox }
+}
 
 private final class ResultList: @unchecked Sendable {
     private let lock = NSLock()
     private var results: [Result<RunResult, any Error>?]
     init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<RunResult, any Error>) { lock.lock(); results[index] = result; lock.unlock() }
-    var all: [Result<RunResult, any Error>?] { lock.lock(); defer { lock.unlock() }; return results }
+    func set(_ index: Int, _ result: Result<RunResult, any Error>) {
+        lock.lock()
+        results[index] = result
+        lock.unlock()
+    }
+    var all: [Result<RunResult, any Error>?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results
+    }
 }
 
 /// Cron overlap: two runs on one output at once never lose or duplicate rows, and
@@ -83,7 +95,9 @@ struct CronOverlapTests {
         let expected = (((0..<200).map { "a-\($0)" }) + (0..<300).map { "b-\($0)" }).sorted()
         for trial in 0..<Self.trials {
             try? FileManager.default.removeItem(atPath: box.path("out.db"))
-            let results = try box.runConcurrently([["a.xml", "--append", "--out", "out.db"], ["b.xml", "--append", "--out", "out.db"]])
+            let results = try box.runConcurrently([
+                ["a.xml", "--append", "--out", "out.db"], ["b.xml", "--append", "--out", "out.db"]
+            ])
             #expect(results.map(\.status) == [0, 0], "trial \(trial): \(results)")
             #expect(try box.ids("out.db") == expected, "trial \(trial)")
             #expect(try box.listing() == ["a.xml", "b.xml", "out.db"], "trial \(trial)")
@@ -99,8 +113,10 @@ struct CronOverlapTests {
         let expected = (((0..<200).map { "a-\($0)" }) + (0..<300).map { "b-\($0)" }).sorted()
         for trial in 0..<Self.trials {
             try? FileManager.default.removeItem(atPath: box.path("out.db"))
-            let results = try box.runConcurrently([["a.xml", "--schema", "s.json", "--upsert", "--out", "out.db"],
-                                                   ["b.xml", "--schema", "s.json", "--upsert", "--out", "out.db"]])
+            let results = try box.runConcurrently([
+                ["a.xml", "--schema", "s.json", "--upsert", "--out", "out.db"],
+                ["b.xml", "--schema", "s.json", "--upsert", "--out", "out.db"]
+            ])
             #expect(results.map(\.status) == [0, 0], "trial \(trial): \(results)")
             #expect(try box.ids("out.db") == expected, "trial \(trial)")
         }
@@ -109,17 +125,21 @@ struct CronOverlapTests {
     @Test("Two --append runs into an existing database: every row once (20 trials)")
     func appendsToExisting() throws {
         let box = try Sandbox.withBaseDatabase()
-        let expected = (((0..<50).map { "old-\($0)" }) + ((0..<200).map { "a-\($0)" }) + (0..<300).map { "b-\($0)" }).sorted()
+        let expected = (((0..<50).map { "old-\($0)" }) + ((0..<200).map { "a-\($0)" }) + (0..<300).map { "b-\($0)" })
+            .sorted()
         for trial in 0..<Self.trials {
             try box.resetOutput()
-            let results = try box.runConcurrently([["a.xml", "--append", "--out", "out.db"], ["b.xml", "--append", "--out", "out.db"]])
+            let results = try box.runConcurrently([
+                ["a.xml", "--append", "--out", "out.db"], ["b.xml", "--append", "--out", "out.db"]
+            ])
             #expect(results.map(\.status) == [0, 0], "trial \(trial): \(results)")
             #expect(try box.ids("out.db") == expected, "trial \(trial)")
         }
     }
 
-    @Test("Two --replace runs never interleave: the output is exactly one run's, for every output (20 trials)",
-          arguments: ["db", "json", "plist"])
+    @Test(
+        "Two --replace runs never interleave: the output is exactly one run's, for every output (20 trials)",
+        arguments: ["db", "json", "plist"])
     func replacesNeverInterleave(to: String) throws {
         let box = try Sandbox()
         try box.write("a.xml", keyedPeople("a", 200))
@@ -129,8 +149,10 @@ struct CronOverlapTests {
         let a = try box.contents("a.out"), b = try box.contents("b.out")
         try #require(try box.run(["a.xml", "--to", to, "--out", "out"]).status == 0)
         for trial in 0..<Self.trials {
-            let results = try box.runConcurrently([["a.xml", "--to", to, "--out", "out", "--replace"],
-                                                   ["b.xml", "--to", to, "--out", "out", "--replace"]])
+            let results = try box.runConcurrently([
+                ["a.xml", "--to", to, "--out", "out", "--replace"],
+                ["b.xml", "--to", to, "--out", "out", "--replace"]
+            ])
             #expect(results.map(\.status) == [0, 0], "trial \(trial): \(results)")
             let out = try box.contents("out")
             if to == "db" {
@@ -144,13 +166,16 @@ struct CronOverlapTests {
         }
     }
 
-    @Test("--replace and --append at once: the append lands in the database that stays, or after the rebuild (20 trials)")
+    @Test(
+        "--replace and --append at once: the append lands in the database that stays, or after the rebuild (20 trials)")
     func replaceAndAppend() throws {
         let box = try Sandbox.withBaseDatabase()
         let a = (0..<200).map { "a-\($0)" }, b = (0..<300).map { "b-\($0)" }
         for trial in 0..<Self.trials {
             try box.resetOutput()
-            let results = try box.runConcurrently([["a.xml", "--replace", "--out", "out.db"], ["b.xml", "--append", "--out", "out.db"]])
+            let results = try box.runConcurrently([
+                ["a.xml", "--replace", "--out", "out.db"], ["b.xml", "--append", "--out", "out.db"]
+            ])
             #expect(results.map(\.status) == [0, 0], "trial \(trial): \(results)")
             // Replace first, then append: a + b. Append first, then replace: a alone.
             let ids = try box.ids("out.db")
@@ -158,13 +183,16 @@ struct CronOverlapTests {
         }
     }
 
-    @Test("A run that finds another holding the output's lock waits for it, then fails 75 naming --lock-timeout",
-          arguments: [["--append"], ["--replace"], ["--to", "json", "--replace"]])
+    @Test(
+        "A run that finds another holding the output's lock waits for it, then fails 75 naming --lock-timeout",
+        arguments: [["--append"], ["--replace"], ["--to", "json", "--replace"]])
     func lockHeldTimesOut(arguments: [String]) throws {
         let box = try Sandbox()
         try box.copyFolks()
         let output = arguments.contains("json") ? "out.json" : "out.db"
-        try #require(try box.run(["folks.xml", "--out", output] + arguments.filter { $0 != "--append" && $0 != "--replace" }).status == 0)
+        try #require(
+            try box.run(["folks.xml", "--out", output] + arguments.filter { $0 != "--append" && $0 != "--replace" })
+                .status == 0)
         let before = try box.contents(output)
         let descriptor = try box.holdLock(on: output)
         defer { close(descriptor) }
@@ -174,7 +202,10 @@ struct CronOverlapTests {
 
         #expect(result.status == 75, "\(result)")
         #expect(Date().timeIntervalSince(started) >= 0.5)
-        #expect(result.stderr.contains("ingest: \(output): another run is writing it (it holds .\(output).ingest.lock); waited 0.5 s (--lock-timeout SECONDS waits longer"), "\(result)")
+        #expect(
+            result.stderr.contains(
+                "ingest: \(output): another run is writing it (it holds .\(output).ingest.lock); waited 0.5 s (--lock-timeout SECONDS waits longer"
+            ), "\(result)")
         #expect(try box.contents(output) == before)
     }
 
@@ -202,12 +233,15 @@ struct CronOverlapTests {
         // sqlite3 holds a write transaction for a second.
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        writer.arguments = ["python3", "-c", """
+        writer.arguments = [
+            "python3", "-c",
+            """
             import sqlite3, sys, time
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute("BEGIN IMMEDIATE"); db.execute("INSERT INTO people(firstName) VALUES ('Nell')")
             print("holding", flush=True); time.sleep(1.5); db.execute("COMMIT")
-            """, box.path("out.db")]
+            """, box.path("out.db")
+        ]
         let output = Pipe()
         writer.standardOutput = output
         try writer.run()
@@ -220,7 +254,8 @@ struct CronOverlapTests {
         let patient = try box.run(["folks.xml", "--out", "out.db", "--append"])
         writer.waitUntilExit()
         #expect(patient.status == 0, "\(patient)")
-        #expect(try box.rows("out.db", "SELECT firstName FROM people").map { $0[0] ?? "" }
+        #expect(
+            try box.rows("out.db", "SELECT firstName FROM people").map { $0[0] ?? "" }
                 == ["Matt", "Snidely", "Dudley", "Nell", "Matt", "Snidely", "Dudley"])
     }
 

@@ -24,38 +24,53 @@ struct DeepNestingTests {
 
     static let shapes = [
         // <r> 1, <a> 2, then <x> down to `depth`.
-        Shape(name: "XML elements", fileName: "deep.xml", make: { depth in
-            let n = depth - 2
-            return "<r><a><id>1</id>" + String(repeating: "<x>", count: n) + "v" + String(repeating: "</x>", count: n) + "</a><a><id>2</id></a></r>"
-        }, expected: { depth in
-            // <x> with one child <x> is the list of its children's values.
-            let n = depth - 2
-            return #"{"id":1,"x":"# + String(repeating: "[", count: n - 1) + #""v""# + String(repeating: "]", count: n - 1) + "}"
-        }),
+        Shape(
+            name: "XML elements", fileName: "deep.xml",
+            make: { depth in
+                let n = depth - 2
+                return "<r><a><id>1</id>" + String(repeating: "<x>", count: n) + "v"
+                    + String(repeating: "</x>", count: n) + "</a><a><id>2</id></a></r>"
+            },
+            expected: { depth in
+                // <x> with one child <x> is the list of its children's values.
+                let n = depth - 2
+                return #"{"id":1,"x":"# + String(repeating: "[", count: n - 1) + #""v""#
+                    + String(repeating: "]", count: n - 1) + "}"
+            }),
         // Each level an object holding a list: two JSON levels per XML level.
-        Shape(name: "XML, attributes and repeated children", fileName: "deep2.xml", make: { depth in
-            let n = depth - 3
-            return "<r><a><id>1</id>" + String(repeating: #"<x k="1">"#, count: n) + "v" + String(repeating: "<x/></x>", count: n) + "</a><a><id>2</id></a></r>"
-        }, expected: { depth in
-            let n = depth - 3
-            let open = String(repeating: #"{"@k":"1","x":["#, count: n - 1)
-            let innermost = ##"{"@k":"1","x":"","#text":"v"}"##
-            return #"{"id":1,"x":"# + open + innermost + String(repeating: #",""]}"#, count: n - 1) + "}"
-        }),
+        Shape(
+            name: "XML, attributes and repeated children", fileName: "deep2.xml",
+            make: { depth in
+                let n = depth - 3
+                return "<r><a><id>1</id>" + String(repeating: #"<x k="1">"#, count: n) + "v"
+                    + String(repeating: "<x/></x>", count: n) + "</a><a><id>2</id></a></r>"
+            },
+            expected: { depth in
+                let n = depth - 3
+                let open = String(repeating: #"{"@k":"1","x":["#, count: n - 1)
+                let innermost = ##"{"@k":"1","x":"","#text":"v"}"##
+                return #"{"id":1,"x":"# + open + innermost + String(repeating: #",""]}"#, count: n - 1) + "}"
+            }),
         // The array 1, the record 2, its member 3, then arrays down to `depth`.
-        Shape(name: "JSON", fileName: "deep.json", make: { depth in
-            let n = depth - 3
-            return #"[{"id":1,"x":"# + String(repeating: "[", count: n) + "1" + String(repeating: "]", count: n) + #"},{"id":2}]"#
-        }, expected: { depth in
-            let n = depth - 3
-            return #"{"id":1,"x":"# + String(repeating: "[", count: n) + "1" + String(repeating: "]", count: n) + "}"
-        }),
+        Shape(
+            name: "JSON", fileName: "deep.json",
+            make: { depth in
+                let n = depth - 3
+                return #"[{"id":1,"x":"# + String(repeating: "[", count: n) + "1" + String(repeating: "]", count: n)
+                    + #"},{"id":2}]"#
+            },
+            expected: { depth in
+                let n = depth - 3
+                return #"{"id":1,"x":"# + String(repeating: "[", count: n) + "1" + String(repeating: "]", count: n)
+                    + "}"
+            })
     ]
 
     static let outputs: [(String, [String])] = [
-        ("db", ["--to", "db"]), ("plist xml", ["--to", "plist"]), ("plist binary", ["--to", "plist", "--plist-format", "binary"]),
+        ("db", ["--to", "db"]), ("plist xml", ["--to", "plist"]),
+        ("plist binary", ["--to", "plist", "--plist-format", "binary"]),
         ("archive", ["--to", "archive"]), ("archive xml", ["--to", "archive", "--plist-format", "xml"]),
-        ("json", ["--to", "json"]), ("ndjson", ["--to", "ndjson"]),
+        ("json", ["--to", "json"]), ("ndjson", ["--to", "ndjson"])
     ]
 
     static var runs: [(Shape, String, String)] {
@@ -70,8 +85,9 @@ struct DeepNestingTests {
     func run(_ box: Sandbox, _ arguments: [String], stack: String = "256") throws -> RunResult {
         let binary = try Locations.requireIngest()
         let quoted = ([binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        return try box.run(["-c", "ulimit -s \(stack) && exec timeout -s KILL 120 \(quoted)"],
-                           executable: URL(fileURLWithPath: "/bin/bash"))
+        return try box.run(
+            ["-c", "ulimit -s \(stack) && exec timeout -s KILL 120 \(quoted)"],
+            executable: URL(fileURLWithPath: "/bin/bash"))
     }
 
     @Test("Nesting at the cap: no crash, exit 0, the record whole", arguments: runs)
@@ -117,7 +133,8 @@ struct DeepNestingTests {
         let box = try Sandbox()
         let shape = Self.shapes[1]
         try box.write(shape.fileName, shape.make(Self.cap))
-        let result = try run(box, [shape.fileName, "--max-depth", String(Self.cap), "--to", "ndjson", "--out", "-"], stack: "unlimited")
+        let result = try run(
+            box, [shape.fileName, "--max-depth", String(Self.cap), "--to", "ndjson", "--out", "-"], stack: "unlimited")
         #expect(result.status == 0 && !result.crashed, "\(result)")
         #expect(String(decoding: result.stdout, as: UTF8.self).hasPrefix(shape.expected(Self.cap)))
     }
@@ -131,7 +148,9 @@ struct DeepNestingTests {
         let result = try run(box, [shape.fileName, "--max-depth", String(Self.cap), "--out", "out.db", "--replace"])
 
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("nested deeper than \(Self.cap) levels (the deepest nesting ingest reads)"), "\(result)")
+        #expect(
+            result.stderr.contains("nested deeper than \(Self.cap) levels (the deepest nesting ingest reads)"),
+            "\(result)")
         #expect(try box.contents("out.db") == Data("previous".utf8))
         #expect(try box.temporaryLeftovers().isEmpty)
     }

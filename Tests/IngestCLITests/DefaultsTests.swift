@@ -81,7 +81,9 @@ struct SummaryTests {
 
         #expect(result.status == 0, "\(result)")
         #expect(result.stderrLines.first == "ingest: reading folks.xml", "\(result)")
-        let summaries = result.stderrLines.filter { $0.hasPrefix("ingest: 3 records in 1 table (people) to folks.db; ") }
+        let summaries = result.stderrLines.filter {
+            $0.hasPrefix("ingest: 3 records in 1 table (people) to folks.db; ")
+        }
         #expect(summaries.count == 1, "\(result)")
         #expect(summaries.first?.contains(" B in ") == true, "a 364-byte input counts in bytes: \(result)")
         #expect(!result.stderr.contains("MB"), "sizes are binary units: \(result)")
@@ -143,8 +145,9 @@ struct SummaryTests {
         #expect(result.summary?.hasPrefix("ingest: 20000 records") == true, "\(result)")
     }
 
-    @Test("On a terminal: progress redrawn in place within the width, erased, then the summary",
-          arguments: [60, 200])
+    @Test(
+        "On a terminal: progress redrawn in place within the width, erased, then the summary",
+        arguments: [60, 200])
     func progressFitsTheTerminal(columns: Int) throws {
         let box = try Sandbox()
         try box.write("many-people-with-a-rather-long-file-name-to-shorten.xml", Self.manyPeople(300_000))
@@ -154,7 +157,9 @@ struct SummaryTests {
         #expect(run.status == 0, "\(run.text)")
         let lines = run.lines
         #expect(lines.contains { $0.contains("%") }, "a bar with a percentage was drawn: \(run.text.debugDescription)")
-        for line in run.progressLines { #expect(line.count < columns, "\(line.count) characters in \(columns) columns: \(line)") }
+        for line in run.progressLines {
+            #expect(line.count < columns, "\(line.count) characters in \(columns) columns: \(line)")
+        }
         #expect(run.text.contains("\r\u{1B}[K"), "the bar is erased")
         #expect(lines.last?.hasPrefix("ingest: 300000 records in 1 table (people)") == true, "\(lines.suffix(2))")
     }
@@ -170,7 +175,9 @@ struct SummaryTests {
         let lines = run.lines
         #expect(lines.contains { $0.contains("/s") && $0.contains("records") }, "\(run.text.debugDescription)")
         #expect(!lines.contains { $0.contains("%") }, "no percentage without a size")
-        for line in run.progressLines { #expect(line.count < columns, "\(line.count) characters in \(columns) columns: \(line)") }
+        for line in run.progressLines {
+            #expect(line.count < columns, "\(line.count) characters in \(columns) columns: \(line)")
+        }
     }
 
     static func manyPeople(_ count: Int) -> String {

@@ -27,7 +27,7 @@ struct EncodingTests {
         // glibc composes these two (issue 15, items 16 and 19); values compare as
         // Swift strings do, by canonical equivalence.
         Case(encoding: "windows-1255", text: "שָׁלוֹם עולם, ₪5"),
-        Case(encoding: "windows-1258", text: "Tiếng Việt có dấu, ₫"),
+        Case(encoding: "windows-1258", text: "Tiếng Việt có dấu, ₫")
     ]
 
     /// The document: the text in an element and in an attribute, declared in `encoding`.
@@ -66,8 +66,9 @@ struct EncodingTests {
     func declaredEncoding(_ testCase: Case, parser: String) throws {
         let box = try Sandbox()
         let bytes = try Self.encode(Self.document(testCase.text, declaring: testCase.encoding), to: testCase.encoding)
-        #expect(!bytes.elementsEqual(Data(Self.document(testCase.text, declaring: testCase.encoding).utf8)),
-                "the \(testCase.encoding) bytes must differ from UTF-8, or the case tests nothing")
+        #expect(
+            !bytes.elementsEqual(Data(Self.document(testCase.text, declaring: testCase.encoding).utf8)),
+            "the \(testCase.encoding) bytes must differ from UTF-8, or the case tests nothing")
         try box.write("doc.xml", bytes)
 
         let result = try box.run(["doc.xml", "--parser", parser, "--to", "ndjson", "--out", "-", "-q"])
@@ -86,8 +87,9 @@ struct EncodingTests {
 
     /// glibc's converter composes these and reorders the marks (issue 27, item 12:
     /// libxml2 stored other code points than Expat and every browser).
-    @Test("Both parsers read windows-1255 and windows-1258 byte by byte: each byte its own character",
-          arguments: [("windows-1255", "שָׁלוֹם"), ("windows-1258", "Việt")], parsers)
+    @Test(
+        "Both parsers read windows-1255 and windows-1258 byte by byte: each byte its own character",
+        arguments: [("windows-1255", "שָׁלוֹם"), ("windows-1258", "Việt")], parsers)
     func composingEncodings(_ encoding: (String, String), parser: String) throws {
         let (encoding, text) = encoding
         let box = try Sandbox()
@@ -105,7 +107,9 @@ struct EncodingTests {
             let one = try Self.decode(Data([byte]), from: encoding)
             expected.append(contentsOf: one.unicodeScalars)
         }
-        #expect(Array(value.unicodeScalars) == Array(expected), "\(value.unicodeScalars.map { String($0.value, radix: 16) })")
+        #expect(
+            Array(value.unicodeScalars) == Array(expected),
+            "\(value.unicodeScalars.map { String($0.value, radix: 16) })")
         #expect(value == text, "canonically equivalent to the text")
     }
 

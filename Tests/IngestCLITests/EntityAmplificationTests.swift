@@ -26,10 +26,19 @@ struct EntityAmplificationTests {
     }
 
     static let shapes = [
-        Shape(name: "in text", text: document("<person><firstName>&f;</firstName><lastName>b</lastName></person>", references: 2_000)),
-        Shape(name: "in attributes", text: document(#"<person id="&f;"><firstName>a</firstName><lastName>b</lastName></person>"#, references: 2_000)),
-        Shape(name: "all in one element", text: document("", references: 0).replacingOccurrences(
-            of: "<people>\n", with: "<people><person><firstName>" + String(repeating: "&f;", count: 60_000) + "</firstName><lastName>b</lastName></person>\n")),
+        Shape(
+            name: "in text",
+            text: document("<person><firstName>&f;</firstName><lastName>b</lastName></person>", references: 2_000)),
+        Shape(
+            name: "in attributes",
+            text: document(
+                #"<person id="&f;"><firstName>a</firstName><lastName>b</lastName></person>"#, references: 2_000)),
+        Shape(
+            name: "all in one element",
+            text: document("", references: 0).replacingOccurrences(
+                of: "<people>\n",
+                with: "<people><person><firstName>" + String(repeating: "&f;", count: 60_000)
+                    + "</firstName><lastName>b</lastName></person>\n"))
     ]
 
     static let xsd = Locations.packageRoot.appendingPathComponent("Schemas/folks.xsd").path
@@ -39,7 +48,7 @@ struct EntityAmplificationTests {
         ("libxml2", ["--parser", "libxml2"]),
         ("xpath", ["--xpath", "/people/person"]),
         ("xpath predicate", ["--xpath", "/people/person[@id = 'z' or firstName = 'z']"]),
-        ("validate", ["--validate", xsd]),
+        ("validate", ["--validate", xsd])
     ]
 
     /// Every mode and shape; but the validator never expands attribute values (and
@@ -55,10 +64,14 @@ struct EntityAmplificationTests {
     func measured(_ box: Sandbox, _ arguments: [String]) throws -> (RunResult, Int?) {
         let binary = try Locations.requireIngest()
         let quoted = ([binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let result = try box.run(["-c", """
-            ulimit -v 3000000
-            exec /usr/bin/time -f %M -o rss.txt timeout -s KILL 60 \(quoted)
-            """], executable: URL(fileURLWithPath: "/bin/bash"))
+        let result = try box.run(
+            [
+                "-c",
+                """
+                ulimit -v 3000000
+                exec /usr/bin/time -f %M -o rss.txt timeout -s KILL 60 \(quoted)
+                """
+            ], executable: URL(fileURLWithPath: "/bin/bash"))
         let rss = (try? String(contentsOfFile: box.path("rss.txt"), encoding: .utf8))?
             .split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         return (result, rss)
@@ -84,15 +97,19 @@ struct EntityAmplificationTests {
         #expect(try box.contents("lol.db") == Data("previous".utf8))
     }
 
-    @Test("Entities used as documents use them still import, in every mode", arguments: [
-        ["--parser", "expat"], ["--parser", "libxml2"], ["--xpath", "/people/person"],
-        ["--xpath", "/people/person[contains(firstName, 'M')]"], ["--validate", xsd],
-    ])
+    @Test(
+        "Entities used as documents use them still import, in every mode",
+        arguments: [
+            ["--parser", "expat"], ["--parser", "libxml2"], ["--xpath", "/people/person"],
+            ["--xpath", "/people/person[contains(firstName, 'M')]"], ["--validate", xsd]
+        ])
     func ordinaryEntitiesStillWork(_ options: [String]) throws {
         let box = try Sandbox()
         // Schemas/folks.xsd declares no attribute.
         let attribute = options.contains("--validate") ? "" : #" id="&n;-1""#
-        try box.write("folks.xml", """
+        try box.write(
+            "folks.xml",
+            """
             <!DOCTYPE people [<!ENTITY co "Smith &amp; Sons"><!ENTITY n "Matt">]>
             <people><person\(attribute)><firstName>&n;</firstName><lastName>&co;</lastName></person></people>
             """)

@@ -10,8 +10,9 @@ struct ExactBytesTests {
     static let decomposed = "A\u{301}c"
     static let precomposed = "\u{C1}c"
 
-    @Test("Canonically equivalent values keep their own bytes in every file output",
-          arguments: ["plist", "plist-binary", "archive", "archive-xml", "json"])
+    @Test(
+        "Canonically equivalent values keep their own bytes in every file output",
+        arguments: ["plist", "plist-binary", "archive", "archive-xml", "json"])
     func equivalentValues(output: String) throws {
         let box = try Sandbox()
         try box.write("r.xml", "<r><a><v>\(Self.decomposed)</v></a><a><v>\(Self.precomposed)</v></a></r>")
@@ -28,22 +29,31 @@ struct ExactBytesTests {
         let data = try box.contents("out")
         let values: [String]
         if output.hasPrefix("archive") {
-            let archive = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+            let archive = try #require(
+                try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
             values = (archive["$objects"] as? [Any] ?? []).compactMap { $0 as? String }.filter { $0 != "$null" }
         } else {
-            let object = output == "json" ? try JSONSerialization.jsonObject(with: data)
-                                          : try PropertyListSerialization.propertyList(from: data, format: nil)
+            let object =
+                output == "json"
+                ? try JSONSerialization.jsonObject(with: data)
+                : try PropertyListSerialization.propertyList(from: data, format: nil)
             let records = try #require(object as? [[String: Any]])
             values = records.compactMap { $0["v"] as? String }
         }
-        #expect(values.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
-                == [Array(Self.decomposed.utf8), Array(Self.precomposed.utf8)].sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(
+            values.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+                == [Array(Self.decomposed.utf8), Array(Self.precomposed.utf8)].sorted {
+                    $0.lexicographicallyPrecedes($1)
+                })
     }
 
     @Test("Record names that are canonically equivalent are two tables", arguments: ["db", "json", "plist"])
     func equivalentTableNames(output: String) throws {
         let box = try Sandbox()
-        try box.write("r.xml", "<r><\(Self.decomposed)><v>1</v></\(Self.decomposed)><\(Self.precomposed)><v>2</v></\(Self.precomposed)></r>")
+        try box.write(
+            "r.xml",
+            "<r><\(Self.decomposed)><v>1</v></\(Self.decomposed)><\(Self.precomposed)><v>2</v></\(Self.precomposed)></r>"
+        )
 
         let result = try box.run(["r.xml", "--to", output, "--out", "out.\(output)"])
 
@@ -57,7 +67,9 @@ struct ExactBytesTests {
             let data = try box.contents("out.\(output)")
             for name in [Self.decomposed, Self.precomposed] {
                 let key = output == "json" ? "\"\(name)\":" : "<key>\(name)</key>"
-                #expect(data.range(of: Data(key.utf8)) != nil, "no table \(Array(name.utf8)) in \(String(decoding: data, as: UTF8.self))")
+                #expect(
+                    data.range(of: Data(key.utf8)) != nil,
+                    "no table \(Array(name.utf8)) in \(String(decoding: data, as: UTF8.self))")
             }
         }
     }
@@ -94,7 +106,8 @@ struct ExactBytesTests {
         #expect(Date().timeIntervalSince(started) < 30)
     }
 
-    @Test("--append twice: a collection whose table was renamed (a second kind of record) joins the earlier run's tables")
+    @Test(
+        "--append twice: a collection whose table was renamed (a second kind of record) joins the earlier run's tables")
     func appendAfterRename() throws {
         let box = try Sandbox()
         try box.write("r.xml", "<r><a><v>1</v></a><b><w>2</w></b><a><v>3</v></a></r>")
@@ -130,10 +143,13 @@ struct ExactBytesTests {
 /// become the string "1" (issue 15, item 18).
 @Suite("Repeated JSON values keep their types")
 struct RepeatedJSONValueTests {
-    @Test("Items of a nested array keep their JSON types, the first as the rest",
-          arguments: [("[[1,2]]", #"{"item":[1,2]}"#),
-                      (#"[[true,"x",null,1.5]]"#, #"{"item":[true,"x",null,1.5]}"#),
-                      (#"[{"a":[{"b":1},{"b":"1"}]}]"#, #"{"a":[{"b":1},{"b":"1"}]}"#)])
+    @Test(
+        "Items of a nested array keep their JSON types, the first as the rest",
+        arguments: [
+            ("[[1,2]]", #"{"item":[1,2]}"#),
+            (#"[[true,"x",null,1.5]]"#, #"{"item":[true,"x",null,1.5]}"#),
+            (#"[{"a":[{"b":1},{"b":"1"}]}]"#, #"{"a":[{"b":1},{"b":"1"}]}"#)
+        ])
     func keepsTypes(input: String, expected: String) throws {
         let box = try Sandbox()
 

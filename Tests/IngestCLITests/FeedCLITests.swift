@@ -18,13 +18,18 @@ func feedText(_ items: [(String, String, String)], title: String = "Test feed") 
 let threeItems = [("a", "Alpha", "one"), ("b", "Beta", "two"), ("c", "Gamma", "three")]
 
 /// The tables of a feed archive, sorted.
-let archiveTables = ["alternate_enclosures", "authors", "categories", "chapters", "enclosures", "feeds", "funding", "items",
-                     "persons", "show_funding", "show_persons", "soundbites", "transcripts"]
+let archiveTables = [
+    "alternate_enclosures", "authors", "categories", "chapters", "enclosures", "feeds", "funding", "items",
+    "persons", "show_funding", "show_persons", "soundbites", "transcripts"
+]
 
 /// Every row of the archive's tables, but the fetch times: what a re-run must not change.
 func archiveDump(_ sandbox: Sandbox, _ database: String = "feeds.db") throws -> [[String?]] {
-    try sandbox.rows(database, "SELECT id, source, url, title, etag, last_modified, last_status, last_error FROM feeds ORDER BY id")
-        + sandbox.rows(database, "SELECT id, feed_id, guid, title, summary, content_hash, first_seen, last_changed FROM items ORDER BY id")
+    try sandbox.rows(
+        database, "SELECT id, source, url, title, etag, last_modified, last_status, last_error FROM feeds ORDER BY id")
+        + sandbox.rows(
+            database,
+            "SELECT id, feed_id, guid, title, summary, content_hash, first_seen, last_changed FROM items ORDER BY id")
         + sandbox.rows(database, "SELECT * FROM enclosures ORDER BY item_id, url")
         + sandbox.rows(database, "SELECT * FROM categories ORDER BY item_id, name")
         + sandbox.rows(database, "SELECT * FROM authors ORDER BY item_id, name, email")
@@ -41,12 +46,15 @@ struct FeedCLITests {
         let result = try sandbox.run(["feed", podcast, "-v"])
         #expect(result.status == 0, "\(result)")
         #expect(try sandbox.tables("feeds.db") == archiveTables)
-        #expect(try sandbox.rows("feeds.db", "SELECT source, title, type, version FROM feeds")
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT source, title, type, version FROM feeds")
                 == [[podcast, "Low Tide Radio", "rss", "2.0"]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM enclosures") == [["3"]])
-        #expect(result.stderrLines.last?.hasPrefix("ingest: 1 source: 3 new, 0 changed, 0 unchanged items; feeds.db in ") == true,
-                "\(result)")
+        #expect(
+            result.stderrLines.last?.hasPrefix("ingest: 1 source: 3 new, 0 changed, 0 unchanged items; feeds.db in ")
+                == true,
+            "\(result)")
     }
 
     @Test("re-runs: the same rows; one item changed is 1 changed; one added is 1 new")
@@ -122,12 +130,16 @@ struct FeedCLITests {
         let values = try lines.map { try JSONValue(parsing: String($0)) }
         let feeds = values.compactMap { value -> String? in
             guard case .object(let members) = value, case .string(let url)? = members.first?.1,
-                  members.first?.0 == "feedUrl" else { return nil }
+                members.first?.0 == "feedUrl"
+            else { return nil }
             return url
         }
         #expect(feeds == [podcast, podcast, podcast, atom, atom])
         let items = try Feed(contentsOf: URL(fileURLWithPath: podcast)).items
-        guard case .object(let members) = values[0] else { Issue.record("not an object"); return }
+        guard case .object(let members) = values[0] else {
+            Issue.record("not an object")
+            return
+        }
         #expect(JSONValue.object(Array(members.dropFirst())) == items[0].gofeedJSONValue)
     }
 
@@ -159,10 +171,13 @@ struct FeedCLITests {
         #expect(html.stderr.contains("not a feed"))
     }
 
-    @Test("sizes no Int64 holds (1e19, 1e400), -5 and \"abc\" in a JSON Feed: left out, and the next source is archived")
+    @Test(
+        "sizes no Int64 holds (1e19, 1e400), -5 and \"abc\" in a JSON Feed: left out, and the next source is archived")
     func outOfRangeSizes() throws {
         let sandbox = try Sandbox()
-        try sandbox.write("a.json", """
+        try sandbox.write(
+            "a.json",
+            """
             {"version": "https://jsonfeed.org/version/1.1", "title": "Sizes", "items": [{"id": "1", "title": "One",
              "attachments": [{"url": "https://example.net/1.mp3", "size_in_bytes": 1e19},
                              {"url": "https://example.net/2.mp3", "size_in_bytes": 1e400},
@@ -174,26 +189,36 @@ struct FeedCLITests {
         let result = try sandbox.run(["feed", "a.json", "b.rss", "--out", "x.db"])
         #expect(result.status == 0, "\(result)")
         #expect(try sandbox.rows("x.db", "SELECT title FROM feeds ORDER BY title") == [["Sizes"], ["Test feed"]])
-        #expect(try sandbox.rows("x.db", "SELECT url, length FROM enclosures WHERE url LIKE 'https://example.net/%' ORDER BY url")
-                == [["https://example.net/1.mp3", nil], ["https://example.net/2.mp3", nil], ["https://example.net/3.mp3", nil],
-                    ["https://example.net/4.mp3", nil], ["https://example.net/5.mp3", "1234"]])
+        #expect(
+            try sandbox.rows(
+                "x.db", "SELECT url, length FROM enclosures WHERE url LIKE 'https://example.net/%' ORDER BY url")
+                == [
+                    ["https://example.net/1.mp3", nil], ["https://example.net/2.mp3", nil],
+                    ["https://example.net/3.mp3", nil],
+                    ["https://example.net/4.mp3", nil], ["https://example.net/5.mp3", "1234"]
+                ])
         #expect(try sandbox.rows("x.db", "SELECT count(*) FROM items") == [["4"]])
     }
 
     @Test("an ill-formed feed is read in recovering mode and marked", arguments: [false, true])
     func illFormed(throughStandardInput: Bool) throws {
         let sandbox = try Sandbox()
-        let text = #"<rss version="2.0"><channel><title>Fish & Chips</title><item><guid>x</guid><title>An &nbsp; item</title></item></channel></rss>"#
-        let result = throughStandardInput
+        let text =
+            #"<rss version="2.0"><channel><title>Fish & Chips</title><item><guid>x</guid><title>An &nbsp; item</title></item></channel></rss>"#
+        let result =
+            throughStandardInput
             ? try sandbox.run(["feed", "-"], stdin: Data(text.utf8))
             : try sandbox.run(["feed", try sandbox.write("bad.rss", text)])
         #expect(result.status == 0, "\(result)")
-        #expect(try sandbox.rows("feeds.db", "SELECT title, well_formed, first_error IS NOT NULL FROM feeds")
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT title, well_formed, first_error IS NOT NULL FROM feeds")
                 == [["Fish & Chips", "0", "1"]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["1"]])
     }
 
-    @Test("the summary line: on a terminal, or with -v; nothing on standard error off a terminal; -q on a terminal silences it")
+    @Test(
+        "the summary line: on a terminal, or with -v; nothing on standard error off a terminal; -q on a terminal silences it"
+    )
     func summaryOnlyWhereAsked() throws {
         let sandbox = try Sandbox()
         try sandbox.write("news.rss", feedText(threeItems))
@@ -202,8 +227,10 @@ struct FeedCLITests {
         #expect(quietPipe.stderr.isEmpty, "\(quietPipe)")
         let terminal = try sandbox.runOnTerminal(["feed", "news.rss"], columns: 100)
         #expect(terminal.status == 0)
-        #expect(terminal.lines.last?.hasPrefix("ingest: 1 source: 0 new, 0 changed, 3 unchanged items; feeds.db in ") == true,
-                "\(terminal.lines)")
+        #expect(
+            terminal.lines.last?.hasPrefix("ingest: 1 source: 0 new, 0 changed, 3 unchanged items; feeds.db in ")
+                == true,
+            "\(terminal.lines)")
         let silenced = try sandbox.runOnTerminal(["feed", "news.rss", "-q"], columns: 100)
         #expect(silenced.status == 0)
         #expect(silenced.lines.isEmpty, "\(silenced.lines)")
@@ -212,8 +239,10 @@ struct FeedCLITests {
     @Test("usage errors: a scheme ingest does not read, --to db to standard output, --jobs 0")
     func usage() throws {
         let sandbox = try Sandbox()
-        for arguments in [["feed", "ftp://example.org/feed.xml"], ["feed", "x.rss", "--out", "-"], ["feed", "x.rss", "--jobs", "0"],
-                          ["feed", "x.rss", "--replace"], ["feed"], ["feed", "-", "-"]] {
+        for arguments in [
+            ["feed", "ftp://example.org/feed.xml"], ["feed", "x.rss", "--out", "-"], ["feed", "x.rss", "--jobs", "0"],
+            ["feed", "x.rss", "--replace"], ["feed"], ["feed", "-", "-"]
+        ] {
             let result = try sandbox.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result)")
         }

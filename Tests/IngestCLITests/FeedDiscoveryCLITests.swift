@@ -16,23 +16,33 @@ struct FeedDiscoveryCLITests {
     }
 
     static func page(_ links: String) -> LoopbackHTTPServer.Route {
-        LoopbackHTTPServer.Route(headers: [("Content-Type", "text/html; charset=utf-8")],
-                                 body: Array("<!DOCTYPE html><html><head><title>Site</title>\(links)</head><body>Hello</body></html>".utf8))
+        LoopbackHTTPServer.Route(
+            headers: [("Content-Type", "text/html; charset=utf-8")],
+            body: Array("<!DOCTYPE html><html><head><title>Site</title>\(links)</head><body>Hello</body></html>".utf8))
     }
 
     @Test("the first advertised feed is read and said; the next run asks the feed itself")
     func subscribes() throws {
-        server.route("/blog/", Self.page("""
-            <link rel="alternate" type="application/atom+xml" href="feeds/atom.xml">
-            <link rel="alternate" type="application/rss+xml" href="/rss.xml">
-            """))
+        server.route(
+            "/blog/",
+            Self.page(
+                """
+                <link rel="alternate" type="application/atom+xml" href="feeds/atom.xml">
+                <link rel="alternate" type="application/rss+xml" href="/rss.xml">
+                """))
         server.route("/blog/feeds/atom.xml", .feed(feedText(threeItems)))
         let page = server.url("/blog/")
         let first = try sandbox.run(["feed", page, "-v"])
         #expect(first.status == 0, "\(first)")
-        #expect(first.stderr.contains("\(page): an HTML page; reading the first feed it advertises, \(server.url("/blog/feeds/atom.xml")) (application/atom+xml)"),
-                "\(first.stderr)")
-        #expect(try sandbox.rows("feeds.db", "SELECT source, url FROM feeds") == [[page, server.url("/blog/feeds/atom.xml")]])
+        #expect(
+            first.stderr.contains(
+                "\(page): an HTML page; reading the first feed it advertises, \(server.url("/blog/feeds/atom.xml")) (application/atom+xml)"
+            ),
+            "\(first.stderr)")
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT source, url FROM feeds") == [
+                [page, server.url("/blog/feeds/atom.xml")]
+            ])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
         #expect(server.requests("/rss.xml").isEmpty)
 
@@ -48,7 +58,9 @@ struct FeedDiscoveryCLITests {
         server.route("/feed.xml", .feed(feedText(threeItems)))
         let result = try sandbox.run(["feed", server.url("/plain/"), server.url("/feed.xml")])
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("\(server.url("/plain/")): an HTML page that advertises no feed"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("\(server.url("/plain/")): an HTML page that advertises no feed"), "\(result.stderr)"
+        )
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
     }
 
@@ -61,24 +73,40 @@ struct FeedDiscoveryCLITests {
         #expect(server.requests("/a/").count == 1 && server.requests("/b/").count == 1)
     }
 
-    @Test("--all: every feed a page advertises is a source of its own; a page without feeds and a plain feed are read as without it")
+    @Test(
+        "--all: every feed a page advertises is a source of its own; a page without feeds and a plain feed are read as without it"
+    )
     func all() throws {
-        server.route("/site/", Self.page("""
-            <link rel="alternate" type="application/rss+xml" href="/one.xml">
-            <link rel="alternate" type="application/atom+xml" href="/two.xml">
-            <link rel="alternate" type="application/rss+xml" href="/one.xml">
-            """))
+        server.route(
+            "/site/",
+            Self.page(
+                """
+                <link rel="alternate" type="application/rss+xml" href="/one.xml">
+                <link rel="alternate" type="application/atom+xml" href="/two.xml">
+                <link rel="alternate" type="application/rss+xml" href="/one.xml">
+                """))
         server.route("/one.xml", .feed(feedText([("1", "one", "")], title: "One")))
         server.route("/two.xml", .feed(feedText([("2", "two", "")], title: "Two")))
         server.route("/empty/", Self.page(""))
         server.route("/three.xml", .feed(feedText([("3", "three", "")], title: "Three")))
-        let result = try sandbox.run(["feed", server.url("/site/"), server.url("/empty/"), server.url("/three.xml"), "--all", "-v"])
+        let result = try sandbox.run([
+            "feed", server.url("/site/"), server.url("/empty/"), server.url("/three.xml"), "--all", "-v"
+        ])
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("\(server.url("/site/")): an HTML page advertising 2 feeds: \(server.url("/one.xml")), \(server.url("/two.xml"))"),
-                "\(result.stderr)")
-        #expect(result.stderr.contains("\(server.url("/empty/")): an HTML page that advertises no feed"), "\(result.stderr)")
-        #expect(try sandbox.rows("feeds.db", "SELECT source, title FROM feeds WHERE title IS NOT NULL ORDER BY title")
-                == [[server.url("/one.xml"), "One"], [server.url("/three.xml"), "Three"], [server.url("/two.xml"), "Two"]])
+        #expect(
+            result.stderr.contains(
+                "\(server.url("/site/")): an HTML page advertising 2 feeds: \(server.url("/one.xml")), \(server.url("/two.xml"))"
+            ),
+            "\(result.stderr)")
+        #expect(
+            result.stderr.contains("\(server.url("/empty/")): an HTML page that advertises no feed"), "\(result.stderr)"
+        )
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT source, title FROM feeds WHERE title IS NOT NULL ORDER BY title")
+                == [
+                    [server.url("/one.xml"), "One"], [server.url("/three.xml"), "Three"],
+                    [server.url("/two.xml"), "Two"]
+                ])
         #expect(server.requests("/one.xml").count == 1)
     }
 
@@ -90,13 +118,16 @@ struct FeedDiscoveryCLITests {
             <link rel="alternate" type="application/rss+xml" href="feeds/one.xml">
             <link rel="alternate" type="application/rss+xml" href="\(server.url("/two.xml"))">
             """
-        try sandbox.write("site/index.html", "\u{FEFF}\n  <!doctype HTML><html><head>\(links)</head><body>Hi</body></html>")
+        try sandbox.write(
+            "site/index.html", "\u{FEFF}\n  <!doctype HTML><html><head>\(links)</head><body>Hi</body></html>")
 
         let first = try sandbox.run(["feed", "site/index.html", "-v"])
         #expect(first.status == 0, "\(first)")
         let feedFile = sandbox.path("site/feeds/one.xml")
-        #expect(first.stderr.contains("site/index.html: an HTML page; reading the first feed it advertises, "
-                                      + "\(URL(fileURLWithPath: feedFile).absoluteString) (application/rss+xml)"), "\(first.stderr)")
+        #expect(
+            first.stderr.contains(
+                "site/index.html: an HTML page; reading the first feed it advertises, "
+                    + "\(URL(fileURLWithPath: feedFile).absoluteString) (application/rss+xml)"), "\(first.stderr)")
         #expect(try sandbox.rows("feeds.db", "SELECT title FROM feeds") == [["One"]])
         #expect(server.requests("/two.xml").isEmpty)
 
@@ -105,7 +136,9 @@ struct FeedDiscoveryCLITests {
         #expect(try sandbox.rows("all.db", "SELECT title FROM feeds ORDER BY title") == [["One"], ["Two"]])
     }
 
-    @Test("an HTML file that advertises no feed is read as it is and fails as no feed (65); a feed file is never taken for a page")
+    @Test(
+        "an HTML file that advertises no feed is read as it is and fails as no feed (65); a feed file is never taken for a page"
+    )
     func pageFileWithoutFeeds() throws {
         try sandbox.write("plain.html", "<html><head><title>x</title></head><body>no feeds</body></html>")
         try sandbox.write("feed.rss", feedText(threeItems))

@@ -11,8 +11,10 @@ import Glibc
 /// Several `ingest feed --due --to postgres` runs at once on one archive, as cron
 /// starts them on many hosts: each due feed is fetched by exactly one run, and a run
 /// killed mid-way holds its feeds only until their leases end.
-@Suite("ingest feed --due: a fleet of runs on one PostgreSQL archive",
-       .enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+@Suite(
+    "ingest feed --due: a fleet of runs on one PostgreSQL archive",
+    .enabled(
+        if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct FeedFleetTests {
     static let feeds = 200
 
@@ -22,8 +24,10 @@ struct FeedFleetTests {
         let http = try LoopbackHTTPServer()
         var outlines = ""
         for index in 0..<feeds {
-            var route = LoopbackHTTPServer.Route.feed(feedText([("\(index)a", "A", "one"), ("\(index)b", "B", "two")],
-                                                               title: "Feed \(index)"))
+            var route = LoopbackHTTPServer.Route.feed(
+                feedText(
+                    [("\(index)a", "A", "one"), ("\(index)b", "B", "two")],
+                    title: "Feed \(index)"))
             route.delay = delay
             http.route("/f\(index).xml", route)
             outlines += #"<outline text="Feed \#(index)" type="rss" xmlUrl="\#(http.url("/f\(index).xml"))"/>"#
@@ -47,7 +51,9 @@ struct FeedFleetTests {
         let (server, database, uri) = try PostgresCLITests.database("feed_fleet")
         let box = try Sandbox()
         let http = try Self.serve(in: box, delay: .milliseconds(20))
-        let run = ["feed", "--opml", "subs.opml", "--due", "--to", "postgres", "--db", uri, "--jobs", "4", "--timeout", "10"]
+        let run = [
+            "feed", "--opml", "subs.opml", "--due", "--to", "postgres", "--db", uri, "--jobs", "4", "--timeout", "10"
+        ]
 
         let runs = try box.runConcurrently(Array(repeating: run, count: 4))
 
@@ -55,10 +61,12 @@ struct FeedFleetTests {
         let counts = Self.requestCounts(http)
         #expect(counts.count == Self.feeds, "every feed fetched")
         #expect(counts.values.allSatisfy { $0 == 1 }, "none twice: \(counts.filter { $0.value > 1 })")
-        #expect(try server.psql("""
-            SELECT (SELECT count(*) FROM feeds), (SELECT count(*) FROM feeds WHERE last_status = 200),
-                   (SELECT count(*) FROM items), (SELECT count(DISTINCT worker) > 1 FROM feed_leases)
-            """, database: database) == [["200", "200", "400", "t"]], "the runs shared the work")
+        #expect(
+            try server.psql(
+                """
+                SELECT (SELECT count(*) FROM feeds), (SELECT count(*) FROM feeds WHERE last_status = 200),
+                       (SELECT count(*) FROM items), (SELECT count(DISTINCT worker) > 1 FROM feed_leases)
+                """, database: database) == [["200", "200", "400", "t"]], "the runs shared the work")
         let told = runs.map(\.stderr).joined()
         #expect(told.isEmpty, "silent off a terminal: \(told)")
 
@@ -74,8 +82,10 @@ struct FeedFleetTests {
         let (server, database, uri) = try PostgresCLITests.database("feed_fleet_kill")
         let box = try Sandbox()
         let http = try Self.serve(in: box, delay: .milliseconds(40))
-        let arguments = ["feed", "--opml", box.path("subs.opml"), "--due", "--to", "postgres", "--db", uri,
-                         "--jobs", "4", "--timeout", "10"]
+        let arguments = [
+            "feed", "--opml", box.path("subs.opml"), "--due", "--to", "postgres", "--db", uri,
+            "--jobs", "4", "--timeout", "10"
+        ]
         let binary = try Locations.requireIngest().path
 
         let victim = try spawnWithSignalsUnblocked(binary, arguments)
@@ -88,13 +98,18 @@ struct FeedFleetTests {
         waitpid(victim, &status, 0)
         for pid in others {
             let status = waitForExit(pid, within: 120)
-            #expect(status == 0, "a run sharing the archive with a killed one ends, and well: \(String(describing: status))")
+            #expect(
+                status == 0, "a run sharing the archive with a killed one ends, and well: \(String(describing: status))"
+            )
         }
         let beforeRecovery = Self.requestCounts(http)
-        #expect(beforeRecovery.values.allSatisfy { $0 == 1 }, "no feed fetched twice: \(beforeRecovery.filter { $0.value > 1 })")
+        #expect(
+            beforeRecovery.values.allSatisfy { $0 == 1 },
+            "no feed fetched twice: \(beforeRecovery.filter { $0.value > 1 })")
 
         // The killed run's leases end (here: now, rather than in 200 s).
-        let held = try server.psql("""
+        let held = try server.psql(
+            """
             SELECT count(*)::text FROM feed_leases l JOIN feeds f ON f.id = l.feed_id
             WHERE l.worker LIKE '%:\(victim)' AND f.last_fetched IS NULL
             """, database: database)[0][0]
@@ -102,13 +117,17 @@ struct FeedFleetTests {
         let recovery = try box.run(["feed", "--opml", "subs.opml", "--due", "--to", "postgres", "--db", uri, "-v"])
 
         #expect(recovery.status == 0, "\(recovery)")
-        #expect(recovery.stderr.contains("\(Self.feeds - Int(held ?? "0")!) not due"), "only the killed run's unfinished feeds: \(recovery)")
+        #expect(
+            recovery.stderr.contains("\(Self.feeds - Int(held ?? "0")!) not due"),
+            "only the killed run's unfinished feeds: \(recovery)")
         let counts = Self.requestCounts(http)
         #expect(counts.count == Self.feeds, "every feed fetched in the end")
         #expect(counts.values.allSatisfy { $0 <= 2 }, "\(counts.filter { $0.value > 2 })")
-        #expect(try server.psql("""
-            SELECT (SELECT count(*) FROM feeds WHERE last_status = 200), (SELECT count(*) FROM items),
-                   (SELECT count(*) FROM (SELECT guid FROM items GROUP BY guid HAVING count(*) > 1) twice)
-            """, database: database) == [["200", "400", "0"]], "every feed archived, every item once")
+        #expect(
+            try server.psql(
+                """
+                SELECT (SELECT count(*) FROM feeds WHERE last_status = 200), (SELECT count(*) FROM items),
+                       (SELECT count(*) FROM (SELECT guid FROM items GROUP BY guid HAVING count(*) > 1) twice)
+                """, database: database) == [["200", "400", "0"]], "every feed archived, every item once")
     }
 }

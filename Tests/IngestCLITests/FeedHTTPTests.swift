@@ -17,7 +17,9 @@ struct FeedHTTPTests {
         sandbox = try Sandbox()
     }
 
-    @Test("200 then 304 by ETag: the second run writes only the fetch's columns and succeeds; the User-Agent names ingest")
+    @Test(
+        "200 then 304 by ETag: the second run writes only the fetch's columns and succeeds; the User-Agent names ingest"
+    )
     func notModifiedByETag() throws {
         var route = LoopbackHTTPServer.Route.feed(feedText(threeItems), headers: [("ETag", "\"v1\"")])
         route.notModifiedForETag = "\"v1\""
@@ -33,7 +35,10 @@ struct FeedHTTPTests {
         #expect(second.stderr.contains("not modified"))
         #expect(try sandbox.rows("feeds.db", "SELECT * FROM items") == items)
         let earlier = try #require(before.first)
-        let after = try #require(try sandbox.rows("feeds.db", "SELECT id, title, etag, last_fetched, next_fetch, last_status, failures FROM feeds").first)
+        let after = try #require(
+            try sandbox.rows(
+                "feeds.db", "SELECT id, title, etag, last_fetched, next_fetch, last_status, failures FROM feeds"
+            ).first)
         #expect(after.prefix(3) == earlier.prefix(3), "the feed as it was")
         #expect(after[5] == "304" && after[6] == "0", "\(after)")
         #expect((after[3] ?? "") >= (earlier[3] ?? ""), "last_fetched moves on")
@@ -81,10 +86,11 @@ struct FeedHTTPTests {
         server.route("/today.xml", .feed(feedText([("t", "Today", "x")])))
         let first = try sandbox.run(["feed", server.url("/old.xml"), server.url("/elsewhere.xml")])
         #expect(first.status == 0, "\(first)")
-        #expect(try sandbox.rows("feeds.db", "SELECT source, url FROM feeds ORDER BY source") == [
-            [server.url("/elsewhere.xml"), server.url("/elsewhere.xml")],
-            [server.url("/old.xml"), server.url("/new.xml")],
-        ])
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT source, url FROM feeds ORDER BY source") == [
+                [server.url("/elsewhere.xml"), server.url("/elsewhere.xml")],
+                [server.url("/old.xml"), server.url("/new.xml")]
+            ])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["4"]])
 
         let second = try sandbox.run(["feed", server.url("/old.xml"), server.url("/elsewhere.xml")])
@@ -105,7 +111,8 @@ struct FeedHTTPTests {
         let result = try sandbox.run(["feed", server.url("/gone.xml"), server.url("/feed.xml")])
         #expect(result.status == 66, "\(result)")
         #expect(result.stderr.contains("/gone.xml: HTTP 404 Not Found"))
-        #expect(try sandbox.rows("feeds.db", "SELECT last_status, last_error FROM feeds WHERE source LIKE '%gone.xml'")
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT last_status, last_error FROM feeds WHERE source LIKE '%gone.xml'")
                 == [["404", "HTTP 404 Not Found"]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
     }
@@ -113,8 +120,11 @@ struct FeedHTTPTests {
     @Test("a gzip-encoded body is read")
     func gzip() throws {
         let body = Gzip.compress(Array(feedText(threeItems).utf8))
-        server.route("/feed.xml", .init(headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "gzip")],
-                                        body: body))
+        server.route(
+            "/feed.xml",
+            .init(
+                headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "gzip")],
+                body: body))
         let result = try sandbox.run(["feed", server.url("/feed.xml")])
         #expect(result.status == 0, "\(result)")
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
@@ -214,15 +224,21 @@ struct FeedHTTPTests {
         let result = try sandbox.run(["feed", server.url("/latin.xml"), "--to", "json", "--out", "-"])
         #expect(result.status == 0, "\(result)")
         let json = try JSONValue(parsing: String(decoding: result.stdout, as: UTF8.self))
-        guard case .object(let members) = json else { Issue.record("not an object"); return }
+        guard case .object(let members) = json else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.first { $0.0 == "title" }?.1 == .string("Café \u{2019}s"))
     }
 
     @Test("--to json over HTTP equals the library's reading of the same bytes")
     func jsonOverHTTP() throws {
         let podcast = Locations.packageRoot.appendingPathComponent("Samples/podcast.rss")
-        server.route("/podcast.rss", .init(headers: [("Content-Type", "application/rss+xml")],
-                                           body: Array(try Data(contentsOf: podcast))))
+        server.route(
+            "/podcast.rss",
+            .init(
+                headers: [("Content-Type", "application/rss+xml")],
+                body: Array(try Data(contentsOf: podcast))))
         let result = try sandbox.run(["feed", server.url("/podcast.rss"), "--to", "json", "--out", "-"])
         #expect(result.status == 0, "\(result)")
         let expected = try Feed(contentsOf: podcast, options: .init(baseURL: URL(string: server.url("/podcast.rss"))))
@@ -235,14 +251,18 @@ struct FeedHTTPTests {
         let bad = "http://127.0.0.1:99999/feed.xml"
         let result = try sandbox.run(["feed", bad, server.url("/feed.xml")])
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderrLines.contains("ingest: \(bad): invalid URL: port 99999 is out of range 1-65535"), "\(result)")
-        #expect(try sandbox.rows("feeds.db", "SELECT last_status, last_error FROM feeds WHERE source = '\(bad)'")
+        #expect(
+            result.stderrLines.contains("ingest: \(bad): invalid URL: port 99999 is out of range 1-65535"), "\(result)")
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT last_status, last_error FROM feeds WHERE source = '\(bad)'")
                 == [[nil, "invalid URL: port 99999 is out of range 1-65535"]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
     }
 
-    @Test("a redirect to a port past 65535, or to no host, fails that source (65) and says why; the other source is stored",
-          arguments: [("http://127.0.0.1:99999/x", "port 99999 is out of range 1-65535"), ("http:///x", "it has no host")])
+    @Test(
+        "a redirect to a port past 65535, or to no host, fails that source (65) and says why; the other source is stored",
+        arguments: [("http://127.0.0.1:99999/x", "port 99999 is out of range 1-65535"), ("http:///x", "it has no host")]
+    )
     func redirectToInvalidURL(location: String, problem: String) throws {
         server.route("/moved.xml", .redirect(.movedPermanently, to: location))
         server.route("/feed.xml", .feed(feedText(threeItems)))
@@ -250,7 +270,9 @@ struct FeedHTTPTests {
         #expect(result.status == 65, "\(result)")
         let message = "HTTP 301 redirect to an invalid URL \(location): \(problem)"
         #expect(result.stderrLines.contains("ingest: \(server.url("/moved.xml")): \(message)"), "\(result)")
-        #expect(try sandbox.rows("feeds.db", "SELECT last_status, last_error FROM feeds WHERE source = '\(server.url("/moved.xml"))'")
+        #expect(
+            try sandbox.rows(
+                "feeds.db", "SELECT last_status, last_error FROM feeds WHERE source = '\(server.url("/moved.xml"))'")
                 == [["301", message]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
     }
@@ -258,8 +280,11 @@ struct FeedHTTPTests {
     @Test("over HTTP: a failure names the URL once, --report lists each URL, -v counts the ill-formed feed")
     func sourcesEdgesOverHTTP() throws {
         server.route("/page.html", .feed("<html><body>no feed here</body></html>", type: "text/html"))
-        server.route("/broken.json", .feed("{\"version\": \"https://jsonfeed.org/version/1.1\",\n \"title\": }",
-                                           type: "application/feed+json"))
+        server.route(
+            "/broken.json",
+            .feed(
+                "{\"version\": \"https://jsonfeed.org/version/1.1\",\n \"title\": }",
+                type: "application/feed+json"))
         server.route("/bad.xml", .feed(FeedSourcesCLITests.illFormed))
         let urls = ["/page.html", "/broken.json", "/bad.xml", "/gone.xml"].map(server.url)
         let result = try sandbox.run(["feed"] + urls + ["-v", "--report", "run.json"])
@@ -270,9 +295,11 @@ struct FeedHTTPTests {
         }
         #expect(result.stderrLines.contains { $0.hasPrefix("ingest: \(urls[1]):2:") }, "\(result)")
         #expect(result.stderrLines.contains("ingest: \(urls[3]): HTTP 404 Not Found"), "\(result)")
-        #expect(result.stderrLines.contains("ingest: 1 of 1 feed was not well-formed XML and was read in recovering mode"),
-                "\(result)")
-        let report = try #require(try JSONSerialization.jsonObject(with: sandbox.contents("run.json")) as? [String: Any])
+        #expect(
+            result.stderrLines.contains("ingest: 1 of 1 feed was not well-formed XML and was read in recovering mode"),
+            "\(result)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: sandbox.contents("run.json")) as? [String: Any])
         let sources = try #require(report["sources"] as? [[String: Any]])
         #expect(sources.map { $0["source"] as? String } == urls)
         #expect(sources.map { $0["exitStatus"] as? Int } == [65, 65, 0, 66])

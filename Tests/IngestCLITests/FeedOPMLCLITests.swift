@@ -14,7 +14,8 @@ struct FeedOPMLCLITests {
         server = try LoopbackHTTPServer()
         sandbox = try Sandbox()
         for name in ["a", "b", "c"] {
-            server.route("/\(name).xml", .feed(feedText([("\(name)1", "\(name) one", "")], title: "Feed \(name.uppercased())")))
+            server.route(
+                "/\(name).xml", .feed(feedText([("\(name)1", "\(name) one", "")], title: "Feed \(name.uppercased())")))
         }
     }
 
@@ -39,7 +40,9 @@ struct FeedOPMLCLITests {
         try sandbox.rows(database, "SELECT url, subscription_categories FROM feeds ORDER BY url")
     }
 
-    @Test("--opml reads every http(s) subscription, keeps its folders; --export-opml writes them back; a round trip gives the same")
+    @Test(
+        "--opml reads every http(s) subscription, keeps its folders; --export-opml writes them back; a round trip gives the same"
+    )
     func roundTrip() throws {
         try sandbox.write("subs.opml", subscriptions())
         let imported = try sandbox.run(["feed", "--opml", "subs.opml"])
@@ -48,7 +51,7 @@ struct FeedOPMLCLITests {
         let expected: [[String?]] = [
             [server.url("/a.xml"), #"["News/Tech"]"#],
             [server.url("/b.xml"), #"["News","Later"]"#],
-            [server.url("/c.xml"), nil],
+            [server.url("/c.xml"), nil]
         ]
         #expect(try folders("feeds.db") == expected)
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
@@ -74,14 +77,17 @@ struct FeedOPMLCLITests {
     func reimport() throws {
         try sandbox.write("subs.opml", subscriptions())
         #expect(try sandbox.run(["feed", "--opml", "subs.opml"]).status == 0)
-        try sandbox.write("subs.opml", subscriptions().replacingOccurrences(of: "text=\"Tech\"", with: "text=\"Gadgets\""))
+        try sandbox.write(
+            "subs.opml", subscriptions().replacingOccurrences(of: "text=\"Tech\"", with: "text=\"Gadgets\""))
         let second = try sandbox.run(["feed", "--opml", "subs.opml", "--due", "-v"])
         #expect(second.status == 0, "\(second)")
         #expect(second.stderr.contains("3 not due"), "\(second.stderr)")
         #expect(try folders("feeds.db").first?.last == #"["News/Gadgets"]"#)
     }
 
-    @Test("usage and input errors: no such list (66), not OPML (65), --export-opml without an archive (66) or with ndjson (64)")
+    @Test(
+        "usage and input errors: no such list (66), not OPML (65), --export-opml without an archive (66) or with ndjson (64)"
+    )
     func errors() throws {
         #expect(try sandbox.run(["feed", "--opml", "missing.opml"]).status == 66)
         try sandbox.write("not.opml", "<rss version=\"2.0\"><channel/></rss>")

@@ -6,8 +6,10 @@ import Testing
 /// `ingest feed … --to postgres --db URI`, run as a user runs it — the built binary —
 /// against the real PostgreSQL the test support starts: the archive `--to db` keeps,
 /// in PostgreSQL, with the same re-run guarantees.
-@Suite("ingest feed --to postgres: the archive in a real PostgreSQL",
-       .enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+@Suite(
+    "ingest feed --to postgres: the archive in a real PostgreSQL",
+    .enabled(
+        if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct FeedPostgresCLITests {
     /// The archive's tables and how their rows are ordered.
     static let tables: [(name: String, order: String)] = [
@@ -15,17 +17,19 @@ struct FeedPostgresCLITests {
         ("feeds", "id"), ("items", "id"), ("chapters", "item_id, start"), ("transcripts", "item_id, url"),
         ("persons", "item_id, name, role"), ("funding", "item_id, url"), ("alternate_enclosures", "item_id, url"),
         ("soundbites", "item_id, start_seconds, duration_seconds"), ("show_persons", "feed_id, name, role"),
-        ("show_funding", "feed_id, url"),
+        ("show_funding", "feed_id, url")
     ]
     /// Columns that say when a run happened: a second run, or another output, writes its own time.
     static let runTimes: Set<String> = ["last_fetched", "next_fetch", "first_seen", "last_changed"]
 
     /// Every row of the archive but the fetch times, as text: what a re-run must not change.
     static func dump(_ server: TestPostgresServer, _ database: String) throws -> [[String?]] {
-        try server.psql("SELECT id::text, source, url, title, etag, last_modified, last_status::text, last_error FROM feeds ORDER BY id",
-                        database: database)
-            + server.psql("SELECT id::text, feed_id::text, guid, title, summary, content_hash::text, first_seen::text, last_changed::text FROM items ORDER BY id",
-                          database: database)
+        try server.psql(
+            "SELECT id::text, source, url, title, etag, last_modified, last_status::text, last_error FROM feeds ORDER BY id",
+            database: database)
+            + server.psql(
+                "SELECT id::text, feed_id::text, guid, title, summary, content_hash::text, first_seen::text, last_changed::text FROM items ORDER BY id",
+                database: database)
             + server.psql("SELECT * FROM enclosures ORDER BY item_id, url", database: database)
             + server.psql("SELECT * FROM categories ORDER BY item_id, name", database: database)
             + server.psql("SELECT * FROM authors ORDER BY item_id, name, email", database: database)
@@ -41,7 +45,9 @@ struct FeedPostgresCLITests {
         let first = try box.run(archive)
         #expect(first.status == 0, "\(first)")
         #expect(first.stderrLines.contains { $0.hasSuffix("news.rss: 3 new, 0 changed, 0 unchanged") }, "\(first)")
-        #expect(first.stderrLines.last?.contains("1 source: 3 new, 0 changed, 0 unchanged items; postgresql://") == true, "\(first)")
+        #expect(
+            first.stderrLines.last?.contains("1 source: 3 new, 0 changed, 0 unchanged items; postgresql://") == true,
+            "\(first)")
         #expect(try server.tables(in: database) == archiveTables)
         let stored = try Self.dump(server, database)
 
@@ -49,8 +55,10 @@ struct FeedPostgresCLITests {
         #expect(again.status == 0, "\(again)")
         #expect(again.stderrLines.contains { $0.hasSuffix("news.rss: 0 new, 0 changed, 3 unchanged") }, "\(again)")
         #expect(try Self.dump(server, database) == stored)
-        #expect(try server.psql("SELECT (SELECT count(*) FROM feeds), (SELECT count(*) FROM items), (SELECT count(*) FROM enclosures)",
-                                database: database) == [["1", "3", "3"]])
+        #expect(
+            try server.psql(
+                "SELECT (SELECT count(*) FROM feeds), (SELECT count(*) FROM items), (SELECT count(*) FROM enclosures)",
+                database: database) == [["1", "3", "3"]])
 
         // When item b was first seen, as an older run stored it: a change keeps it.
         try server.psql("UPDATE items SET first_seen = '2020-01-02T03:04:05Z' WHERE guid = 'b'", database: database)
@@ -60,10 +68,14 @@ struct FeedPostgresCLITests {
         let changed = try box.run(archive)
         #expect(changed.status == 0, "\(changed)")
         #expect(changed.stderrLines.contains { $0.hasSuffix("news.rss: 1 new, 1 changed, 2 unchanged") }, "\(changed)")
-        #expect(try server.psql("SELECT summary, to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), last_changed > first_seen FROM items WHERE guid = 'b'",
-                                database: database) == [["two, revised", "2020-01-02 03:04:05", "t"]])
-        #expect(try server.psql("SELECT (SELECT count(*) FROM feeds), (SELECT count(*) FROM items), (SELECT count(*) FROM enclosures)",
-                                database: database) == [["1", "4", "4"]])
+        #expect(
+            try server.psql(
+                "SELECT summary, to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), last_changed > first_seen FROM items WHERE guid = 'b'",
+                database: database) == [["two, revised", "2020-01-02 03:04:05", "t"]])
+        #expect(
+            try server.psql(
+                "SELECT (SELECT count(*) FROM feeds), (SELECT count(*) FROM items), (SELECT count(*) FROM enclosures)",
+                database: database) == [["1", "4", "4"]])
         #expect(try server.tables(in: database) == archiveTables, "no staging tables left")
 
         let last = try box.run(archive)
@@ -74,7 +86,9 @@ struct FeedPostgresCLITests {
     func parityWithSQLite() throws {
         let (server, database, uri) = try PostgresCLITests.database("feed_parity")
         let box = try Sandbox()
-        let sources = ["podcast.rss", "news.atom", "feed.json", "feed.rss"].map { FeedCLITests.samples.appendingPathComponent($0).path }
+        let sources = ["podcast.rss", "news.atom", "feed.json", "feed.rss"].map {
+            FeedCLITests.samples.appendingPathComponent($0).path
+        }
 
         let postgres = try box.run(["feed"] + sources + ["--to", "postgres", "--db", uri])
         let sqlite = try box.run(["feed"] + sources + ["--out", "feeds.db"])
@@ -83,7 +97,8 @@ struct FeedPostgresCLITests {
         #expect(sqlite.status == 0, "\(sqlite)")
         #expect(try server.tables(in: database) == (try box.tables("feeds.db")))
         for (table, order) in Self.tables {
-            let types = try server.psql("""
+            let types = try server.psql(
+                """
                 SELECT column_name::text, data_type::text FROM information_schema.columns
                 WHERE table_schema = 'public' AND table_name = '\(table)' ORDER BY ordinal_position
                 """, database: database)
@@ -95,21 +110,28 @@ struct FeedPostgresCLITests {
                 let name = "\"\(column[0]!)\""
                 switch column[1]! {
                 case "boolean": return "\(name)::int::text"
-                case "timestamp with time zone": return "to_char(\(name) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+                case "timestamp with time zone":
+                    return "to_char(\(name) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
                 default: return "\(name)::text"
                 }
             }
             // Ordered by the table's columns, not by the text they are selected as.
             let postgresOrder = order.split(separator: ", ").map { "\(table).\($0)" }.joined(separator: ", ")
-            let postgresRows = try server.psql("SELECT \(selected.joined(separator: ", ")) FROM \(table) ORDER BY \(postgresOrder)",
-                                               database: database)
-            let sqliteRows = try box.rows("feeds.db", "SELECT \(compared.map { "\"\($0[0]!)\"" }.joined(separator: ", ")) FROM \(table) ORDER BY \(order)")
+            let postgresRows = try server.psql(
+                "SELECT \(selected.joined(separator: ", ")) FROM \(table) ORDER BY \(postgresOrder)",
+                database: database)
+            let sqliteRows = try box.rows(
+                "feeds.db",
+                "SELECT \(compared.map { "\"\($0[0]!)\"" }.joined(separator: ", ")) FROM \(table) ORDER BY \(order)")
             #expect(postgresRows.count == sqliteRows.count, "\(table)")
             #expect(!postgresRows.isEmpty, "\(table) holds rows to compare")
             var differences: [String] = []
             for (row, (left, right)) in zip(postgresRows, sqliteRows).enumerated() {
-                for (index, column) in compared.enumerated() where !PostgresCLITests.same(left[index], right[index], type: column[1]!) {
-                    differences.append("\(table) row \(row + 1) \(column[0]!): PostgreSQL \(left[index] ?? "NULL"), SQLite \(right[index] ?? "NULL")")
+                for (index, column) in compared.enumerated()
+                where !PostgresCLITests.same(left[index], right[index], type: column[1]!) {
+                    differences.append(
+                        "\(table) row \(row + 1) \(column[0]!): PostgreSQL \(left[index] ?? "NULL"), SQLite \(right[index] ?? "NULL")"
+                    )
                 }
             }
             #expect(differences.isEmpty, "\(differences.prefix(10))")
@@ -120,7 +142,11 @@ struct FeedPostgresCLITests {
     func failureKeepsTheStoredRow() throws {
         let (server, database, uri) = try PostgresCLITests.database("feed_failure")
         let box = try Sandbox()
-        try box.write("podcast.rss", String(decoding: try Data(contentsOf: FeedCLITests.samples.appendingPathComponent("podcast.rss")), as: UTF8.self))
+        try box.write(
+            "podcast.rss",
+            String(
+                decoding: try Data(contentsOf: FeedCLITests.samples.appendingPathComponent("podcast.rss")),
+                as: UTF8.self))
         let archive = ["feed", "podcast.rss", "--to", "postgres", "--db", uri]
         try #require(try box.run(archive).status == 0)
         // Everything but the fetch's own columns, JSON and booleans included.
@@ -136,7 +162,9 @@ struct FeedPostgresCLITests {
 
         #expect(failed.status == 66, "\(failed)")
         #expect(try server.psql(kept, database: database) == before)
-        #expect(try server.value("SELECT last_error IS NOT NULL AND last_status IS NULL FROM feeds", database: database) == "t")
+        #expect(
+            try server.value("SELECT last_error IS NOT NULL AND last_status IS NULL FROM feeds", database: database)
+                == "t")
         #expect(try server.value("SELECT count(*) FROM items", database: database) == "3")
     }
 
@@ -159,7 +187,10 @@ struct FeedPostgresCLITests {
         #expect(second.status == 0, "\(second)")
         #expect(second.stderr.contains("not modified"), "\(second)")
         #expect(http.requests("/feed.xml").map { $0.header("If-None-Match") } == [nil, "\"v1\""])
-        #expect(try server.psql("SELECT etag, last_status::text, failures::text FROM feeds", database: database) == [["\"v1\"", "304", "0"]])
+        #expect(
+            try server.psql("SELECT etag, last_status::text, failures::text FROM feeds", database: database) == [
+                ["\"v1\"", "304", "0"]
+            ])
         // One feed: the dump's first row is its; the rest, the items and their children, are as they were.
         let after = try Self.dump(server, database)
         #expect(after.first?.prefix(6) == stored.first?.prefix(6))
@@ -173,14 +204,19 @@ struct FeedPostgresCLITests {
         try box.write("a.rss", feedText((0..<200).map { ("a\($0)", "A \($0)", "one") }, title: "A"))
         try box.write("b.rss", feedText((0..<200).map { ("b\($0)", "B \($0)", "two") }, title: "B"))
 
-        let runs = try box.runConcurrently((0..<4).map { index in
-            ["feed"] + (index % 2 == 0 ? ["a.rss", "b.rss"] : ["b.rss", "a.rss"]) + ["--to", "postgres", "--db", uri]
-        })
+        let runs = try box.runConcurrently(
+            (0..<4).map { index in
+                ["feed"] + (index % 2 == 0 ? ["a.rss", "b.rss"] : ["b.rss", "a.rss"]) + [
+                    "--to", "postgres", "--db", uri
+                ]
+            })
         for run in runs {
             #expect(run.status == 0, "\(run)")
         }
-        #expect(try server.psql("SELECT (SELECT count(*) FROM feeds), (SELECT count(*) FROM items), (SELECT count(*) FROM enclosures)",
-                                database: database) == [["2", "400", "400"]])
+        #expect(
+            try server.psql(
+                "SELECT (SELECT count(*) FROM feeds), (SELECT count(*) FROM items), (SELECT count(*) FROM enclosures)",
+                database: database) == [["2", "400", "400"]])
         #expect(try server.tables(in: database) == archiveTables)
     }
 
@@ -188,8 +224,9 @@ struct FeedPostgresCLITests {
     func refused(kind: String) throws {
         let box = try Sandbox()
         try box.write("news.rss", feedText(threeItems))
-        let uri = kind == "socket"
-            ? "postgresql:///nobody?host=\(box.directory.path)"   // no server's socket here
+        let uri =
+            kind == "socket"
+            ? "postgresql:///nobody?host=\(box.directory.path)"  // no server's socket here
             : "postgresql://me@127.0.0.1:\(try unusedLoopbackPort())/nobody?sslmode=disable"
 
         let result = try box.run(["feed", "news.rss", "--to", "postgres", "--db", uri])
@@ -205,15 +242,20 @@ struct FeedPostgresCLITests {
 /// `ingest import` checks them: no server needed.
 @Suite("ingest feed --to postgres and --db: usage errors")
 struct FeedPostgresOptionTests {
-    @Test("usage errors (64) with the import command's messages", arguments: [
-        (["--to", "postgres"], "--to postgres needs --db"),
-        (["--db", "postgresql:///db"], "--db names a PostgreSQL database: it needs --to postgres"),
-        (["--to", "json", "--db", "postgresql:///db"], "it needs --to postgres (--out names the file of --to json)"),
-        (["--to", "postgres", "--db", "postgresql:///db", "--out", "x.db"], "--out names a file"),
-        (["--to", "postgres", "--db", "postgresql:///db", "--replace"], "an archive is updated in place"),
-        (["--to", "postgres", "--db", "postgresql://host:notaport/db"], "--db: "),
-        (["--to", "postgres", "--db", "postgresql://me:s3cret@localhost/db"], "PGPASSWORD"),
-    ])
+    @Test(
+        "usage errors (64) with the import command's messages",
+        arguments: [
+            (["--to", "postgres"], "--to postgres needs --db"),
+            (["--db", "postgresql:///db"], "--db names a PostgreSQL database: it needs --to postgres"),
+            (
+                ["--to", "json", "--db", "postgresql:///db"],
+                "it needs --to postgres (--out names the file of --to json)"
+            ),
+            (["--to", "postgres", "--db", "postgresql:///db", "--out", "x.db"], "--out names a file"),
+            (["--to", "postgres", "--db", "postgresql:///db", "--replace"], "an archive is updated in place"),
+            (["--to", "postgres", "--db", "postgresql://host:notaport/db"], "--db: "),
+            (["--to", "postgres", "--db", "postgresql://me:s3cret@localhost/db"], "PGPASSWORD")
+        ])
     func usage(arguments: [String], message: String) throws {
         let box = try Sandbox()
         try box.write("news.rss", feedText(threeItems))
@@ -226,7 +268,8 @@ struct FeedPostgresOptionTests {
         #expect(try box.listing() == ["news.rss"], "nothing written")
     }
 
-    @Test("an archive made before the schedule's columns gains them on the next run; --due then skips what was just read")
+    @Test(
+        "an archive made before the schedule's columns gains them on the next run; --due then skips what was just read")
     func oldArchiveMigrated() throws {
         let (server, database, uri) = try PostgresCLITests.database("feed_migrated")
         let box = try Sandbox()
@@ -234,14 +277,20 @@ struct FeedPostgresOptionTests {
         let archive = ["feed", box.path("news.rss"), "--to", "postgres", "--db", uri]
         try #require(try box.run(archive).status == 0)
         let added = ["failures", "next_fetch", "ttl", "skip_hours", "skip_days", "update_period", "update_frequency"]
-        _ = try server.psql("ALTER TABLE feeds " + added.map { "DROP COLUMN \($0)" }.joined(separator: ", "), database: database)
+        _ = try server.psql(
+            "ALTER TABLE feeds " + added.map { "DROP COLUMN \($0)" }.joined(separator: ", "), database: database)
 
         let due = try box.run(archive + ["--due", "-v"])
         #expect(due.status == 0, "\(due)")
         #expect(due.stderr.contains("0 new, 0 changed, 3 unchanged"), "\(due)")
-        #expect(try server.psql("SELECT failures::text, next_fetch > last_fetched FROM feeds", database: database) == [["0", "t"]])
-        let columns = try server.psql("SELECT column_name FROM information_schema.columns WHERE table_name = 'feeds' ORDER BY ordinal_position",
-                                      database: database).compactMap(\.first).compactMap { $0 }
+        #expect(
+            try server.psql("SELECT failures::text, next_fetch > last_fetched FROM feeds", database: database) == [
+                ["0", "t"]
+            ])
+        let columns = try server.psql(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'feeds' ORDER BY ordinal_position",
+            database: database
+        ).compactMap(\.first).compactMap { $0 }
         #expect(Array(columns.suffix(added.count)) == added)
 
         let notDue = try box.run(archive + ["--due", "-v"])

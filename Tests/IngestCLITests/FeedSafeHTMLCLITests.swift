@@ -30,18 +30,21 @@ struct FeedSafeHTMLCLITests {
         try sandbox.write("hostile.rss", Self.feed)
         let safe = try sandbox.run(["feed", "hostile.rss", "--out", "safe.db"])
         #expect(safe.status == 0, "\(safe)")
-        #expect(try sandbox.rows("safe.db", "SELECT summary, content FROM items")
+        #expect(
+            try sandbox.rows("safe.db", "SELECT summary, content FROM items")
                 == [[Self.itemSafe, Self.contentSafe]])
         #expect(try sandbox.rows("safe.db", "SELECT description FROM feeds") == [[Self.feedSafe]])
 
         let explicit = try sandbox.run(["feed", "hostile.rss", "--out", "explicit.db", "--html", "safe"])
         #expect(explicit.status == 0, "\(explicit)")
-        #expect(try sandbox.rows("explicit.db", "SELECT summary, content FROM items")
+        #expect(
+            try sandbox.rows("explicit.db", "SELECT summary, content FROM items")
                 == [[Self.itemSafe, Self.contentSafe]])
 
         let original = try sandbox.run(["feed", "hostile.rss", "--out", "original.db", "--html", "original"])
         #expect(original.status == 0, "\(original)")
-        #expect(try sandbox.rows("original.db", "SELECT summary, content FROM items")
+        #expect(
+            try sandbox.rows("original.db", "SELECT summary, content FROM items")
                 == [[Self.itemHTML, Self.contentHTML]])
         #expect(try sandbox.rows("original.db", "SELECT description FROM feeds") == [[Self.feedHTML]])
     }

@@ -24,15 +24,19 @@ struct FeedScheduleCLITests {
 
     /// Seconds from the row's `last_fetched` to its `next_fetch`.
     func wait(_ url: String) throws -> Double? {
-        let row = try sandbox.rows("feeds.db", "SELECT unixepoch(next_fetch) - unixepoch(last_fetched) FROM feeds WHERE source = '\(url)'")
+        let row = try sandbox.rows(
+            "feeds.db", "SELECT unixepoch(next_fetch) - unixepoch(last_fetched) FROM feeds WHERE source = '\(url)'")
         guard let value = row.first?.first, let text = value else { return nil }
         return Double(text)
     }
 
-    @Test("max-age, <ttl> and the default give each feed its next fetch; --due fetches only the due ones and says how many were not")
+    @Test(
+        "max-age, <ttl> and the default give each feed its next fetch; --due fetches only the due ones and says how many were not"
+    )
     func dueOnly() throws {
         server.route("/cached.xml", .feed(feedText(threeItems), headers: [("Cache-Control", "max-age=7200")]))
-        let ttl = #"<rss version="2.0"><channel><title>T</title><ttl>180</ttl><item><guid>a</guid></item></channel></rss>"#
+        let ttl =
+            #"<rss version="2.0"><channel><title>T</title><ttl>180</ttl><item><guid>a</guid></item></channel></rss>"#
         server.route("/ttl.xml", .feed(ttl))
         server.route("/plain.xml", .feed(feedText(threeItems)))
         let urls = ["/cached.xml", "/ttl.xml", "/plain.xml"].map(server.url)
@@ -67,7 +71,8 @@ struct FeedScheduleCLITests {
 
     @Test("a 304 leaves its trace: last_fetched, last_status 304, no failures, the next fetch by its Cache-Control")
     func notModifiedRecorded() throws {
-        var route = LoopbackHTTPServer.Route.feed(feedText(threeItems), headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=600")])
+        var route = LoopbackHTTPServer.Route.feed(
+            feedText(threeItems), headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=600")])
         route.notModifiedForETag = "\"v1\""
         server.route("/feed.xml", route)
         let url = server.url("/feed.xml")
@@ -76,14 +81,16 @@ struct FeedScheduleCLITests {
 
         let second = try sandbox.run(["feed", url])
         #expect(second.status == 0, "\(second)")
-        let row = try sandbox.rows("feeds.db", "SELECT last_status, failures, last_error, last_fetched > '2020' FROM feeds")
+        let row = try sandbox.rows(
+            "feeds.db", "SELECT last_status, failures, last_error, last_fetched > '2020' FROM feeds")
         #expect(row == [["304", "0", nil, "1"]])
         #expect(try wait(url) == 600)
     }
 
     @Test("failures back off, Retry-After is honoured, a success resets the count")
     func failures() throws {
-        server.route("/busy.xml", LoopbackHTTPServer.Route(status: .serviceUnavailable, headers: [("Retry-After", "5400")]))
+        server.route(
+            "/busy.xml", LoopbackHTTPServer.Route(status: .serviceUnavailable, headers: [("Retry-After", "5400")]))
         server.route("/broken.xml", LoopbackHTTPServer.Route(status: .internalServerError))
         let busy = server.url("/busy.xml"), broken = server.url("/broken.xml")
         #expect(try sandbox.run(["feed", busy, broken]).status == 75)
@@ -91,12 +98,16 @@ struct FeedScheduleCLITests {
         #expect(try wait(broken) == 900)
         #expect(try sandbox.run(["feed", broken]).status == 75)
         #expect(try wait(broken) == 1800)
-        #expect(try sandbox.rows("feeds.db", "SELECT failures, last_status, last_error FROM feeds WHERE source = '\(broken)'")
+        #expect(
+            try sandbox.rows(
+                "feeds.db", "SELECT failures, last_status, last_error FROM feeds WHERE source = '\(broken)'")
                 == [["2", "500", "HTTP 500 Internal Server Error"]])
 
         server.route("/broken.xml", .feed(feedText(threeItems)))
         #expect(try sandbox.run(["feed", broken]).status == 0)
-        #expect(try sandbox.rows("feeds.db", "SELECT failures, last_status, last_error FROM feeds WHERE source = '\(broken)'")
+        #expect(
+            try sandbox.rows(
+                "feeds.db", "SELECT failures, last_status, last_error FROM feeds WHERE source = '\(broken)'")
                 == [["0", "200", nil]])
         #expect(try wait(broken) == 3600)
     }

@@ -7,7 +7,8 @@ import Testing
 @Suite("ingest feed: failures named once, directories, --report, rows of failed files, ill-formed feeds counted")
 struct FeedSourcesCLITests {
     /// Not well-formed (a bare `&`): read again in recovering mode.
-    static let illFormed = #"<rss version="2.0"><channel><title>Fish & Chips</title><item><guid>x</guid><title>X</title></item></channel></rss>"#
+    static let illFormed =
+        #"<rss version="2.0"><channel><title>Fish & Chips</title><item><guid>x</guid><title>X</title></item></channel></rss>"#
 
     @Test("each failure names its source once: a missing file, standard input, a place in a file, in every output")
     func namedOnce() throws {
@@ -40,26 +41,35 @@ struct FeedSourcesCLITests {
     func outputNamedOnce() throws {
         let sandbox = try Sandbox()
         try sandbox.write("good.rss", feedText(threeItems))
-        try sandbox.write("notes.db", "not a database at all, but long enough to be read as one: " + String(repeating: "x", count: 200))
+        try sandbox.write(
+            "notes.db",
+            "not a database at all, but long enough to be read as one: " + String(repeating: "x", count: 200))
         let result = try sandbox.run(["feed", "good.rss", "--out", "notes.db"])
         #expect(result.status == 73 || result.status == 74, "\(result)")
         #expect(result.stderrLines.count == 1, "\(result)")
         #expect(result.stderr.components(separatedBy: "notes.db").count == 2, "\(result)")
     }
 
-    @Test("a directory is the feed files directly in it, by name; hidden files, subdirectories and the output are left out")
+    @Test(
+        "a directory is the feed files directly in it, by name; hidden files, subdirectories and the output are left out"
+    )
     func directory() throws {
         let sandbox = try Sandbox()
         try sandbox.write("feeds/b.rss", feedText([("b", "B", "b")], title: "B"))
-        try sandbox.write("feeds/a.atom", try String(contentsOf: FeedCLITests.samples.appendingPathComponent("news.atom"),
-                                                     encoding: .utf8))
+        try sandbox.write(
+            "feeds/a.atom",
+            try String(
+                contentsOf: FeedCLITests.samples.appendingPathComponent("news.atom"),
+                encoding: .utf8))
         try sandbox.write("feeds/.draft.rss", "not a feed")
         try sandbox.write("feeds/old/c.rss", feedText([("c", "C", "c")], title: "C"))
         let result = try sandbox.run(["feed", "feeds/", "--out", "feeds/archive.db", "-v"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderrLines.filter { $0.hasPrefix("ingest: reading ") }
+        #expect(
+            result.stderrLines.filter { $0.hasPrefix("ingest: reading ") }
                 == ["ingest: reading feeds/a.atom", "ingest: reading feeds/b.rss"], "\(result)")
-        #expect(try sandbox.rows("feeds/archive.db", "SELECT source FROM feeds ORDER BY source")
+        #expect(
+            try sandbox.rows("feeds/archive.db", "SELECT source FROM feeds ORDER BY source")
                 == [[sandbox.path("feeds/a.atom")], [sandbox.path("feeds/b.rss")]])
         // Run again: the archive, now in the directory, is not read as a feed.
         let again = try sandbox.run(["feed", "feeds", "--out", "feeds/archive.db"])
@@ -80,8 +90,11 @@ struct FeedSourcesCLITests {
         try FileManager.default.createDirectory(atPath: sandbox.path("empty/sub"), withIntermediateDirectories: true)
         let result = try sandbox.run(["feed", "empty", "good.rss"])
         #expect(result.status == 66, "\(result)")
-        #expect(result.stderrLines == ["ingest: empty: a directory without feed files (hidden files and subdirectories are not read)"],
-                "\(result)")
+        #expect(
+            result.stderrLines == [
+                "ingest: empty: a directory without feed files (hidden files and subdirectories are not read)"
+            ],
+            "\(result)")
         #expect(try sandbox.rows("feeds.db", "SELECT source FROM feeds") == [[sandbox.path("good.rss")]])
     }
 
@@ -92,7 +105,8 @@ struct FeedSourcesCLITests {
         try sandbox.write("bad.rss", Self.illFormed)
         let result = try sandbox.run(["feed", "good.rss", "gone.rss", "bad.rss", "--report", "run.json"])
         #expect(result.status == 66, "\(result)")
-        let report = try #require(try JSONSerialization.jsonObject(with: sandbox.contents("run.json")) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: sandbox.contents("run.json")) as? [String: Any])
         #expect(report["ingest"] as? Int == 1)
         #expect(report["arguments"] as? [String] == ["feed", "good.rss", "gone.rss", "bad.rss", "--report", "run.json"])
         #expect(report["exitStatus"] as? Int == 66)
@@ -102,7 +116,9 @@ struct FeedSourcesCLITests {
         #expect(sources.map { $0["source"] as? String } == ["good.rss", "gone.rss", "bad.rss"])
         #expect(sources.map { $0["status"] as? String } == ["archived", "failed", "archived"])
         #expect(sources.map { $0["exitStatus"] as? Int } == [0, 66, 0])
-        #expect(sources[0]["new"] as? Int == 3 && sources[0]["changed"] as? Int == 0 && sources[0]["unchanged"] as? Int == 0)
+        #expect(
+            sources[0]["new"] as? Int == 3 && sources[0]["changed"] as? Int == 0 && sources[0]["unchanged"] as? Int == 0
+        )
         #expect(sources[0]["wellFormed"] as? Bool == true && sources[0]["error"] is NSNull)
         #expect(sources[1]["error"] as? String == "cannot open: No such file or directory")
         #expect(sources[2]["wellFormed"] as? Bool == false && sources[2]["firstError"] is String)
@@ -123,15 +139,18 @@ struct FeedSourcesCLITests {
         try sandbox.write("feeds.json", "[]")
         let exists = try sandbox.run(["feed", "good.rss", "--to", "json", "--report", "run.json"])
         #expect(exists.status == 73, "\(exists)")
-        let report = try #require(try JSONSerialization.jsonObject(with: sandbox.contents("run.json")) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: sandbox.contents("run.json")) as? [String: Any])
         #expect(report["exitStatus"] as? Int == 73)
         #expect((report["error"] as? String)?.hasPrefix("feeds.json: already exists") == true, "\(report)")
         #expect((report["sources"] as? [Any])?.isEmpty == true)
 
-        for (arguments, message) in [(["--to", "json", "--out", "-", "--report", "-"], "--report - and --out - both write standard output"),
-                                     (["--report", "./good.rss"], "--report ./good.rss is also a source (good.rss)"),
-                                     (["--report", "./feeds.db"], "--report ./feeds.db is also the output"),
-                                     (["--report", ""], "--report needs a file name")] {
+        for (arguments, message) in [
+            (["--to", "json", "--out", "-", "--report", "-"], "--report - and --out - both write standard output"),
+            (["--report", "./good.rss"], "--report ./good.rss is also a source (good.rss)"),
+            (["--report", "./feeds.db"], "--report ./feeds.db is also the output"),
+            (["--report", ""], "--report needs a file name")
+        ] {
             let result = try sandbox.run(["feed", "good.rss"] + arguments)
             #expect(result.status == 64, "\(arguments): \(result)")
             #expect(result.stderr.contains(message), "\(arguments): \(result)")
@@ -151,12 +170,15 @@ struct FeedSourcesCLITests {
         try FileManager.default.removeItem(atPath: sandbox.path("good.rss"))
         let gone = try sandbox.run(["feed", "good.rss"])
         #expect(gone.status == 66, "\(gone)")
-        #expect(try sandbox.rows("feeds.db", "SELECT source, last_error FROM feeds")
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT source, last_error FROM feeds")
                 == [[sandbox.path("good.rss"), "cannot open: No such file or directory"]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
     }
 
-    @Test("-v says how many feeds were not well-formed XML and were read in recovering mode", arguments: ["db", "json", "ndjson"])
+    @Test(
+        "-v says how many feeds were not well-formed XML and were read in recovering mode",
+        arguments: ["db", "json", "ndjson"])
     func recoveredCount(kind: String) throws {
         let sandbox = try Sandbox()
         try sandbox.write("good.rss", feedText(threeItems))
@@ -164,12 +186,19 @@ struct FeedSourcesCLITests {
         try sandbox.write("worse.rss", Self.illFormed.replacingOccurrences(of: "<guid>x", with: "<guid>y"))
         let result = try sandbox.run(["feed", "good.rss", "bad.rss", "worse.rss", "--to", kind, "-v"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderrLines.contains("ingest: 2 of 3 feeds were not well-formed XML and were read in recovering mode"),
-                "\(result)")
-        #expect(result.stderrLines.contains { $0.hasPrefix("ingest: bad.rss: ") && $0.contains("(not well-formed XML, read in recovering mode: ") },
-                "\(result)")
+        #expect(
+            result.stderrLines.contains(
+                "ingest: 2 of 3 feeds were not well-formed XML and were read in recovering mode"),
+            "\(result)")
+        #expect(
+            result.stderrLines.contains {
+                $0.hasPrefix("ingest: bad.rss: ") && $0.contains("(not well-formed XML, read in recovering mode: ")
+            },
+            "\(result)")
         let one = try sandbox.run(["feed", "bad.rss", "--to", kind, "--out", "one.\(kind)", "-v"])
-        #expect(one.stderrLines.contains("ingest: 1 of 1 feed was not well-formed XML and was read in recovering mode"), "\(one)")
+        #expect(
+            one.stderrLines.contains("ingest: 1 of 1 feed was not well-formed XML and was read in recovering mode"),
+            "\(one)")
         let quiet = try sandbox.run(["feed", "good.rss", "--to", kind, "--out", "good.\(kind)", "-v"])
         #expect(!quiet.stderr.contains("recovering mode"), "\(quiet)")
     }

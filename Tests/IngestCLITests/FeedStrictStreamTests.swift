@@ -61,8 +61,9 @@ extension FeedHTTPTests {
 
     @Test("an 11 MB CDATA description and a second item over standard input: both items, exit 0, not recovered")
     func hugeCDATAOverStandardInput() throws {
-        let result = try sandbox.run(["feed", "-", "--to", "ndjson", "--out", "-", "-v"],
-                                     stdin: Data(feedWithHugeCDATA(bytes: 11 << 20).utf8))
+        let result = try sandbox.run(
+            ["feed", "-", "--to", "ndjson", "--out", "-", "-v"],
+            stdin: Data(feedWithHugeCDATA(bytes: 11 << 20).utf8))
         #expect(result.status == 0, "\(result.stderr)")
         let items = lines(result.stdout)
         #expect(items.count == 2)
@@ -77,13 +78,15 @@ extension FeedHTTPTests {
         let result = try sandbox.run(["feed", server.url("/big.xml"), "-v"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("recovering"), "\(result.stderr)")
-        #expect(try sandbox.rows("feeds.db", "SELECT count(*), sum(length(summary) > 11000000) FROM items") == [["2", "1"]])
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT count(*), sum(length(summary) > 11000000) FROM items") == [["2", "1"]])
         #expect(try sandbox.rows("feeds.db", "SELECT well_formed, first_error FROM feeds") == [["1", nil]])
     }
 
     @Test("an ill-formed feed over standard input and over HTTP is still read in recovering mode, each item once")
     func illFormedStillRecovers() throws {
-        let piped = try sandbox.run(["feed", "-", "--to", "ndjson", "--out", "-", "-v"], stdin: Data(illFormedFeed.utf8))
+        let piped = try sandbox.run(
+            ["feed", "-", "--to", "ndjson", "--out", "-", "-v"], stdin: Data(illFormedFeed.utf8))
         #expect(piped.status == 0, "\(piped)")
         #expect(lines(piped.stdout).count == 2)
         #expect(piped.stderr.contains("recovering mode"), "\(piped)")
@@ -99,7 +102,8 @@ extension FeedHTTPTests {
     @Test("an ill-formed feed whose error comes after items were written: each item once, over stdin and HTTP")
     func recoveredAfterItems() throws {
         let many = (0..<600).map { "<item><guid>g\($0)</guid><title>T\($0)</title></item>" }.joined()
-        let text = "<rss version=\"2.0\"><channel><title>T</title>\(many)<item><title>A & B</title></item></channel></rss>"
+        let text =
+            "<rss version=\"2.0\"><channel><title>T</title>\(many)<item><title>A & B</title></item></channel></rss>"
         let piped = try sandbox.run(["feed", "-", "--to", "ndjson", "--out", "-"], stdin: Data(text.utf8))
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(lines(piped.stdout).count == 601)
@@ -110,22 +114,27 @@ extension FeedHTTPTests {
         #expect(Set(lines(fetched.stdout)).count == 601)
     }
 
-    @Test("a 100 MB ill-formed body over HTTP, read strictly then replayed from the spool: peak memory stays flat",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "GNU time measures peak memory"))
+    @Test(
+        "a 100 MB ill-formed body over HTTP, read strictly then replayed from the spool: peak memory stays flat",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "GNU time measures peak memory"))
     func largeBodyReplayedFlat() throws {
         var body = Array(#"<?xml version="1.0"?><rss version="2.0"><channel><title>Many</title>"#.utf8)
         let text = String(repeating: "text ", count: 200)
         for index in 0..<100_000 {
-            body += Array("<item><guid>g\(index)</guid><title>Item \(index)</title><description>\(text)</description></item>".utf8)
+            body += Array(
+                "<item><guid>g\(index)</guid><title>Item \(index)</title><description>\(text)</description></item>".utf8
+            )
         }
         body += Array("<item><title>A & B</title></item></channel></rss>".utf8)
         server.route("/many.xml", .init(headers: [("Content-Type", "application/rss+xml")], body: body))
         let binary = try Locations.requireIngest()
-        let result = try sandbox.run(["-f", "%M", binary.path, "feed", server.url("/many.xml"), "--to", "ndjson", "--out", "many.ndjson", "-v"],
-                                     executable: URL(fileURLWithPath: "/usr/bin/time"))
+        let result = try sandbox.run(
+            ["-f", "%M", binary.path, "feed", server.url("/many.xml"), "--to", "ndjson", "--out", "many.ndjson", "-v"],
+            executable: URL(fileURLWithPath: "/usr/bin/time"))
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("recovering mode"), "\(result)")
-        let peakKB = try #require(result.stderrLines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(result)")
+        let peakKB = try #require(
+            result.stderrLines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(result)")
         // The body is 100 MB; a pipe that kept the chunks it had passed on held some 65 MB more.
         #expect(peakKB < 90 << 10, "peak \(peakKB) KB")
         #expect(lines(try sandbox.contents("many.ndjson")).count == 100_001)
@@ -161,13 +170,16 @@ extension FeedHTTPTests {
         #expect(try sandbox.rows("feeds.db", "SELECT last_status, last_error IS NOT NULL FROM feeds") == [["304", "1"]])
     }
 
-    @Test("a bad gzip body sent with Content-Encoding: gzip — a bomb, garbage — is 65, in words naming what is wrong",
-          arguments: [true, false])
+    @Test(
+        "a bad gzip body sent with Content-Encoding: gzip — a bomb, garbage — is 65, in words naming what is wrong",
+        arguments: [true, false])
     func badGzip(bomb: Bool) throws {
-        let body = bomb
-            ? Gzip.compress(prefix: Array("<rss version=\"2.0\"><channel><title>T</title>".utf8),
-                            repeating: Array(String(repeating: "<x/>", count: 1 << 14).utf8), count: 1 << 9,
-                            suffix: Array("</channel></rss>".utf8))
+        let body =
+            bomb
+            ? Gzip.compress(
+                prefix: Array("<rss version=\"2.0\"><channel><title>T</title>".utf8),
+                repeating: Array(String(repeating: "<x/>", count: 1 << 14).utf8), count: 1 << 9,
+                suffix: Array("</channel></rss>".utf8))
             : [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03] + Array(repeating: 0xFF, count: 64)
         server.route("/bad.xml.gz", gzipRoute(body))
         let result = try sandbox.run(["feed", server.url("/bad.xml.gz")])
@@ -185,8 +197,11 @@ extension FeedHTTPTests {
         #expect(two.status == 0, "\(two)")
         #expect(lines(two.stdout).count == 3)
 
-        server.route("/plain.xml", .init(headers: [("Content-Type", "application/rss+xml")],
-                                         body: Gzip.compress(Array(text.utf8))))
+        server.route(
+            "/plain.xml",
+            .init(
+                headers: [("Content-Type", "application/rss+xml")],
+                body: Gzip.compress(Array(text.utf8))))
         let sniffed = try sandbox.run(["feed", server.url("/plain.xml"), "--to", "ndjson", "--out", "-"])
         #expect(sniffed.status == 0, "\(sniffed)")
         #expect(lines(sniffed.stdout).count == 3)
@@ -194,8 +209,11 @@ extension FeedHTTPTests {
 
     @Test("a body in a Content-Encoding ingest does not read (br): exit 65 naming it")
     func unreadEncoding() throws {
-        server.route("/br.xml", .init(headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "br")],
-                                      body: Array("not really brotli".utf8)))
+        server.route(
+            "/br.xml",
+            .init(
+                headers: [("Content-Type", "application/rss+xml"), ("Content-Encoding", "br")],
+                body: Array("not really brotli".utf8)))
         let result = try sandbox.run(["feed", server.url("/br.xml")])
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.contains("encoded as \"br\", which ingest does not read"), "\(result)")
@@ -212,7 +230,8 @@ extension FeedHTTPTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("not well-formed"), "\(result)")
         #expect(result.stderr.contains("the input ends inside the document"), "\(result)")
-        let stored = try sandbox.rows("feeds.db", "SELECT well_formed, first_error LIKE '%the input ends inside the document%' FROM feeds")
+        let stored = try sandbox.rows(
+            "feeds.db", "SELECT well_formed, first_error LIKE '%the input ends inside the document%' FROM feeds")
         #expect(stored == [["0", "1"]])
     }
 
@@ -229,7 +248,8 @@ extension FeedHTTPTests {
 
     @Test("a feed nested too deep names ingest feed's fixed limit, not an option it rejects")
     func depthWords() throws {
-        let deep = "<rss version=\"2.0\"><channel><item><description>" + String(repeating: "<x>", count: 3000)
+        let deep =
+            "<rss version=\"2.0\"><channel><item><description>" + String(repeating: "<x>", count: 3000)
             + String(repeating: "</x>", count: 3000) + "</description></item></channel></rss>"
         try sandbox.write("deep.rss", deep)
         let result = try sandbox.run(["feed", "deep.rss", "--to", "ndjson", "--out", "-"])
@@ -250,10 +270,14 @@ extension FeedHTTPTests {
             """
         let piped = try sandbox.run(["feed", "-"], stdin: Data(impostor.utf8))
         #expect(piped.status == 0, "\(piped)")
-        #expect(try sandbox.rows("feeds.db", "SELECT source, title FROM feeds ORDER BY id")
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT source, title FROM feeds ORDER BY id")
                 .sorted { ($0[0] ?? "") < ($1[0] ?? "") } == [[url, "Test feed"], ["stdin:\(url)", "Impostor"]])
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items WHERE title = 'Overwritten'") == [["1"]])
-        #expect(try sandbox.rows("feeds.db", "SELECT title FROM items WHERE feed_id = (SELECT id FROM feeds WHERE source = '\(url)') ORDER BY title")
+        #expect(
+            try sandbox.rows(
+                "feeds.db",
+                "SELECT title FROM items WHERE feed_id = (SELECT id FROM feeds WHERE source = '\(url)') ORDER BY title")
                 == [["Alpha"], ["Beta"], ["Gamma"]])
     }
 }

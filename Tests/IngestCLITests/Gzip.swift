@@ -6,8 +6,9 @@ enum Gzip {
     static func compress(_ bytes: [UInt8]) -> [UInt8] {
         var stream = z_stream()
         // 31: a gzip header and trailer around the deflate stream.
-        let status = deflateInit2_(&stream, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                                   Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            &stream, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "deflateInit2 failed: \(status)")
         defer { deflateEnd(&stream) }
         var input = bytes
@@ -30,8 +31,9 @@ enum Gzip {
     /// piece at a time: a large body (a compression bomb) without holding it.
     static func compress(prefix: [UInt8], repeating piece: [UInt8], count: Int, suffix: [UInt8]) -> [UInt8] {
         var stream = z_stream()
-        let status = deflateInit2_(&stream, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                                   Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            &stream, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "deflateInit2 failed: \(status)")
         defer { deflateEnd(&stream) }
         var result: [UInt8] = []

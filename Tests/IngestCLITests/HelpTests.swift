@@ -9,7 +9,7 @@ struct HelpTests {
     static let pages: [[String]] = [
         ["--help"], ["help"], ["help", "import"], ["import", "--help"],
         ["help", "schema"], ["schema", "--help"], ["help", "schema", "infer"], ["schema", "infer", "--help"],
-        ["help", "feed"], ["feed", "--help"],
+        ["help", "feed"], ["feed", "--help"]
     ]
 
     func page(_ arguments: [String]) throws -> String {
@@ -23,7 +23,9 @@ struct HelpTests {
         let text = try page(arguments)
         #expect(text.contains("USAGE:"), "ingest \(arguments.joined(separator: " ")) shows no usage")
         let long = text.split(separator: "\n").filter { $0.count > 80 }
-        #expect(long.isEmpty, "lines over 80 columns in ingest \(arguments.joined(separator: " ")):\n\(long.joined(separator: "\n"))")
+        #expect(
+            long.isEmpty,
+            "lines over 80 columns in ingest \(arguments.joined(separator: " ")):\n\(long.joined(separator: "\n"))")
     }
 
     @Test("`ingest help` is `ingest --help`, never a file named help")

@@ -21,11 +21,13 @@ struct HostileServerTests {
 
     /// Runs `ingest feed URL good.xml --timeout TIMEOUT` under `/usr/bin/time`: the
     /// result, the peak resident memory in KiB, and the seconds it took.
-    private func run(_ path: String, timeout: String = "2") throws -> (result: RunResult, peakKiB: Int, seconds: Double) {
+    private func run(_ path: String, timeout: String = "2") throws -> (result: RunResult, peakKiB: Int, seconds: Double)
+    {
         let binary = try Locations.requireIngest()
         let started = Date()
-        let result = try sandbox.run(["-f", "%M", binary.path, "feed", server.url(path), server.url("/good.xml"), "--timeout", timeout],
-                                     executable: URL(fileURLWithPath: "/usr/bin/time"))
+        let result = try sandbox.run(
+            ["-f", "%M", binary.path, "feed", server.url(path), server.url("/good.xml"), "--timeout", timeout],
+            executable: URL(fileURLWithPath: "/usr/bin/time"))
         let peak = result.stderrLines.last.flatMap { Int($0) } ?? .max
         return (result, peak, Date().timeIntervalSince(started))
     }
@@ -51,9 +53,12 @@ struct HostileServerTests {
         #expect(try sandbox.rows("feeds.db", "SELECT url FROM feeds WHERE url LIKE '%/r%'") == [[server.url("/r0")]])
     }
 
-    @Test("a response head of megabytes (one header, or a hundred thousand) is refused, in bounded memory",
-          arguments: [[("X-Big", String(repeating: "a", count: 2_000_000))],
-                      (0..<100_000).map { ("X-\($0)", "v") }])
+    @Test(
+        "a response head of megabytes (one header, or a hundred thousand) is refused, in bounded memory",
+        arguments: [
+            [("X-Big", String(repeating: "a", count: 2_000_000))],
+            (0..<100_000).map { ("X-\($0)", "v") }
+        ])
     func hugeHead(headers: [(String, String)]) throws {
         server.route("/huge", LoopbackHTTPServer.Route(headers: headers, body: Array(feedText(threeItems).utf8)))
         let (result, peak, seconds) = try run("/huge")
@@ -77,14 +82,17 @@ struct HostileServerTests {
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
     }
 
-    @Test("a body past --max-size fails that source with 65, nothing of it stored; the default lets a large feed through")
+    @Test(
+        "a body past --max-size fails that source with 65, nothing of it stored; the default lets a large feed through")
     func bodyPastTheLimit() throws {
         let big = feedText((0..<20_000).map { ("g\($0)", "title \($0)", "") })
         try #require(big.utf8.count > 1 << 20)
         server.route("/big.xml", .feed(big))
         let result = try sandbox.run(["feed", server.url("/big.xml"), server.url("/good.xml"), "--max-size", "1M"])
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("\(server.url("/big.xml")): the body is larger than --max-size 1M allows"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("\(server.url("/big.xml")): the body is larger than --max-size 1M allows"),
+            "\(result.stderr)")
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
         #expect(try sandbox.run(["feed", server.url("/big.xml"), "--max-size", "0"]).status == 64)
 
@@ -93,4 +101,3 @@ struct HostileServerTests {
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["20003"]])
     }
 }
-

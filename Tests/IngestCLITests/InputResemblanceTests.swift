@@ -5,19 +5,33 @@ import Testing
 /// first complaint; a record path naming a JSON array takes the array's items.
 @Suite("Inputs that are not XML or JSON")
 struct InputResemblanceTests {
-    @Test("Each kind of file is said to be what it looks like, with exit 65 and nothing written",
-          arguments: [
-              ("x.csv", Data("name,age\nAda,36\nGrace,45\n".utf8), "x.csv: looks like CSV text, not XML or JSON (the parser stopped at 1:1: "),
-              ("x.tsv", Data("name\tage\nAda\t36\n".utf8), "x.tsv: looks like tab-separated text, not XML or JSON"),
-              ("x.xml", Data(), "x.xml: is empty: there is no XML or JSON in it"),
-              ("blank.json", Data(" \n\n".utf8), "blank.json: holds nothing but white space: there is no XML or JSON in it"),
-              ("page.html", Data("<!DOCTYPE html>\n<html><body><p>one<br></body></html>\n".utf8),
-               "page.html: looks like an HTML page, not XML or JSON (the parser stopped at 2:"),
-              ("notes", Data("Shopping list: milk and eggs\n".utf8), "notes: looks like plain text, not XML or JSON"),
-              ("elf", Data([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 64)),
-               "elf: looks like an executable (ELF), not XML or JSON"),
-              ("data.json", Data("%PDF-1.7\n%\u{E2}\u{E3}\n".utf8), "data.json: looks like a PDF document, not XML or JSON"),
-          ])
+    @Test(
+        "Each kind of file is said to be what it looks like, with exit 65 and nothing written",
+        arguments: [
+            (
+                "x.csv", Data("name,age\nAda,36\nGrace,45\n".utf8),
+                "x.csv: looks like CSV text, not XML or JSON (the parser stopped at 1:1: "
+            ),
+            ("x.tsv", Data("name\tage\nAda\t36\n".utf8), "x.tsv: looks like tab-separated text, not XML or JSON"),
+            ("x.xml", Data(), "x.xml: is empty: there is no XML or JSON in it"),
+            (
+                "blank.json", Data(" \n\n".utf8),
+                "blank.json: holds nothing but white space: there is no XML or JSON in it"
+            ),
+            (
+                "page.html", Data("<!DOCTYPE html>\n<html><body><p>one<br></body></html>\n".utf8),
+                "page.html: looks like an HTML page, not XML or JSON (the parser stopped at 2:"
+            ),
+            ("notes", Data("Shopping list: milk and eggs\n".utf8), "notes: looks like plain text, not XML or JSON"),
+            (
+                "elf", Data([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 64)),
+                "elf: looks like an executable (ELF), not XML or JSON"
+            ),
+            (
+                "data.json", Data("%PDF-1.7\n%\u{E2}\u{E3}\n".utf8),
+                "data.json: looks like a PDF document, not XML or JSON"
+            )
+        ])
     func named(file: String, content: Data, message: String) throws {
         let box = try Sandbox()
         _ = try box.write(file, content)
@@ -39,8 +53,12 @@ struct InputResemblanceTests {
         let database = try box.run(["folks.db", "--out", "again.db"])
         let compressed = try box.run(["x.csv.gz", "--out", "x.db"])
 
-        #expect(database.status == 65 && database.stderr.contains("folks.db: looks like a SQLite database, not XML or JSON"), "\(database)")
-        #expect(compressed.status == 65 && compressed.stderr.contains("x.csv.gz: looks like CSV text, not XML or JSON"), "\(compressed)")
+        #expect(
+            database.status == 65
+                && database.stderr.contains("folks.db: looks like a SQLite database, not XML or JSON"), "\(database)")
+        #expect(
+            compressed.status == 65 && compressed.stderr.contains("x.csv.gz: looks like CSV text, not XML or JSON"),
+            "\(compressed)")
     }
 
     @Test("Standard input is named for what it looks like too, from the bytes it sent; broken XML keeps its message")
@@ -48,11 +66,18 @@ struct InputResemblanceTests {
         let box = try Sandbox()
 
         let csv = try box.run(["-", "--out", "x.db"], stdin: Data("name,age\nAda,36\nGrace,45\n".utf8))
-        let elf = try box.run(["-", "--out", "e.db"], stdin: Data([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 64)))
+        let elf = try box.run(
+            ["-", "--out", "e.db"], stdin: Data([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 64))
+        )
         let broken = try box.run(["-", "--out", "b.db"], stdin: Data("<people>\n<person>Ada</persn>\n</people>\n".utf8))
 
-        #expect(csv.status == 65 && csv.stderrLines.first?.hasPrefix("ingest: <stdin>: looks like CSV text, not XML or JSON") == true, "\(csv)")
-        #expect(elf.status == 65 && elf.stderr.contains("<stdin>: looks like an executable (ELF), not XML or JSON"), "\(elf)")
+        #expect(
+            csv.status == 65
+                && csv.stderrLines.first?.hasPrefix("ingest: <stdin>: looks like CSV text, not XML or JSON") == true,
+            "\(csv)")
+        #expect(
+            elf.status == 65 && elf.stderr.contains("<stdin>: looks like an executable (ELF), not XML or JSON"),
+            "\(elf)")
         #expect(broken.status == 65 && broken.stderrLines == ["ingest: <stdin>:2:14: mismatched tag"], "\(broken)")
         #expect(try box.listing() == [], "nothing written")
     }
@@ -67,14 +92,16 @@ struct InputResemblanceTests {
         let json = try box.run(["bad.json", "--out", "j.db"])
 
         #expect(xml.status == 65 && xml.stderrLines == ["ingest: bad.xml:2:14: mismatched tag"], "\(xml)")
-        #expect(json.status == 65 && json.stderrLines.first?.hasPrefix("ingest: bad.json:2:") == true
+        #expect(
+            json.status == 65 && json.stderrLines.first?.hasPrefix("ingest: bad.json:2:") == true
                 && !json.stderr.contains("looks like"), "\(json)")
     }
 
     @Test("--records naming a JSON array takes its items as the records, in a table named after the array")
     func recordsNamingAnArray() throws {
         let box = try Sandbox()
-        _ = try box.write("p.json", #"{"meta": {"n": 2}, "people": [{"name": "Ada", "age": 36}, {"name": "Grace", "age": 45}]}"#)
+        _ = try box.write(
+            "p.json", #"{"meta": {"n": 2}, "people": [{"name": "Ada", "age": 36}, {"name": "Grace", "age": 45}]}"#)
         _ = try box.write("nested.json", #"{"org": {"people": [{"name": "Ada"}, {"name": "Grace"}]}}"#)
 
         let ndjson = try box.run(["p.json", "--records", "people", "--to", "ndjson", "--out", "-"])
@@ -83,10 +110,15 @@ struct InputResemblanceTests {
         let explicit = try box.run(["nested.json", "--records", "org/people/item", "--to", "ndjson", "--out", "-"])
 
         #expect(ndjson.status == 0, "\(ndjson)")
-        #expect(String(decoding: ndjson.stdout, as: UTF8.self) == "{\"name\":\"Ada\",\"age\":36}\n{\"name\":\"Grace\",\"age\":45}\n")
+        #expect(
+            String(decoding: ndjson.stdout, as: UTF8.self)
+                == "{\"name\":\"Ada\",\"age\":36}\n{\"name\":\"Grace\",\"age\":45}\n")
         #expect(database.status == 0, "\(database)")
         #expect(try box.tables("p.db") == ["people"])
-        #expect(try box.rows("p.db", "SELECT name, age, typeof(age) FROM people") == [["Ada", "36", "integer"], ["Grace", "45", "integer"]])
+        #expect(
+            try box.rows("p.db", "SELECT name, age, typeof(age) FROM people") == [
+                ["Ada", "36", "integer"], ["Grace", "45", "integer"]
+            ])
         #expect(deeper.stdout == explicit.stdout && deeper.status == 0 && explicit.status == 0, "\(deeper) \(explicit)")
         #expect(String(decoding: deeper.stdout, as: UTF8.self) == "{\"name\":\"Ada\"}\n{\"name\":\"Grace\"}\n")
     }

@@ -24,14 +24,16 @@ struct InterruptedAppendTests {
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    @Test("A signal during --append rolls back before the process ends by it: the old file, no journal",
-          arguments: [SIGTERM, SIGINT, SIGHUP])
+    @Test(
+        "A signal during --append rolls back before the process ends by it: the old file, no journal",
+        arguments: [SIGTERM, SIGINT, SIGHUP])
     func signalled(signal: Int32) throws {
         let box = try Sandbox()
         let before = try oldDatabase(in: box)
         try box.write("big.xml", manyPeople(1_000_000))
-        let pid = try spawnWithSignalsUnblocked(try Locations.requireIngest().path,
-                                                [box.path("big.xml"), "--out", box.path("out.db"), "--append"])
+        let pid = try spawnWithSignalsUnblocked(
+            try Locations.requireIngest().path,
+            [box.path("big.xml"), "--out", box.path("out.db"), "--append"])
         // Wait until SQLite has spilled pages of the transaction into the file itself.
         let running = isStillRunning(pid, within: 60) { size(box.path("out.db")) >= before.count + 4 << 20 }
         try #require(running, "the run finished before it could be interrupted; make the input bigger")
@@ -50,8 +52,9 @@ struct InterruptedAppendTests {
         let before = try oldDatabase(in: box)
         var pipeEnds: [Int32] = [0, 0]
         try #require(pipe(&pipeEnds) == 0)
-        let pid = try spawnWithSignalsUnblocked(try Locations.requireIngest().path,
-                                                ["-", "--out", box.path("out.db"), "--append"], stdin: pipeEnds[0])
+        let pid = try spawnWithSignalsUnblocked(
+            try Locations.requireIngest().path,
+            ["-", "--out", box.path("out.db"), "--append"], stdin: pipeEnds[0])
         close(pipeEnds[0])
         // Half a document, then nothing: the reader waits on the pipe, in a transaction.
         let half = manyPeople(50_000).prefix(3_000_000)
@@ -70,13 +73,16 @@ struct InterruptedAppendTests {
     @Test("ingest feed stopped by a signal mid-source leaves the archive as it was")
     func feedSignalled() throws {
         let box = try Sandbox()
-        try box.write("one.rss", "<rss version=\"2.0\"><channel><title>t</title><item><guid>a</guid><title>A</title></item></channel></rss>")
+        try box.write(
+            "one.rss",
+            "<rss version=\"2.0\"><channel><title>t</title><item><guid>a</guid><title>A</title></item></channel></rss>")
         try #require(try box.run(["feed", "one.rss", "--out", "feeds.db"]).status == 0)
         let before = try box.contents("feeds.db")
         var pipeEnds: [Int32] = [0, 0]
         try #require(pipe(&pipeEnds) == 0)
-        let pid = try spawnWithSignalsUnblocked(try Locations.requireIngest().path,
-                                                ["feed", "-", "--out", box.path("feeds.db")], stdin: pipeEnds[0])
+        let pid = try spawnWithSignalsUnblocked(
+            try Locations.requireIngest().path,
+            ["feed", "-", "--out", box.path("feeds.db")], stdin: pipeEnds[0])
         close(pipeEnds[0])
         let items = (0..<20_000).map { "<item><guid>g\($0)</guid><title>item \($0)</title></item>" }.joined()
         let half = Data("<rss version=\"2.0\"><channel><title>s</title>\(items)".utf8)
@@ -96,21 +102,25 @@ struct InterruptedAppendTests {
         guard getuid() == 0, let box = try? Sandbox() else { return false }
         let disk = box.path("probe")
         guard (try? FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)) != nil,
-              let mounted = try? box.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk],
-                                         executable: URL(fileURLWithPath: "/usr/bin/env")),
-              mounted.status == 0 else { return false }
+            let mounted = try? box.run(
+                ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk],
+                executable: URL(fileURLWithPath: "/usr/bin/env")),
+            mounted.status == 0
+        else { return false }
         _ = try? box.run(["umount", disk], executable: URL(fileURLWithPath: "/usr/bin/env"))
         return true
     }()
 
-    @Test("An append that fills the disk exits 74 and leaves the file as it was, not grown to fill it",
-          .enabled(if: canMountSmallDisk, "mounting a small file system needs root and the right to mount: skipped"))
+    @Test(
+        "An append that fills the disk exits 74 and leaves the file as it was, not grown to fill it",
+        .enabled(if: canMountSmallDisk, "mounting a small file system needs root and the right to mount: skipped"))
     func diskFull() throws {
         let box = try Sandbox()
         let disk = box.path("disk")
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        let mount = try box.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", disk],
-                                executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let mount = try box.run(
+            ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", disk],
+            executable: URL(fileURLWithPath: "/usr/bin/env"))
         try #require(mount.status == 0, "cannot mount a tmpfs here: \(mount)")
         defer { _ = try? box.run(["umount", disk], executable: URL(fileURLWithPath: "/usr/bin/env")) }
         try box.write("small.xml", manyPeople(10))

@@ -10,7 +10,8 @@ enum JSONTestSuite {
     static var isPresent: Bool { FileManager.default.fileExists(atPath: directory.path) }
 
     /// Why the tests that need it are skipped in a clone without ../shared beside it.
-    static let absentMessage: Comment = "JSONTestSuite is not at ../shared/testdata/JSONTestSuite beside the clone: skipped (.ci/run, where ../shared is, runs it)"
+    static let absentMessage: Comment =
+        "JSONTestSuite is not at ../shared/testdata/JSONTestSuite beside the clone: skipped (.ci/run, where ../shared is, runs it)"
 
     static func files(prefix: String) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -26,7 +27,8 @@ struct JSONInputTests {
     func folksParity() throws {
         let box = try Sandbox()
         try box.copyFolks()
-        try box.write("folks.json", try Data(contentsOf: Locations.packageRoot.appendingPathComponent("Samples/folks.json")))
+        try box.write(
+            "folks.json", try Data(contentsOf: Locations.packageRoot.appendingPathComponent("Samples/folks.json")))
 
         let xml = try box.run(["folks.xml", "--out", "xml.db"])
         let json = try box.run(["folks.json", "--out", "json.db"])
@@ -43,7 +45,8 @@ struct JSONInputTests {
     @Test("The default output is named after the input: folks.json → folks.db")
     func defaultName() throws {
         let box = try Sandbox()
-        try box.write("folks.json", try Data(contentsOf: Locations.packageRoot.appendingPathComponent("Samples/folks.json")))
+        try box.write(
+            "folks.json", try Data(contentsOf: Locations.packageRoot.appendingPathComponent("Samples/folks.json")))
         let result = try box.run(["-v", "folks.json"])
         #expect(result.status == 0, "\(result)")
         #expect(box.exists("folks.db"))
@@ -67,18 +70,26 @@ struct JSONInputTests {
     @Test("JSON types become SQLite types; every number is INTEGER or REAL, big and inexact ones REAL")
     func sqliteTypes() throws {
         let box = try Sandbox()
-        try box.write("t.ndjson", """
+        try box.write(
+            "t.ndjson",
+            """
             {"i": 1, "r": 2.5, "b": true, "n": null, "big": 18446744073709551616, "e": 1e5, "s": "7", "tags": ["a"]}
             {"i": 2, "r": 3, "b": false, "n": null, "big": 1, "e": 2, "s": "x", "tags": []}
 
             """)
         let result = try box.run(["t.ndjson"])
         #expect(result.status == 0, "\(result)")
-        let rows = try box.rows("t.db", "SELECT i, typeof(i), r, typeof(r), b, typeof(b), n, big, typeof(big), e, s, typeof(s), tags FROM t")
-        #expect(rows == [
-            ["1", "integer", "2.5", "real", "1", "integer", nil, "1.8446744073709552e+19", "real", "100000.0", "7", "text", #"["a"]"#],
-            ["2", "integer", "3.0", "real", "0", "integer", nil, "1.0", "real", "2.0", "x", "text", "[]"],
-        ])
+        let rows = try box.rows(
+            "t.db", "SELECT i, typeof(i), r, typeof(r), b, typeof(b), n, big, typeof(big), e, s, typeof(s), tags FROM t"
+        )
+        #expect(
+            rows == [
+                [
+                    "1", "integer", "2.5", "real", "1", "integer", nil, "1.8446744073709552e+19", "real", "100000.0",
+                    "7", "text", #"["a"]"#
+                ],
+                ["2", "integer", "3.0", "real", "0", "integer", nil, "1.0", "real", "2.0", "x", "text", "[]"]
+            ])
     }
 
     @Test("JSON types reach a property list: true is <true/>, null is left out of the dictionary")
@@ -106,7 +117,9 @@ struct JSONInputTests {
         let lines = (1...1000).map { #"{"id":\#($0),"name":"n\#($0)"}"# }.joined(separator: "\n")
         let result = try box.run(["-", "--nl", "--out", "events.db"], stdin: Data(lines.utf8))
         #expect(result.status == 0, "\(result)")
-        #expect(try box.rows("events.db", "SELECT count(*), sum(id), max(name) FROM events") == [["1000", "500500", "n999"]])
+        #expect(
+            try box.rows("events.db", "SELECT count(*), sum(id), max(name) FROM events") == [["1000", "500500", "n999"]]
+        )
     }
 
     @Test("Standard input is recognised as JSON by its first byte")
@@ -160,8 +173,9 @@ struct JSONInputTests {
         #expect(try box.listing() == ["bad.json", "ok.json"])
     }
 
-    @Test("JSONTestSuite: every y_ file accepted, every n_ file rejected with exit 65 by --dry-run",
-          .enabled(if: JSONTestSuite.isPresent, JSONTestSuite.absentMessage))
+    @Test(
+        "JSONTestSuite: every y_ file accepted, every n_ file rejected with exit 65 by --dry-run",
+        .enabled(if: JSONTestSuite.isPresent, JSONTestSuite.absentMessage))
     func conformance() throws {
         let box = try Sandbox()
         var accepted = 0, rejected = 0
@@ -172,7 +186,8 @@ struct JSONInputTests {
         }
         for file in try JSONTestSuite.files(prefix: "n_") {
             let result = try box.run([file.path, "--from", "json", "--dry-run", "--quiet"])
-            #expect(result.status == 65 && !result.crashed, "\(file.lastPathComponent) must be rejected with 65: \(result)")
+            #expect(
+                result.status == 65 && !result.crashed, "\(file.lastPathComponent) must be rejected with 65: \(result)")
             if result.status == 65 { rejected += 1 }
         }
         #expect(accepted == (try JSONTestSuite.files(prefix: "y_")).count)
@@ -181,8 +196,9 @@ struct JSONInputTests {
         print("JSONTestSuite: \(accepted) y_ accepted, \(rejected) n_ rejected")
     }
 
-    @Test("JSONTestSuite i_ files behave as Documentation/Mappings.md says",
-          .enabled(if: JSONTestSuite.isPresent, JSONTestSuite.absentMessage))
+    @Test(
+        "JSONTestSuite i_ files behave as Documentation/Mappings.md says",
+        .enabled(if: JSONTestSuite.isPresent, JSONTestSuite.absentMessage))
     func implementationDefined() throws {
         let box = try Sandbox()
         for file in try JSONTestSuite.files(prefix: "i_") {
@@ -190,7 +206,8 @@ struct JSONInputTests {
             let result = try box.run([file.path, "--from", "json", "--dry-run", "--quiet"])
             // Documented: huge numbers, deep (500) nesting and a UTF-8 BOM are accepted;
             // lone surrogates, invalid UTF-8 and UTF-16 are refused.
-            let accepted = name.hasPrefix("i_number_") || name == "i_structure_500_nested_arrays.json"
+            let accepted =
+                name.hasPrefix("i_number_") || name == "i_structure_500_nested_arrays.json"
                 || name == "i_structure_UTF-8_BOM_empty_object.json"
             #expect(result.status == (accepted ? 0 : 65), "\(name): \(result)")
         }

@@ -14,8 +14,11 @@ struct JSONNumberTests {
         let result = try box.run(["prices.json"])
 
         #expect(result.status == 0, "\(result)")
-        #expect(try box.rows("prices.db", "SELECT type FROM pragma_table_info('prices') WHERE name = 'price'") == [["REAL"]])
-        #expect(try box.rows("prices.db", "SELECT price, typeof(price) FROM prices ORDER BY price")
+        #expect(
+            try box.rows("prices.db", "SELECT type FROM pragma_table_info('prices') WHERE name = 'price'") == [["REAL"]]
+        )
+        #expect(
+            try box.rows("prices.db", "SELECT price, typeof(price) FROM prices ORDER BY price")
                 == [["9.5", "real"], ["10.0", "real"], ["100.0", "real"]])
     }
 
@@ -57,6 +60,8 @@ struct JSONNumberTests {
 
         #expect(result.status == 0, "\(result)")
         let json = String(decoding: result.stdout, as: UTF8.self)
-        #expect(json.range(of: #""name"\s*:\s*"price"[^}]*"type"\s*:\s*"real""#, options: .regularExpression) != nil, "\(json)")
+        #expect(
+            json.range(of: #""name"\s*:\s*"price"[^}]*"type"\s*:\s*"real""#, options: .regularExpression) != nil,
+            "\(json)")
     }
 }

@@ -9,7 +9,8 @@ import Testing
 struct KnownDTDCLITests {
     /// The issue's reproduction, with a Latin-1 byte (é) besides the references.
     static let rss091: Data = {
-        var bytes = Array("""
+        var bytes = Array(
+            """
             <?xml version="1.0" encoding="ISO-8859-1"?>
             <!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "http://my.netscape.com/publish/formats/rss-0.91.dtd">
             <rss version="0.91"><channel><title>A &laquo;b&raquo; &nbsp;c</title><link>http://example.com/</link>
@@ -20,14 +21,17 @@ struct KnownDTDCLITests {
         return Data(bytes)
     }()
 
-    static let warning = #"r091.rss:4:26: entity 'foo' is not declared in the document (the external DTD "http://my.netscape.com/publish/formats/rss-0.91.dtd" may declare it, and ingest never reads external declarations): kept as written, "&foo;""#
+    static let warning =
+        #"r091.rss:4:26: entity 'foo' is not declared in the document (the external DTD "http://my.netscape.com/publish/formats/rss-0.91.dtd" may declare it, and ingest never reads external declarations): kept as written, "&foo;""#
 
     @Test("Import with Expat and libxml2: exit 0, the values stored, one warning", arguments: ["expat", "libxml2"])
     func importBoth(_ parser: String) throws {
         let box = try Sandbox()
         try box.write("r091.rss", Self.rss091)
 
-        let result = try box.run(["r091.rss", "--parser", parser, "--records", "rss/channel/item", "--to", "ndjson", "--out", "-"])
+        let result = try box.run([
+            "r091.rss", "--parser", parser, "--records", "rss/channel/item", "--to", "ndjson", "--out", "-"
+        ])
 
         #expect(result.status == 0, "\(result)")
         #expect(result.stderrLines == ["ingest: warning: \(Self.warning)"], "\(result)")
@@ -78,8 +82,10 @@ struct KnownDTDCLITests {
         #expect(feed?["title"] as? String == "A «b» \u{A0}c", "\(result)")
         let items = feed?["items"] as? [[String: Any]]
         #expect(items?.first?["title"] as? String == "x é é&foo;", "\(result)")
-        #expect(result.stderr.contains("ingest: warning: \(Self.warning.replacingOccurrences(of: "r091.rss:", with: "<stdin>:"))"),
-                "\(result)")
+        #expect(
+            result.stderr.contains(
+                "ingest: warning: \(Self.warning.replacingOccurrences(of: "r091.rss:", with: "<stdin>:"))"),
+            "\(result)")
         #expect(result.stderr.contains("<stdin>: 1 item\n"), "not read as malformed: \(result)")
     }
 

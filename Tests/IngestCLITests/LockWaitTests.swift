@@ -44,9 +44,14 @@ struct LockWaitTests {
         first.waitUntilExit()
 
         #expect(verbose.status == 75, "\(verbose)")
-        #expect(verbose.stderrLines.contains("ingest: waiting for process \(first.processIdentifier), which is writing held.db (up to 0.5 s, --lock-timeout)"),
-                "\(verbose)")
-        #expect(silent.status == 75 && !silent.stderr.contains("waiting for"), "off a terminal and without -v, only the error: \(silent)")
+        #expect(
+            verbose.stderrLines.contains(
+                "ingest: waiting for process \(first.processIdentifier), which is writing held.db (up to 0.5 s, --lock-timeout)"
+            ),
+            "\(verbose)")
+        #expect(
+            silent.status == 75 && !silent.stderr.contains("waiting for"),
+            "off a terminal and without -v, only the error: \(silent)")
         #expect(first.terminationStatus == 0)
         let table = try #require(try box.tables("held.db").first)
         #expect(try box.rows("held.db", "SELECT a FROM \"\(table)\"") == [["1"], ["2"]])
@@ -63,7 +68,9 @@ struct LockWaitTests {
         let result = try box.run(["folks.xml", "--out", "out.db", "--lock-timeout", "0.4", "-v"])
 
         #expect(result.status == 75, "\(result)")
-        #expect(result.stderrLines.contains("ingest: waiting for another run, which is writing out.db (up to 0.4 s, --lock-timeout)"), "\(result)")
+        #expect(
+            result.stderrLines.contains(
+                "ingest: waiting for another run, which is writing out.db (up to 0.4 s, --lock-timeout)"), "\(result)")
     }
 
     @Test("On a terminal the wait is said without -v")
@@ -77,10 +84,14 @@ struct LockWaitTests {
         let run = try box.runOnTerminal(["folks.xml", "--out", "out.db", "--lock-timeout", "0.4"], columns: 100)
 
         #expect(run.status == 75, "\(run.text)")
-        #expect(run.text.contains("ingest: waiting for another run, which is writing out.db (up to 0.4 s, --lock-timeout)"), "\(run.text)")
+        #expect(
+            run.text.contains("ingest: waiting for another run, which is writing out.db (up to 0.4 s, --lock-timeout)"),
+            "\(run.text)")
     }
 
-    @Test("The summary counts the import's time, not the wait, and says how long the run waited", arguments: ["db", "json"])
+    @Test(
+        "The summary counts the import's time, not the wait, and says how long the run waited",
+        arguments: ["db", "json"])
     func waitNotCounted(to: String) throws {
         let box = try Sandbox()
         try box.copyFolks()
@@ -98,7 +109,8 @@ struct LockWaitTests {
         // `...; 364 B in 0.01 s (35.5 KiB/s) after waiting 1.2 s for another run`
         let parts = summary.components(separatedBy: " after waiting ")
         try #require(parts.count == 2, "\(summary)")
-        let imported = try #require(Double(parts[0].components(separatedBy: " in ").last?.components(separatedBy: " s").first ?? ""))
+        let imported = try #require(
+            Double(parts[0].components(separatedBy: " in ").last?.components(separatedBy: " s").first ?? ""))
         let waited = try #require(Double(parts[1].components(separatedBy: " s").first ?? ""))
         #expect(waited >= 1.0, "\(summary)")
         #expect(imported < waited, "\(summary)")
@@ -115,7 +127,9 @@ struct LockWaitTests {
         let result = try box.run(["feed", "news.rss", "-v"])
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderr.contains("ingest: waiting for another run, which is writing feeds.db (up to 60 s)\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("ingest: waiting for another run, which is writing feeds.db (up to 60 s)\n"),
+            "\(result.stderr)")
         #expect(try box.rows("feeds.db", "SELECT count(*) FROM items") == [["3"]])
     }
 }

@@ -19,8 +19,11 @@ struct NameCollisionTests {
         return stored.sorted()
     }
 
-    @Test("A field named as another was renamed (id → id_2) gets a column of its own, also on --append",
-          arguments: [("n.xml", #"<r><a ID="1" id="2" id_2="3"/></r>"#, "r"), ("n.json", #"[{"ID":1,"id":2,"id_2":3}]"#, "n")])
+    @Test(
+        "A field named as another was renamed (id → id_2) gets a column of its own, also on --append",
+        arguments: [
+            ("n.xml", #"<r><a ID="1" id="2" id_2="3"/></r>"#, "r"), ("n.json", #"[{"ID":1,"id":2,"id_2":3}]"#, "n")
+        ])
     func caseRenameMeetsTheRealName(name: String, content: String, table: String) throws {
         let box = try Sandbox()
         try box.write(name, content)
@@ -31,8 +34,11 @@ struct NameCollisionTests {
         }
 
         #expect(try box.columns("n.db", table: table) == ["ID", "id_2", "id_2_2"])
-        #expect(try storedValues(box, "n.db") == ["\(table).ID=1", "\(table).ID=1", "\(table).id_2=2", "\(table).id_2=2",
-                                                   "\(table).id_2_2=3", "\(table).id_2_2=3"])
+        #expect(
+            try storedValues(box, "n.db") == [
+                "\(table).ID=1", "\(table).ID=1", "\(table).id_2=2", "\(table).id_2=2",
+                "\(table).id_2_2=3", "\(table).id_2_2=3"
+            ])
     }
 
     @Test("A NUL written as U+FFFD does not land on a name that has U+FFFD")
@@ -47,7 +53,9 @@ struct NameCollisionTests {
         #expect(try storedValues(box, "z.db") == ["z.a\u{FFFD}=1", "z.a\u{FFFD}_2=2"])
     }
 
-    @Test("In an XML plist or archive, a NUL written as U+FFFD does not make two equal keys", arguments: ["plist", "archive"])
+    @Test(
+        "In an XML plist or archive, a NUL written as U+FFFD does not make two equal keys",
+        arguments: ["plist", "archive"])
     func nulMeetsReplacementCharacterInXMLPlists(output: String) throws {
         let box = try Sandbox()
         try box.write("z.json", #"[{"a\u0000":1,"a\ufffd":2},{"a\ufffd":3,"a\u0000":4}]"#)
@@ -61,7 +69,9 @@ struct NameCollisionTests {
             records = try #require(try plist(box.contents("z.out")) as? [[String: Any]])
         } else {
             let objects = try #require((try plist(box.contents("z.out")) as? [String: Any])?["$objects"] as? [Any])
-            records = objects.compactMap { $0 as? [String: Any] }.filter { $0["$class"] != nil && $0["NS.objects"] == nil && $0["$classname"] == nil }
+            records = objects.compactMap { $0 as? [String: Any] }.filter {
+                $0["$class"] != nil && $0["NS.objects"] == nil && $0["$classname"] == nil
+            }
         }
         let fields = records.map { $0.filter { $0.key != "$class" }.mapValues { $0 as? Int } }
         #expect(fields == [["a\u{FFFD}": 1, "a\u{FFFD}_2": 2], ["a\u{FFFD}": 4, "a\u{FFFD}_2": 3]], "\(text)")
@@ -78,6 +88,7 @@ struct NameCollisionTests {
         }
 
         #expect(try box.tables("t.db") == ["_sqlite_x", "_sqlite_x_2"])
-        #expect(try storedValues(box, "t.db") == ["_sqlite_x.a=1", "_sqlite_x.a=1", "_sqlite_x_2.a=2", "_sqlite_x_2.a=2"])
+        #expect(
+            try storedValues(box, "t.db") == ["_sqlite_x.a=1", "_sqlite_x.a=1", "_sqlite_x_2.a=2", "_sqlite_x_2.a=2"])
     }
 }

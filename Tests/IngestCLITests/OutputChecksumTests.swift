@@ -19,8 +19,11 @@ enum SharedBench {
 /// every table in rowid order, each value with its storage class; a file's covers its
 /// bytes. To re-record after an intended change of output, run the suite and copy
 /// the fingerprints it prints from the failures — and say why in the commit.
-@Suite("Outputs unchanged on generated data", .enabled(if: SharedBench.generator != nil,
-                                                       "needs ../shared/bench/gen_people.py (absent in a clone without ../shared)"))
+@Suite(
+    "Outputs unchanged on generated data",
+    .enabled(
+        if: SharedBench.generator != nil,
+        "needs ../shared/bench/gen_people.py (absent in a clone without ../shared)"))
 struct OutputChecksumTests {
     /// The data set, generated once per test process into a sandbox of its own.
     nonisolated(unsafe) static let data: Sandbox? = {
@@ -46,19 +49,40 @@ struct OutputChecksumTests {
     static let schemas = Locations.packageRoot.appendingPathComponent("Schemas").path
 
     static let cases: [Case] = [
-        Case(name: "people.xml into SQLite", arguments: ["people.xml"], output: "out.db", fingerprint: "710aed9eaf45b08b"),
-        Case(name: "people.xml into SQLite with libxml2", arguments: ["people.xml", "--parser", "libxml2"], output: "out.db", fingerprint: "710aed9eaf45b08b"),
-        Case(name: "posts.xml into SQLite", arguments: ["posts.xml"], output: "out.db", fingerprint: "f643498b0e3f6f38"),
-        Case(name: "people.json into SQLite", arguments: ["people.json"], output: "out.db", fingerprint: "55449118072b4a96"),
-        Case(name: "people.ndjson into SQLite", arguments: ["people.ndjson"], output: "out.db", fingerprint: "55449118072b4a96"),
-        Case(name: "people.xml with a schema and child tables", arguments: ["people.xml", "--schema", "\(schemas)/people-with-tags.json"],
-             output: "out.db", fingerprint: "1071f852ad70f808"),
-        Case(name: "people.xml as a binary plist", arguments: ["people.xml", "--to", "plist", "--plist-format", "binary"],
-             output: "out.plist", fingerprint: "d2d0de17cde5b8c4"),
-        Case(name: "people.xml as an XML plist", arguments: ["people.xml", "--to", "plist"], output: "out.plist", fingerprint: "78a20bf4b924e006"),
-        Case(name: "people.xml as a keyed archive", arguments: ["people.xml", "--to", "archive"], output: "out.archive", fingerprint: "e87b9c6006a87a00"),
-        Case(name: "people.json as JSON", arguments: ["people.json", "--to", "json"], output: "out.json", fingerprint: "e8dbbfa44b3ec2ac"),
-        Case(name: "people.xml as NDJSON", arguments: ["people.xml", "--to", "ndjson"], output: "out.ndjson", fingerprint: "83aff925d9fc468c"),
+        Case(
+            name: "people.xml into SQLite", arguments: ["people.xml"], output: "out.db", fingerprint: "710aed9eaf45b08b"
+        ),
+        Case(
+            name: "people.xml into SQLite with libxml2", arguments: ["people.xml", "--parser", "libxml2"],
+            output: "out.db", fingerprint: "710aed9eaf45b08b"),
+        Case(
+            name: "posts.xml into SQLite", arguments: ["posts.xml"], output: "out.db", fingerprint: "f643498b0e3f6f38"),
+        Case(
+            name: "people.json into SQLite", arguments: ["people.json"], output: "out.db",
+            fingerprint: "55449118072b4a96"),
+        Case(
+            name: "people.ndjson into SQLite", arguments: ["people.ndjson"], output: "out.db",
+            fingerprint: "55449118072b4a96"),
+        Case(
+            name: "people.xml with a schema and child tables",
+            arguments: ["people.xml", "--schema", "\(schemas)/people-with-tags.json"],
+            output: "out.db", fingerprint: "1071f852ad70f808"),
+        Case(
+            name: "people.xml as a binary plist",
+            arguments: ["people.xml", "--to", "plist", "--plist-format", "binary"],
+            output: "out.plist", fingerprint: "d2d0de17cde5b8c4"),
+        Case(
+            name: "people.xml as an XML plist", arguments: ["people.xml", "--to", "plist"], output: "out.plist",
+            fingerprint: "78a20bf4b924e006"),
+        Case(
+            name: "people.xml as a keyed archive", arguments: ["people.xml", "--to", "archive"], output: "out.archive",
+            fingerprint: "e87b9c6006a87a00"),
+        Case(
+            name: "people.json as JSON", arguments: ["people.json", "--to", "json"], output: "out.json",
+            fingerprint: "e8dbbfa44b3ec2ac"),
+        Case(
+            name: "people.xml as NDJSON", arguments: ["people.xml", "--to", "ndjson"], output: "out.ndjson",
+            fingerprint: "83aff925d9fc468c")
     ]
 
     @Test(arguments: cases)
@@ -70,7 +94,8 @@ struct OutputChecksumTests {
         }
         let result = try box.run(testCase.arguments + ["--out", testCase.output])
         try #require(result.status == 0, "\(result)")
-        let fingerprint = testCase.output.hasSuffix(".db")
+        let fingerprint =
+            testCase.output.hasSuffix(".db")
             ? try Self.databaseFingerprint(box.database(testCase.output))
             : Self.fnv1a(try box.contents(testCase.output))
         #expect(fingerprint == testCase.fingerprint, "\(testCase.name): \(fingerprint)")
@@ -80,11 +105,13 @@ struct OutputChecksumTests {
     static func databaseFingerprint(_ queue: DatabaseQueue) throws -> String {
         var text = ""
         try queue.read { db in
-            let tables = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            let tables = try Row.fetchAll(
+                db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
             for table in tables {
                 let name: String = table["name"]
                 text += "\(table["sql"] as String? ?? "")\n"
-                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\" ORDER BY rowid")
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT * FROM \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\" ORDER BY rowid")
                 while let row = try rows.next() {
                     for value in row.databaseValues {
                         switch value.storage {

@@ -36,7 +36,8 @@ struct OutputModeTests {
         let result = try box.run(["villains.xml", "--out", "out.db", "--replace", "-q"])
 
         #expect(result.status == 0, "\(result)")
-        #expect(try box.rows("out.db", "SELECT firstName, lastName FROM people")
+        #expect(
+            try box.rows("out.db", "SELECT firstName, lastName FROM people")
                 == [["Boris", "Badenov"], ["Natasha", "Fatale"]])
         #expect(try box.temporaryLeftovers() == [])
     }
@@ -88,7 +89,9 @@ struct OutputModeTests {
         </people>
         """
 
-    @Test("--append with a field the existing table lacks exits 65, names table, field and position, and leaves the database byte for byte")
+    @Test(
+        "--append with a field the existing table lacks exits 65, names table, field and position, and leaves the database byte for byte"
+    )
     func appendRefusesNewField() throws {
         let box = try Sandbox()
         try box.copyFolks()
@@ -118,10 +121,13 @@ struct OutputModeTests {
 
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("added column age to table people"), "\(result)")
-        #expect(result.stderrLines.last?.hasPrefix("ingest: 2 records in 1 table (people) to folks.db; ") == true, "\(result)")
+        #expect(
+            result.stderrLines.last?.hasPrefix("ingest: 2 records in 1 table (people) to folks.db; ") == true,
+            "\(result)")
         #expect(try box.columns("folks.db", table: "people") == ["firstName", "lastName", "age"])
         #expect(try box.rows("folks.db", "SELECT count(*) FROM people") == [["5"]])
-        #expect(try box.rows("folks.db", "SELECT firstName, lastName, age FROM people ORDER BY rowid")
+        #expect(
+            try box.rows("folks.db", "SELECT firstName, lastName, age FROM people ORDER BY rowid")
                 == folks.map { $0 + [nil] } + [["A", "B", nil], ["C", "D", "7"]])
     }
 
@@ -129,7 +135,9 @@ struct OutputModeTests {
     func appendNewTableGrows() throws {
         let box = try Sandbox()
         try box.copyFolks()
-        try box.write("things.xml", "<things><thing><name>spoon</name></thing><thing><name>fork</name><tines>4</tines></thing></things>")
+        try box.write(
+            "things.xml",
+            "<things><thing><name>spoon</name></thing><thing><name>fork</name><tines>4</tines></thing></things>")
         try #require(try box.run(["folks.xml", "-q"]).status == 0)
 
         let result = try box.run(["things.xml", "--out", "folks.db", "--append", "-q"])
@@ -140,8 +148,9 @@ struct OutputModeTests {
         #expect(try box.rows("folks.db", "SELECT firstName, lastName FROM people") == folks)
     }
 
-    @Test("--alter with --replace, with a new database, or with --dry-run is accepted and changes nothing else",
-          arguments: [["--replace"], [], ["--append", "--dry-run"]])
+    @Test(
+        "--alter with --replace, with a new database, or with --dry-run is accepted and changes nothing else",
+        arguments: [["--replace"], [], ["--append", "--dry-run"]])
     func alterHarmless(arguments: [String]) throws {
         let box = try Sandbox()
         try box.write("aged.xml", Self.aged)
@@ -167,8 +176,9 @@ struct OutputModeTests {
         #expect(help.contains("ingest nightly.xml --append --alter --out archive.db"), "\(help)")
     }
 
-    @Test("--alter with an output other than a database is a usage error (64), and nothing is written",
-          arguments: ["plist", "archive", "json", "ndjson"])
+    @Test(
+        "--alter with an output other than a database is a usage error (64), and nothing is written",
+        arguments: ["plist", "archive", "json", "ndjson"])
     func alterNeedsADatabase(kind: String) throws {
         let box = try Sandbox()
         try box.copyFolks()

@@ -20,8 +20,10 @@ struct ParserParityTests {
             #expect(expat.status == 0, "\(sample), expat: \(expat)")
             #expect(libxml2.status == 0, "\(sample), libxml2: \(libxml2)")
             #expect(!expat.stdout.isEmpty, "\(sample) gave no records")
-            #expect(libxml2.stdout == expat.stdout,
-                    "\(sample):\nexpat:   \(String(decoding: expat.stdout, as: UTF8.self))\nlibxml2: \(String(decoding: libxml2.stdout, as: UTF8.self))")
+            #expect(
+                libxml2.stdout == expat.stdout,
+                "\(sample):\nexpat:   \(String(decoding: expat.stdout, as: UTF8.self))\nlibxml2: \(String(decoding: libxml2.stdout, as: UTF8.self))"
+            )
         }
     }
 
@@ -52,7 +54,8 @@ struct ParserParityTests {
         for table in try box.tables("expat.db") {
             let all = "SELECT * FROM \"\(table)\" ORDER BY rowid"
             #expect(try box.rows("libxml2.db", all) == (try box.rows("expat.db", all)), "table \(table)")
-            let types = "SELECT \(try box.columns("expat.db", table: table).map { "typeof(\"\($0)\")" }.joined(separator: ", ")) FROM \"\(table)\" ORDER BY rowid"
+            let types =
+                "SELECT \(try box.columns("expat.db", table: table).map { "typeof(\"\($0)\")" }.joined(separator: ", ")) FROM \"\(table)\" ORDER BY rowid"
             #expect(try box.rows("libxml2.db", types) == (try box.rows("expat.db", types)), "types in \(table)")
         }
     }
@@ -83,8 +86,10 @@ struct ParserParityTests {
         let result = try box.run(["bad.xml", "--out", "out.db", "--replace", "--parser", "libxml2"])
 
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderrLines.last == "ingest: bad.xml:3:31: Opening and ending tag mismatch: firstName line 3 and lastName",
-                "\(result)")
+        #expect(
+            result.stderrLines.last
+                == "ingest: bad.xml:3:31: Opening and ending tag mismatch: firstName line 3 and lastName",
+            "\(result)")
         #expect(try box.contents("out.db") == before)
         #expect(try box.temporaryLeftovers() == [])
         #expect(try box.listing() == ["bad.xml", "folks.xml", "out.db"])
@@ -94,7 +99,7 @@ struct ParserParityTests {
     func encodingOnlyLibXML2Reads() throws {
         let box = try Sandbox()
         var bytes = Data(#"<?xml version="1.0" encoding="windows-1252"?><people><person><name>Ren"#.utf8)
-        bytes.append(contentsOf: [0xE9, 0x20, 0x80])   // é, space, €
+        bytes.append(contentsOf: [0xE9, 0x20, 0x80])  // é, space, €
         bytes.append(Data("</name></person></people>".utf8))
         try box.write("cp1252.xml", bytes)
 

@@ -14,7 +14,8 @@ final class CLIPerson: NSObject, NSSecureCoding {
 
     init?(coder: NSCoder) {
         guard let first = coder.decodeObject(of: NSString.self, forKey: "firstName"),
-              let last = coder.decodeObject(of: NSString.self, forKey: "lastName") else { return nil }
+            let last = coder.decodeObject(of: NSString.self, forKey: "lastName")
+        else { return nil }
         firstName = first as String
         lastName = last as String
     }
@@ -32,7 +33,8 @@ func unarchivePeople(_ data: Data, className: String = "Person") throws -> [CLIP
     unarchiver.decodingFailurePolicy = .setErrorAndReturn
     unarchiver.setClass(CLIPerson.self, forClassName: className)
     defer { unarchiver.finishDecoding() }
-    return unarchiver.decodeObject(of: [NSArray.self, CLIPerson.self], forKey: NSKeyedArchiveRootObjectKey) as? [CLIPerson]
+    return unarchiver.decodeObject(of: [NSArray.self, CLIPerson.self], forKey: NSKeyedArchiveRootObjectKey)
+        as? [CLIPerson]
 }
 
 @Suite("Property list, archive and JSON outputs")
@@ -48,7 +50,10 @@ struct PlistCLITests {
         #expect(try box.listing() == ["folks.plist", "folks.xml"])
         let data = try box.contents("folks.plist")
         #expect(data.starts(with: Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8)))
-        #expect(data.contains(#"<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">"#))
+        #expect(
+            data.contains(
+                #"<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">"#
+            ))
         #expect(try plist(data) as? [[String: String]] == folksPlist)
         #expect(result.stderr.contains("3 records in 1 table (people) to folks.plist"), "\(result)")
     }
@@ -66,8 +71,9 @@ struct PlistCLITests {
         #expect(try plist(data) as? [[String: String]] == folksPlist)
     }
 
-    @Test("--to archive writes folks.archive; NSKeyedUnarchiver decodes three Person objects in order",
-          arguments: [[], ["--plist-format", "binary"], ["--plist-format", "xml"]])
+    @Test(
+        "--to archive writes folks.archive; NSKeyedUnarchiver decodes three Person objects in order",
+        arguments: [[], ["--plist-format", "binary"], ["--plist-format", "xml"]])
     func archive(format: [String]) throws {
         let box = try Sandbox()
         try box.copyFolks()
@@ -77,7 +83,8 @@ struct PlistCLITests {
         #expect(result.status == 0, "\(result)")
         #expect(try box.listing() == ["folks.archive", "folks.xml"])
         let data = try box.contents("folks.archive")
-        #expect(data.starts(with: Array((format.last == "xml" ? "<?xml" : "bplist00").utf8)), "binary unless asked for XML")
+        #expect(
+            data.starts(with: Array((format.last == "xml" ? "<?xml" : "bplist00").utf8)), "binary unless asked for XML")
         let people = try #require(try unarchivePeople(data))
         #expect(people.map { [$0.firstName, $0.lastName] } == folks)
     }
@@ -94,7 +101,10 @@ struct PlistCLITests {
         let objects = try #require(archive["$objects"] as? [Any])
         let classNames = objects.compactMap { ($0 as? [String: Any])?["$classname"] as? String }
         #expect(classNames.sorted() == ["Human", "NSArray"])
-        #expect(try unarchivePeople(box.contents("folks.archive"), className: "Human")?.map(\.firstName) == ["Matt", "Snidely", "Dudley"])
+        #expect(
+            try unarchivePeople(box.contents("folks.archive"), className: "Human")?.map(\.firstName) == [
+                "Matt", "Snidely", "Dudley"
+            ])
     }
 
     @Test("--to json and --to ndjson write folks.json and folks.ndjson")
@@ -107,11 +117,13 @@ struct PlistCLITests {
 
         #expect(try JSONSerialization.jsonObject(with: box.contents("folks.json")) as? [[String: String]] == folksPlist)
         let lines = String(decoding: try box.contents("folks.ndjson"), as: UTF8.self).split(separator: "\n")
-        #expect(try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] } == folksPlist)
+        #expect(
+            try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] } == folksPlist)
     }
 
-    @Test("An existing output is refused with 73 and kept; --replace rebuilds it",
-          arguments: ["plist", "archive", "json", "ndjson"])
+    @Test(
+        "An existing output is refused with 73 and kept; --replace rebuilds it",
+        arguments: ["plist", "archive", "json", "ndjson"])
     func existingOutput(kind: String) throws {
         let box = try Sandbox()
         try box.copyFolks()
@@ -128,10 +140,13 @@ struct PlistCLITests {
         #expect(try box.temporaryLeftovers() == [])
     }
 
-    @Test("Options that do not fit the output are usage errors (64), and nothing is written",
-          arguments: [["--to", "plist", "--append"], ["--to", "json", "--append"], ["--to", "plist", "--class", "X"],
-                      ["--to", "json", "--plist-format", "xml"], ["--to", "db", "--plist-format", "binary"],
-                      ["--to", "plist", "--plist-format", "json"], ["--to", "yaml"]])
+    @Test(
+        "Options that do not fit the output are usage errors (64), and nothing is written",
+        arguments: [
+            ["--to", "plist", "--append"], ["--to", "json", "--append"], ["--to", "plist", "--class", "X"],
+            ["--to", "json", "--plist-format", "xml"], ["--to", "db", "--plist-format", "binary"],
+            ["--to", "plist", "--plist-format", "json"], ["--to", "yaml"]
+        ])
     func usageErrors(arguments: [String]) throws {
         let box = try Sandbox()
         try box.copyFolks()
@@ -142,14 +157,20 @@ struct PlistCLITests {
         #expect(try box.listing() == ["folks.xml"])
     }
 
-    @Test("A malformed input with --replace exits 65 and leaves the old output byte for byte, no temporary files",
-          arguments: [["--to", "plist"], ["--to", "plist", "--plist-format", "binary"], ["--to", "archive"],
-                      ["--to", "archive", "--plist-format", "xml"], ["--to", "json"], ["--to", "ndjson"]])
+    @Test(
+        "A malformed input with --replace exits 65 and leaves the old output byte for byte, no temporary files",
+        arguments: [
+            ["--to", "plist"], ["--to", "plist", "--plist-format", "binary"], ["--to", "archive"],
+            ["--to", "archive", "--plist-format", "xml"], ["--to", "json"], ["--to", "ndjson"]
+        ])
     func failedRunKeepsOldOutput(arguments: [String]) throws {
         let box = try Sandbox()
         try box.copyFolks()
         // Records first, so spools were written before the error.
-        try box.write("half.xml", "<people>\n<person><firstName>A</firstName></person>\n<thing><x>1</x></thing>\n<person><firstName>C</lastName>\n")
+        try box.write(
+            "half.xml",
+            "<people>\n<person><firstName>A</firstName></person>\n<thing><x>1</x></thing>\n<person><firstName>C</lastName>\n"
+        )
         let first = try box.run(["folks.xml", "--out", "out", "-q"] + arguments)
         try #require(first.status == 0, "\(first)")
         let before = try box.contents("out")
@@ -185,8 +206,12 @@ struct PlistCLITests {
         #expect(result.status == 73, "\(result)")
     }
 
-    @Test("--out - writes the output to standard output and leaves no file",
-          arguments: [["--to", "plist"], ["--to", "plist", "--plist-format", "binary"], ["--to", "archive"], ["--to", "json"], ["--to", "ndjson"]])
+    @Test(
+        "--out - writes the output to standard output and leaves no file",
+        arguments: [
+            ["--to", "plist"], ["--to", "plist", "--plist-format", "binary"], ["--to", "archive"], ["--to", "json"],
+            ["--to", "ndjson"]
+        ])
     func standardOutput(arguments: [String]) throws {
         let box = try Sandbox()
         try box.copyFolks()
@@ -209,8 +234,11 @@ struct PlistCLITests {
         try box.copyFolks()
         try box.copyFolks(to: "more.xml")
 
-        let fromStdin = try box.run(["-", "--to", "plist", "--out", "in.plist", "-q"], stdin: try Data(contentsOf: Locations.folksXML))
-        let both = try box.run(["folks.xml", "more.xml", "--to", "plist", "--plist-format", "binary", "--out", "both.plist", "-q"])
+        let fromStdin = try box.run(
+            ["-", "--to", "plist", "--out", "in.plist", "-q"], stdin: try Data(contentsOf: Locations.folksXML))
+        let both = try box.run([
+            "folks.xml", "more.xml", "--to", "plist", "--plist-format", "binary", "--out", "both.plist", "-q"
+        ])
 
         #expect(fromStdin.status == 0, "\(fromStdin)")
         #expect(try plist(box.contents("in.plist")) as? [[String: String]] == folksPlist)
@@ -228,7 +256,8 @@ struct PlistCLITests {
         let feed = ["feed.rss", "--records", "rss/channel/item"]
         for (input, count) in [(["catalog.xml"], 3), (feed, 2)] {
             for format in ["xml", "binary"] {
-                let result = try box.run(input + ["--to", "plist", "--plist-format", format, "--out", "out.plist", "--replace", "-q"])
+                let result = try box.run(
+                    input + ["--to", "plist", "--plist-format", format, "--out", "out.plist", "--replace", "-q"])
                 #expect(result.status == 0, "\(result)")
                 let records = try #require(try plist(box.contents("out.plist")) as? [[String: Any]])
                 #expect(records.count == count)

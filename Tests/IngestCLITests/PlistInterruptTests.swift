@@ -19,8 +19,12 @@ func manyPeople(_ count: Int) -> Data {
 
 @Suite("File outputs when a run is cut short")
 struct PlistInterruptTests {
-    @Test("SIGINT part-way leaves the old output byte for byte and no temporary files",
-          arguments: [["--to", "plist", "--plist-format", "binary"], ["--to", "archive", "--plist-format", "xml"], ["--to", "json"]])
+    @Test(
+        "SIGINT part-way leaves the old output byte for byte and no temporary files",
+        arguments: [
+            ["--to", "plist", "--plist-format", "binary"], ["--to", "archive", "--plist-format", "xml"],
+            ["--to", "json"]
+        ])
     func interrupted(arguments: [String]) throws {
         let box = try Sandbox()
         try box.copyFolks()
@@ -30,12 +34,14 @@ struct PlistInterruptTests {
 
         // Spawned with no signal blocked: a test runner's thread blocks most signals,
         // and Foundation's Process passes that mask on, so SIGINT would never arrive.
-        let pid = try spawnWithSignalsUnblocked(try Locations.requireIngest().path,
-                                                [box.path("big.xml"), "--out", box.path("out"), "--replace", "-q"] + arguments)
+        let pid = try spawnWithSignalsUnblocked(
+            try Locations.requireIngest().path,
+            [box.path("big.xml"), "--out", box.path("out"), "--replace", "-q"] + arguments)
         // Wait until the run has created its temporary files, then interrupt it.
         let created = try isStillRunning(pid, within: 30) { try box.temporaryLeftovers().count >= 2 }
         usleep(200_000)
-        try #require(created && isStillRunning(pid), "the run finished before it could be interrupted; make the input bigger")
+        try #require(
+            created && isStillRunning(pid), "the run finished before it could be interrupted; make the input bigger")
         let (status, _) = signalAndWait(pid, SIGINT)
 
         #expect(status & 0x7F == SIGINT, "killed by SIGINT (wait status \(status))")
@@ -43,8 +49,11 @@ struct PlistInterruptTests {
         #expect(try box.temporaryLeftovers() == [])
     }
 
-    @Test("A write that fails part-way (file size limit) exits 74 and leaves the old output",
-          arguments: [["--to", "plist"], ["--to", "plist", "--plist-format", "binary"], ["--to", "archive"], ["--to", "ndjson"]])
+    @Test(
+        "A write that fails part-way (file size limit) exits 74 and leaves the old output",
+        arguments: [
+            ["--to", "plist"], ["--to", "plist", "--plist-format", "binary"], ["--to", "archive"], ["--to", "ndjson"]
+        ])
     func writeFails(arguments: [String]) throws {
         let box = try Sandbox()
         try box.copyFolks()
@@ -56,8 +65,11 @@ struct PlistInterruptTests {
         // Files may not grow past 512 KiB; SIGXFSZ ignored, so writes fail with EFBIG.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"trap '' XFSZ; ulimit -f 1024; exec "$0" "$@""#, binary.path,
-                             "big.xml", "--out", "out", "--replace", "-q"] + arguments
+        process.arguments =
+            [
+                "-c", #"trap '' XFSZ; ulimit -f 1024; exec "$0" "$@""#, binary.path,
+                "big.xml", "--out", "out", "--replace", "-q"
+            ] + arguments
         process.currentDirectoryURL = box.directory
         let errors = Pipe()
         process.standardError = errors

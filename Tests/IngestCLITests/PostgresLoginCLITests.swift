@@ -6,8 +6,10 @@ import Testing
 /// `PGPASSWORD` or `~/.pgpass` (never `--db`), the rest from `--db` or the `PG*`
 /// variables; a refused login is a temporary failure (75) that never shows the password.
 /// The test server asks every user but its superuser for a password (SCRAM).
-@Suite("--to postgres: the login, from the environment and ~/.pgpass",
-       .enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+@Suite(
+    "--to postgres: the login, from the environment and ~/.pgpass",
+    .enabled(
+        if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct PostgresLoginCLITests {
     let user = TestPostgresServer.passwordUser
 
@@ -31,12 +33,15 @@ struct PostgresLoginCLITests {
         let box = try Sandbox()
         try box.copyFolks()
 
-        let result = try box.run(["folks.xml", "--to", "postgres", "--db", uri, "-q"],
-                                 environment: clean(box, ["PGPASSWORD": TestPostgresServer.password]))
+        let result = try box.run(
+            ["folks.xml", "--to", "postgres", "--db", uri, "-q"],
+            environment: clean(box, ["PGPASSWORD": TestPostgresServer.password]))
 
         #expect(result.status == 0, "\(result)")
         #expect(try server.psql("select firstname, lastname from people", database: database) == folks)
-        #expect(try server.value("SELECT tableowner::text FROM pg_tables WHERE tablename = 'people'", database: database) == user)
+        #expect(
+            try server.value("SELECT tableowner::text FROM pg_tables WHERE tablename = 'people'", database: database)
+                == user)
     }
 
     @Test("~/.pgpass logs in; one others can read is ignored with a warning, and the run exits 75")
@@ -44,8 +49,12 @@ struct PostgresLoginCLITests {
         let (server, database, uri) = try database("cli_pgpass")
         let box = try Sandbox()
         try box.copyFolks()
-        let escaped = TestPostgresServer.password.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
-        try box.write(".pgpass", "# the test server's socket directory is the host\n\(server.socketDirectory):5432:\(database):\(user):\(escaped)\n")
+        let escaped = TestPostgresServer.password.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+            of: ":", with: "\\:")
+        try box.write(
+            ".pgpass",
+            "# the test server's socket directory is the host\n\(server.socketDirectory):5432:\(database):\(user):\(escaped)\n"
+        )
         let file = box.path(".pgpass")
 
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
@@ -69,13 +78,15 @@ struct PostgresLoginCLITests {
         let box = try Sandbox()
         try box.copyFolks()
 
-        let result = try box.run(["folks.xml", "--to", "postgres", "--db", uri],
-                                 environment: clean(box, ["PGPASSWORD": "not-the-Pa55word"]))
+        let result = try box.run(
+            ["folks.xml", "--to", "postgres", "--db", uri],
+            environment: clean(box, ["PGPASSWORD": "not-the-Pa55word"]))
 
         #expect(result.status == 75, "\(result)")
         #expect(result.stderrLines.count == 1, "\(result)")
         #expect(result.stderr.contains("password authentication failed"), "\(result)")
-        #expect(result.stderr.contains("check the user in --db and the password in PGPASSWORD or ~/.pgpass"), "\(result)")
+        #expect(
+            result.stderr.contains("check the user in --db and the password in PGPASSWORD or ~/.pgpass"), "\(result)")
         #expect(!result.stderr.contains("not-the-Pa55word"), "\(result)")
         #expect(try server.tables(in: database) == [])
     }
@@ -100,10 +111,14 @@ struct PostgresLoginCLITests {
         let box = try Sandbox()
         try box.copyFolks()
 
-        let result = try box.run(["-v", "folks.xml", "--to", "postgres", "--db", ""], environment: clean(box, [
-            "PGHOST": server.socketDirectory, "PGPORT": "5432", "PGDATABASE": database, "PGUSER": user,
-            "PGPASSWORD": TestPostgresServer.password,
-        ]))
+        let result = try box.run(
+            ["-v", "folks.xml", "--to", "postgres", "--db", ""],
+            environment: clean(
+                box,
+                [
+                    "PGHOST": server.socketDirectory, "PGPORT": "5432", "PGDATABASE": database, "PGUSER": user,
+                    "PGPASSWORD": TestPostgresServer.password
+                ]))
 
         #expect(result.status == 0, "\(result)")
         #expect(result.summary?.contains("3 records in 1 table (people) to postgresql://\(user)@") == true, "\(result)")

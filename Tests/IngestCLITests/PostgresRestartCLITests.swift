@@ -8,8 +8,10 @@ import Testing
 ///
 /// The server is one of the test's own (``TestPostgresServer/start(name:)``), not the
 /// shared one, which the suites running beside it are using.
-@Suite("--to postgres: a server restart mid-import",
-       .enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+@Suite(
+    "--to postgres: a server restart mid-import",
+    .enabled(
+        if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct PostgresRestartCLITests {
     @Test("exit 75, one line, the old table intact and no stray tables, for --replace and --append")
     func restartMidImport() throws {
@@ -28,22 +30,32 @@ struct PostgresRestartCLITests {
         for mode in ["--replace", "--append"] {
             let run = BackgroundRun(box, [box.path("big.xml"), "--to", "postgres", "--db", uri, mode])
             // Rows are going in once the server is copying for the import's session.
-            let copying = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'ingest' AND query LIKE 'COPY%'"
+            let copying =
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'ingest' AND query LIKE 'COPY%'"
             let deadline = Date().addingTimeInterval(180)
-            while try server.value(copying, database: database) == "0", !run.isFinished, Date() < deadline { usleep(20_000) }
-            try #require(!run.isFinished, "\(mode): the import ended before the restart (\(String(describing: run.result))); make the input bigger")
+            while try server.value(copying, database: database) == "0", !run.isFinished, Date() < deadline {
+                usleep(20_000)
+            }
+            try #require(
+                !run.isFinished,
+                "\(mode): the import ended before the restart (\(String(describing: run.result))); make the input bigger"
+            )
             try server.restart()
 
             let result = try #require(run.wait(seconds: 180), "\(mode): the import did not end after the restart").get()
             #expect(result.status == 75, "\(mode): \(result)")
             #expect(result.stderrLines.count == 1, "\(mode): \(result)")
-            #expect(result.stderr.contains("lost the connection to PostgreSQL") || result.stderr.contains("terminating connection"),
-                    "\(mode): \(result)")
+            #expect(
+                result.stderr.contains("lost the connection to PostgreSQL")
+                    || result.stderr.contains("terminating connection"),
+                "\(mode): \(result)")
             #expect(result.stderr.contains("Nothing was written; run again later"), "\(mode): \(result)")
 
             #expect(try server.psql("select firstname, lastname from people", database: database) == folks, "\(mode)")
             #expect(try server.tables(in: database) == ["people"], "\(mode)")
-            #expect(try server.value("SELECT count(*) FROM pg_class WHERE relname LIKE 'ingest%'", database: database) == "0", "\(mode)")
+            #expect(
+                try server.value("SELECT count(*) FROM pg_class WHERE relname LIKE 'ingest%'", database: database)
+                    == "0", "\(mode)")
         }
     }
 }

@@ -32,10 +32,11 @@ struct RecordPathTests {
 
         #expect(result.status == 0, "\(result)")
         #expect(try box.tables("feed.db") == ["item"])
-        #expect(try box.rows("feed.db", "SELECT title, link, guid FROM item ORDER BY rowid") == [
-            ["First", "https://example.org/1", "id-1"],
-            ["Second", "https://example.org/2", "id-2"],
-        ])
+        #expect(
+            try box.rows("feed.db", "SELECT title, link, guid FROM item ORDER BY rowid") == [
+                ["First", "https://example.org/1", "id-1"],
+                ["Second", "https://example.org/2", "id-2"]
+            ])
         #expect((result.summary ?? "").hasPrefix("ingest: 2 records"), "\(result)")
     }
 

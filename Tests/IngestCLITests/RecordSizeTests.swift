@@ -5,8 +5,9 @@ import Testing
 /// small multiple of its size (issue 15, item 10).
 @Suite("Huge records")
 struct RecordSizeTests {
-    @Test("An attribute value over --max-text-bytes is a data error naming it, with either parser",
-          arguments: ["expat", "libxml2"])
+    @Test(
+        "An attribute value over --max-text-bytes is a data error naming it, with either parser",
+        arguments: ["expat", "libxml2"])
     func longAttribute(parser: String) throws {
         let box = try Sandbox()
         try box.write("big.xml", "<r><a v=\"" + String(repeating: "x", count: 1_100_000) + "\"/></r>")
@@ -23,7 +24,9 @@ struct RecordSizeTests {
     func longNestedValue(format: String) throws {
         let box = try Sandbox()
         let items = (0..<60_000).map { format == "json" ? "\"item \($0)\"" : "<i>item \($0)</i>" }
-        let document = format == "json" ? #"[{"list": ["# + items.joined(separator: ",") + "]}]"
+        let document =
+            format == "json"
+            ? #"[{"list": ["# + items.joined(separator: ",") + "]}]"
             : "<r><a><list>" + items.joined() + "</list></a></r>"
         try box.write("big.\(format)", document)
 
@@ -46,20 +49,23 @@ struct RecordSizeTests {
         #expect(result.stderr.contains("without a complete tag or text"), "\(result)")
     }
 
-    @Test("A 30 MB record takes memory within a small multiple of its size",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "GNU time measures peak memory"))
+    @Test(
+        "A 30 MB record takes memory within a small multiple of its size",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "GNU time measures peak memory"))
     func memoryOfOneHugeRecord() throws {
         let box = try Sandbox()
-        let items = (0..<1_500_000).map { "\"v\($0)\"" }.joined(separator: ",")   // about 15 MB
+        let items = (0..<1_500_000).map { "\"v\($0)\"" }.joined(separator: ",")  // about 15 MB
         try box.write("huge.ndjson", #"{"id": 1, "list": ["# + items + "]}\n" + #"{"id": 2, "list": []}"# + "\n")
         let size = try box.contents("huge.ndjson").count
 
         let binary = try Locations.requireIngest()
-        let result = try box.run(["-f", "%M", binary.path, "huge.ndjson", "--out", "out.db"],
-                                 executable: URL(fileURLWithPath: "/usr/bin/time"))
+        let result = try box.run(
+            ["-f", "%M", binary.path, "huge.ndjson", "--out", "out.db"],
+            executable: URL(fileURLWithPath: "/usr/bin/time"))
 
         #expect(result.status == 0, "\(result)")
-        let peakKB = try #require(result.stderrLines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(result)")
+        let peakKB = try #require(
+            result.stderrLines.last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }, "\(result)")
         #expect(peakKB * 1024 < size * 8 + 40 << 20, "peak \(peakKB) KB for a \(size)-byte record")
         #expect(try box.rows("out.db", "SELECT count(*), length(list) > \(size / 2) FROM huge") == [["2", "1"]])
     }

@@ -7,7 +7,8 @@ import Testing
 @Suite("--rejects follows the output rules")
 struct RejectsFileTests {
     /// firstName must be an integer: every one of folks.xml's three people is rejected.
-    static let schema = #"{"entities": [{"name": "person", "records": "people/person", "table": "people", "fields": [{"name": "firstName", "type": "integer"}, {"name": "lastName"}]}]}"#
+    static let schema =
+        #"{"entities": [{"name": "person", "records": "people/person", "table": "people", "fields": [{"name": "firstName", "type": "integer"}, {"name": "lastName"}]}]}"#
 
     func box() throws -> Sandbox {
         let box = try Sandbox()
@@ -38,7 +39,9 @@ struct RejectsFileTests {
         #expect(try box.temporaryLeftovers() == [])
     }
 
-    @Test("The rejects file is never an input, however it is spelt", arguments: ["folks.xml", "./folks.xml", "link.xml", "hard.xml", "sub/../folks.xml"])
+    @Test(
+        "The rejects file is never an input, however it is spelt",
+        arguments: ["folks.xml", "./folks.xml", "link.xml", "hard.xml", "sub/../folks.xml"])
     func neverAnInput(spelling: String) throws {
         let box = try box()
         try FileManager.default.createDirectory(atPath: box.path("sub"), withIntermediateDirectories: true)
@@ -54,8 +57,9 @@ struct RejectsFileTests {
         #expect(!box.exists("out.db"))
     }
 
-    @Test("The rejects file is never the output, however it is spelt, whether or not the output exists yet",
-          arguments: ["out.db", "./out.db", "sub/../out.db"], [false, true])
+    @Test(
+        "The rejects file is never the output, however it is spelt, whether or not the output exists yet",
+        arguments: ["out.db", "./out.db", "sub/../out.db"], [false, true])
     func neverTheOutput(spelling: String, outputExists: Bool) throws {
         let box = try box()
         try FileManager.default.createDirectory(atPath: box.path("sub"), withIntermediateDirectories: true)
@@ -73,9 +77,11 @@ struct RejectsFileTests {
     @Test("--report is never an input, the output or the rejects file either")
     func reportIsDistinct() throws {
         let box = try box()
-        for (arguments, message) in [(["--report", "./folks.xml"], "--report ./folks.xml is also an input"),
-                                     (["--report", "./out.db"], "--report ./out.db is also the output"),
-                                     (["--rejects", "r.ndjson", "--report", "./r.ndjson"], "--rejects and --report name the same file")] {
+        for (arguments, message) in [
+            (["--report", "./folks.xml"], "--report ./folks.xml is also an input"),
+            (["--report", "./out.db"], "--report ./out.db is also the output"),
+            (["--rejects", "r.ndjson", "--report", "./r.ndjson"], "--rejects and --report name the same file")
+        ] {
             let result = try box.run(skip(["--out", "out.db"] + arguments))
             #expect(result.status == 64, "\(arguments): \(result)")
             #expect(result.stderr.contains(message), "\(arguments): \(result)")
@@ -98,7 +104,10 @@ struct RejectsFileTests {
         try box.write("r.ndjson", "earlier\n")
         try box.write("bad.xml", malformedXML)
 
-        let result = try box.run(["bad.xml", "--schema", "s.json", "--on-error", "skip", "--rejects", "r.ndjson", "--out", "out.db", "--replace"])
+        let result = try box.run([
+            "bad.xml", "--schema", "s.json", "--on-error", "skip", "--rejects", "r.ndjson", "--out", "out.db",
+            "--replace"
+        ])
 
         #expect(result.status == 65, "\(result)")
         #expect(try box.contents("r.ndjson") == Data("earlier\n".utf8))

@@ -9,7 +9,9 @@ struct SafetyTests {
     @Test("An external entity never brings a local file into the output", arguments: parserChoices)
     func externalEntity(parser: [String]) throws {
         let box = try Sandbox()
-        try box.write("xxe.xml", """
+        try box.write(
+            "xxe.xml",
+            """
             <!DOCTYPE people [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><people><person><firstName>&xxe;</firstName><lastName>x</lastName></person></people>
             """)
         let passwd = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? ""
@@ -37,7 +39,9 @@ struct SafetyTests {
     @Test("The same entity through --out - leaks nothing to standard output", arguments: parserChoices)
     func externalEntityToStdout(parser: [String]) throws {
         let box = try Sandbox()
-        try box.write("xxe.xml", """
+        try box.write(
+            "xxe.xml",
+            """
             <!DOCTYPE people [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><people><person><firstName>&xxe;</firstName><lastName>x</lastName></person></people>
             """)
 
@@ -62,8 +66,11 @@ struct SafetyTests {
 
         #expect(result.status == 65, "\(result)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines.contains { $0.hasPrefix("ingest: xxe.xml:1:") && $0.contains(#"external entity "file:///etc/hostname" refused"#) },
-                "\(result)")
+        #expect(
+            result.stderrLines.contains {
+                $0.hasPrefix("ingest: xxe.xml:1:") && $0.contains(#"external entity "file:///etc/hostname" refused"#)
+            },
+            "\(result)")
     }
 
     @Test("Billion laughs stops with exit 65, quickly, in content and in an attribute value", arguments: parserChoices)
@@ -97,20 +104,24 @@ struct ColumnNameTests {
 
         #expect(result.status == 0, "\(result)")
         #expect(Set(try box.columns("rows.db", table: "rows")) == ["order", "select", "a.b", "x-y"])
-        #expect(try box.rows("rows.db", #"SELECT "order", "select", "a.b", "x-y" FROM "rows""#)
+        #expect(
+            try box.rows("rows.db", #"SELECT "order", "select", "a.b", "x-y" FROM "rows""#)
                 == [["1", "2", "3", "4"]])
     }
 
     @Test("A table named after a keyword (group) works")
     func keywordTable() throws {
         let box = try Sandbox()
-        try box.write("group.xml", #"<group><table where="w"><from>f</from></table><table where="v"><from>g</from></table></group>"#)
+        try box.write(
+            "group.xml",
+            #"<group><table where="w"><from>f</from></table><table where="v"><from>g</from></table></group>"#)
 
         let result = try box.run(["group.xml", "-q"])
 
         #expect(result.status == 0, "\(result)")
         #expect(try box.tables("group.db") == ["group"])
-        #expect(try box.rows("group.db", #"SELECT "where", "from" FROM "group" ORDER BY rowid"#)
+        #expect(
+            try box.rows("group.db", #"SELECT "where", "from" FROM "group" ORDER BY rowid"#)
                 == [["w", "f"], ["v", "g"]])
     }
 }

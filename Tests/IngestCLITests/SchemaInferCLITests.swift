@@ -39,15 +39,20 @@ struct SchemaInferCLITests {
         #expect(people.name == "people")
         #expect(people.records == "people/person")
         #expect(people.table == "people")
-        #expect(people.fields == [.init(name: "firstName", source: "firstName", type: "text"),
-                                  .init(name: "lastName", source: "lastName", type: "text")])
+        #expect(
+            people.fields == [
+                .init(name: "firstName", source: "firstName", type: "text"),
+                .init(name: "lastName", source: "lastName", type: "text")
+            ])
         #expect(try box.listing() == ["folks.xml"], "nothing written but standard output")
     }
 
     @Test("Samples/folks.xml from the package root reaches the subcommand, not a file named schema")
     func reachesTheSubcommand() throws {
         let box = try Sandbox()
-        let result = try box.run(["schema", "infer", Locations.packageRoot.appendingPathComponent("Samples/folks.xml").path])
+        let result = try box.run([
+            "schema", "infer", Locations.packageRoot.appendingPathComponent("Samples/folks.xml").path
+        ])
         #expect(result.status == 0, "\(result)")
         #expect(try decodeSchema(result.stdout).entities.map(\.name) == ["people"])
     }
@@ -79,8 +84,9 @@ struct SchemaInferCLITests {
         #expect(try box.run(["schema", "infer", "folks.xml", "--records", "people"]).status == 64)
         #expect(try box.run(["schema", "infer", "folks.xml", "--sample=-1"]).status == 64)
         #expect(try box.run(["schema", "infer", "folks.xml", "--nl", "--from", "xml"]).status == 64)
-        #expect(try box.run(["schema", "infer", "folks.xml", "--records", "staff/person"]).status == 65,
-                "a record path that matches nothing")
+        #expect(
+            try box.run(["schema", "infer", "folks.xml", "--records", "staff/person"]).status == 65,
+            "a record path that matches nothing")
     }
 
     @Test("--out writes the file atomically, refuses an existing one without --replace")
@@ -123,7 +129,8 @@ struct SchemaInferCLITests {
         #expect(all.status == 0, "\(all)")
         let merged = try decodeSchema(all.stdout)
         #expect(merged.entities.map { "\($0.name) \($0.records)" } == ["people people/item", "b item"])
-        #expect(merged.entities.first?.fields.map { "\($0.name) \($0.type ?? "")" } == ["id text", "ok bool", "extra text"])
+        #expect(
+            merged.entities.first?.fields.map { "\($0.name) \($0.type ?? "")" } == ["id text", "ok bool", "extra text"])
         #expect(merged.entities.flatMap(\.fields).allSatisfy { $0.required == nil })
     }
 

@@ -21,8 +21,11 @@ struct SeveralInputsTests {
         let result = try box.run(["a.xml", "b.xml", "c.xml"])
 
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderrLines == ["ingest: b.xml:1:19: mismatched tag",
-                                       "ingest: 1 of 3 inputs failed (b.xml); the others were written"], "\(result)")
+        #expect(
+            result.stderrLines == [
+                "ingest: b.xml:1:19: mismatched tag",
+                "ingest: 1 of 3 inputs failed (b.xml); the others were written"
+            ], "\(result)")
         #expect(try box.rows("a.db", "SELECT count(*) FROM people") == [["3"]])
         #expect(try box.rows("c.db", "SELECT count(*) FROM people") == [["3"]])
         #expect(!box.exists("b.db"))
@@ -49,9 +52,13 @@ struct SeveralInputsTests {
         let exists = try box.run(["b.xml", "a.xml", "nosuch.xml"])
 
         #expect(missing.status == 66, "\(missing)")
-        #expect(missing.stderrLines.last == "ingest: 2 of 3 inputs failed (b.xml, nosuch.xml); the other was written", "\(missing)")
+        #expect(
+            missing.stderrLines.last == "ingest: 2 of 3 inputs failed (b.xml, nosuch.xml); the other was written",
+            "\(missing)")
         #expect(exists.status == 73, "\(exists)")
-        #expect(exists.stderrLines.last == "ingest: 3 of 3 inputs failed (b.xml, a.xml, nosuch.xml); nothing was written", "\(exists)")
+        #expect(
+            exists.stderrLines.last == "ingest: 3 of 3 inputs failed (b.xml, a.xml, nosuch.xml); nothing was written",
+            "\(exists)")
     }
 
     @Test("A re-run after fixing the bad input: --replace rebuilds every output, and the run succeeds")
@@ -64,7 +71,8 @@ struct SeveralInputsTests {
         let replaced = try box.run(["a.xml", "b.xml", "c.xml", "--replace"])
 
         #expect(plain.status == 73, "\(plain)")
-        #expect(plain.stderrLines.last == "ingest: 2 of 3 inputs failed (a.xml, c.xml); the other was written", "\(plain)")
+        #expect(
+            plain.stderrLines.last == "ingest: 2 of 3 inputs failed (a.xml, c.xml); the other was written", "\(plain)")
         #expect(replaced.status == 0 && replaced.stderr.isEmpty, "\(replaced)")
         for name in ["a.db", "b.db", "c.db"] { #expect(try box.rows(name, "SELECT count(*) FROM people") == [["3"]]) }
     }
@@ -82,7 +90,8 @@ struct SeveralInputsTests {
         #expect(report["error"] as? String == "1 of 3 inputs failed (b.xml); the others were written")
         #expect(outputs.map { $0["output"] as? String } == ["a.db", "b.db", "c.db"])
         #expect(outputs[0]["records"] as? Int == 3 && outputs[2]["records"] as? Int == 3)
-        #expect(outputs[1]["exitStatus"] as? Int == 65 && outputs[1]["error"] as? String == "b.xml:1:19: mismatched tag")
+        #expect(
+            outputs[1]["exitStatus"] as? Int == 65 && outputs[1]["error"] as? String == "b.xml:1:19: mismatched tag")
         #expect(outputs[1]["records"] == nil)
     }
 

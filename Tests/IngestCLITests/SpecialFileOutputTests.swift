@@ -11,8 +11,9 @@ import Darwin
 /// a FIFO, a shell's `>(…)`, and a symbolic link leads to what it names.
 @Suite("Special files as outputs")
 struct SpecialFileOutputTests {
-    @Test("--out /dev/null works without --replace, for every output, and /dev/null stays a device",
-          arguments: ["db", "json", "ndjson", "plist", "archive"])
+    @Test(
+        "--out /dev/null works without --replace, for every output, and /dev/null stays a device",
+        arguments: ["db", "json", "ndjson", "plist", "archive"])
     func devNull(to: String) throws {
         let box = try Sandbox()
         try box.copyFolks()
@@ -26,8 +27,9 @@ struct SpecialFileOutputTests {
         #expect(!FileManager.default.fileExists(atPath: "/dev/.null.ingest.lock"))
     }
 
-    @Test("ingest feed --out /dev/null, or a FIFO, works without --replace for every output; the device stays one",
-          arguments: ["db", "json", "ndjson"])
+    @Test(
+        "ingest feed --out /dev/null, or a FIFO, works without --replace for every output; the device stays one",
+        arguments: ["db", "json", "ndjson"])
     func feedToSpecialFiles(to: String) throws {
         let box = try Sandbox()
         try box.write("news.rss", feedText(threeItems))
@@ -81,7 +83,9 @@ struct SpecialFileOutputTests {
         let binary = try Locations.requireIngest()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "'\(binary.path)' folks.xml --to json --out >(cat > copy.json); status=$?; wait; exit $status"]
+        process.arguments = [
+            "-c", "'\(binary.path)' folks.xml --to json --out >(cat > copy.json); status=$?; wait; exit $status"
+        ]
         process.currentDirectoryURL = URL(fileURLWithPath: box.path("."))
         try process.run()
         process.waitUntilExit()
@@ -111,10 +115,13 @@ struct SpecialFileOutputTests {
 
         #expect(refused.status == 73 && refused.stderr.contains("latest.json: already exists"), "\(refused)")
         #expect(replaced.status == 0, "\(replaced)")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: box.path("latest.json")) == "data/people.json")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: box.path("latest.json")) == "data/people.json")
         let people = try JSONSerialization.jsonObject(with: box.contents("data/people.json")) as? [Any]
         #expect(people?.count == 3)
-        #expect(try box.listing("data") == ["people.json"], "the temporary file and the lock were beside the real file, and are gone")
+        #expect(
+            try box.listing("data") == ["people.json"],
+            "the temporary file and the lock were beside the real file, and are gone")
     }
 
     @Test("A database reached through a symbolic link: --append adds to the file it names")

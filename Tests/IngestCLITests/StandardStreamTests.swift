@@ -41,12 +41,14 @@ struct StandardStreamTests {
     func databaseToStdout() throws {
         let box = try Sandbox()
         try box.copyFolks()
-        let scratch = try Sandbox() // the tool's TMPDIR, to check it cleans up
+        let scratch = try Sandbox()  // the tool's TMPDIR, to check it cleans up
 
         let result = try box.run(["-v", "folks.xml", "--out", "-"], environment: ["TMPDIR": scratch.directory.path])
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.starts(with: Data("SQLite format 3\0".utf8)), "stdout starts with \(result.stdout.prefix(16) as NSData)")
+        #expect(
+            result.stdout.starts(with: Data("SQLite format 3\0".utf8)),
+            "stdout starts with \(result.stdout.prefix(16) as NSData)")
         #expect(try box.listing() == ["folks.xml"], "nothing written in the current directory")
         #expect(try scratch.listing().isEmpty, "the staging file in TMPDIR is removed")
         #expect(result.stderr.contains("standard output"), "\(result)")

@@ -26,7 +26,8 @@ struct RunResult: CustomStringConvertible {
     /// `ingest: 3 records in 1 table …`, or `ingest: well-formed, …`.
     var summary: String? {
         stderrLines.last { line in
-            line.hasPrefix("ingest: well-formed") || line.dropFirst("ingest: ".count).first?.isNumber == true && line.hasPrefix("ingest: ")
+            line.hasPrefix("ingest: well-formed")
+                || line.dropFirst("ingest: ".count).first?.isNumber == true && line.hasPrefix("ingest: ")
         }
     }
 
@@ -72,8 +73,9 @@ enum Locations {
             let candidate = directory.appendingPathComponent("ingest")
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
-               !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: candidate.path) {
+                !isDirectory.boolValue,
+                FileManager.default.isExecutableFile(atPath: candidate.path)
+            {
                 return candidate
             }
         }
@@ -81,7 +83,9 @@ enum Locations {
     }()
 
     static func requireIngest(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
-        try #require(Locations.ingest, """
+        try #require(
+            Locations.ingest,
+            """
             The built `ingest` executable was not found next to the test bundle \
             (looked in: \(searchedDirectories.map(\.path).joined(separator: ", "))). \
             Build it with `swift build` (or run `swift test`, which builds it too), \
@@ -94,8 +98,16 @@ enum Locations {
 private final class DataBox: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
-    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+    func set(_ value: Data) {
+        lock.lock()
+        data = value
+        lock.unlock()
+    }
+    func get() -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data
+    }
 }
 
 /// A fresh temporary directory, removed when the sandbox goes away; `ingest` runs
@@ -167,8 +179,10 @@ final class Sandbox {
 
     /// Runs `ingest` with `arguments`, the sandbox as current directory, `stdin` as
     /// standard input (or /dev/null), and waits for it.
-    func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-             executable: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
+    func run(
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+        executable: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> RunResult {
         let binary = try executable ?? Locations.requireIngest(sourceLocation: sourceLocation)
         let process = Process()
         process.executableURL = binary
@@ -205,10 +219,11 @@ final class Sandbox {
         group.wait()
         process.waitUntilExit()
 
-        return RunResult(status: process.terminationStatus,
-                         crashed: process.terminationReason == .uncaughtSignal,
-                         stdout: out,
-                         stderr: String(decoding: errBox.get(), as: UTF8.self))
+        return RunResult(
+            status: process.terminationStatus,
+            crashed: process.terminationReason == .uncaughtSignal,
+            stdout: out,
+            stderr: String(decoding: errBox.get(), as: UTF8.self))
     }
 
     /// Opens the database at `relative` read-only.
@@ -275,52 +290,57 @@ struct TerminalRun {
     /// sequences removed.
     var lines: [String] {
         let plain = text.replacingOccurrences(of: "\u{1B}[K", with: "")
-        return plain.split(whereSeparator: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }).map(String.init).filter { !$0.isEmpty }
+        return plain.split(whereSeparator: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }).map(String.init).filter {
+            !$0.isEmpty
+        }
     }
 }
 
 extension Sandbox {
     /// Runs `ingest` with standard error on a pseudo-terminal `columns` wide (Python's
     /// `pty` sets it up), standard input a pipe fed from `stdinFile`, or nothing.
-    func runOnTerminal(_ arguments: [String], columns: Int, stdinFile: String? = nil,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws -> TerminalRun {
+    func runOnTerminal(
+        _ arguments: [String], columns: Int, stdinFile: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> TerminalRun {
         let binary = try Locations.requireIngest(sourceLocation: sourceLocation)
         let script = """
-        import os, pty, sys, fcntl, termios, struct, subprocess
-        columns, stdin_file, args = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, columns, 0, 0))
-        process = subprocess.Popen(args, stdin=subprocess.PIPE if stdin_file else subprocess.DEVNULL,
-                                   stdout=subprocess.DEVNULL, stderr=slave, close_fds=True)
-        os.close(slave)
-        if stdin_file:
-            def feed():
-                with open(stdin_file, 'rb') as source:
-                    while True:
-                        chunk = source.read(65536)
-                        if not chunk:
-                            break
-                        try:
-                            process.stdin.write(chunk)
-                        except BrokenPipeError:
-                            break
-                process.stdin.close()
-            import threading
-            threading.Thread(target=feed, daemon=True).start()
-        output = b''
-        while True:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            output += data
-        sys.stdout.buffer.write(output)
-        sys.exit(process.wait())
-        """
-        let result = try run(["python3", "-c", script, String(columns), stdinFile ?? "", binary.path] + arguments,
-                             executable: URL(fileURLWithPath: "/usr/bin/env"))
+            import os, pty, sys, fcntl, termios, struct, subprocess
+            columns, stdin_file, args = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+            master, slave = pty.openpty()
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, columns, 0, 0))
+            process = subprocess.Popen(args, stdin=subprocess.PIPE if stdin_file else subprocess.DEVNULL,
+                                       stdout=subprocess.DEVNULL, stderr=slave, close_fds=True)
+            os.close(slave)
+            if stdin_file:
+                def feed():
+                    with open(stdin_file, 'rb') as source:
+                        while True:
+                            chunk = source.read(65536)
+                            if not chunk:
+                                break
+                            try:
+                                process.stdin.write(chunk)
+                            except BrokenPipeError:
+                                break
+                    process.stdin.close()
+                import threading
+                threading.Thread(target=feed, daemon=True).start()
+            output = b''
+            while True:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                output += data
+            sys.stdout.buffer.write(output)
+            sys.exit(process.wait())
+            """
+        let result = try run(
+            ["python3", "-c", script, String(columns), stdinFile ?? "", binary.path] + arguments,
+            executable: URL(fileURLWithPath: "/usr/bin/env"))
         return TerminalRun(status: result.status, text: String(decoding: result.stdout, as: UTF8.self))
     }
 }

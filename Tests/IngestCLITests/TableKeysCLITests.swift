@@ -37,8 +37,10 @@ struct TableKeysCLITests {
 
     /// Runs `arguments`, which must fail with exit 65 saying each of `messages` and
     /// leave no `output` behind.
-    static func expectDataError(_ box: Sandbox, _ arguments: [String], saying messages: [String], leaving output: String,
-                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectDataError(
+        _ box: Sandbox, _ arguments: [String], saying messages: [String], leaving output: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let result = try box.run(arguments)
         #expect(result.status == 65, "\(result)", sourceLocation: sourceLocation)
         for message in messages {
@@ -59,7 +61,8 @@ struct TableKeysCLITests {
             #expect(result.status == 0, "\(result)")
         }
         #expect(try box.tables("all.db") == ["events"])
-        #expect(try box.rows("all.db", "SELECT id, kind FROM events ORDER BY rowid")
+        #expect(
+            try box.rows("all.db", "SELECT id, kind FROM events ORDER BY rowid")
                 == [["1", "open"], ["2", "click"], ["2", "close"], ["3", "open"]])
 
         // Without --table each month is a table of its own.
@@ -84,8 +87,9 @@ struct TableKeysCLITests {
     func twoKindsRefused() throws {
         let box = try Sandbox()
         try box.write("mixed.xml", "<r><a><x>1</x></a><b><y>2</y></b></r>")
-        try Self.expectDataError(box, ["mixed.xml", "--table", "things", "--out", "m.db"],
-                                 saying: ["--table things takes records of one kind, but <b> records follow <a> records"], leaving: "m.db")
+        try Self.expectDataError(
+            box, ["mixed.xml", "--table", "things", "--out", "m.db"],
+            saying: ["--table things takes records of one kind, but <b> records follow <a> records"], leaving: "m.db")
     }
 
     @Test("--table, --pk and --upsert-nulls where they cannot apply: usage errors (64)")
@@ -94,14 +98,17 @@ struct TableKeysCLITests {
         try box.write("e.ndjson", Self.january)
         try box.write("s.json", Self.schema)
         let cases: [([String], String)] = [
-            (["--table", "t", "--to", "json", "--out", "o.json"], "--table names a table of a database; --to json has none."),
+            (
+                ["--table", "t", "--to", "json", "--out", "o.json"],
+                "--table names a table of a database; --to json has none."
+            ),
             (["--table", "t", "--schema", "s.json"], "--table names the table of the automatic mapping"),
             (["--pk", "id", "--to", "ndjson", "--out", "o.ndjson"], "--pk makes a primary key of a database table"),
             (["--pk", "id", "--schema", "s.json"], "a --schema declares its keys itself"),
             (["--pk", "id,", "--out", "o.db"], "--pk needs column names"),
             (["--pk", "id", "--pk", "ID", "--out", "o.db"], "--pk names the column id twice."),
             (["--upsert", "--out", "o.db"], "--upsert updates rows by their primary key: name its columns with --pk"),
-            (["--pk", "id", "--upsert-nulls", "--out", "o.db"], "--upsert-nulls says what --upsert does"),
+            (["--pk", "id", "--upsert-nulls", "--out", "o.db"], "--upsert-nulls says what --upsert does")
         ]
         for (arguments, message) in cases {
             let result = try box.run(["e.ndjson"] + arguments)
@@ -122,7 +129,10 @@ struct TableKeysCLITests {
         for (name, arguments) in [("comma.db", ["--pk", "user,id"]), ("twice.db", ["--pk", "user", "--pk", "id"])] {
             let result = try box.run(["e.ndjson", "--out", name, "-q"] + arguments)
             #expect(result.status == 0, "\(result)")
-            #expect(try box.rows(name, "SELECT name FROM pragma_table_info('e') WHERE pk > 0 ORDER BY pk") == [["user"], ["id"]])
+            #expect(
+                try box.rows(name, "SELECT name FROM pragma_table_info('e') WHERE pk > 0 ORDER BY pk") == [
+                    ["user"], ["id"]
+                ])
         }
     }
 
@@ -130,17 +140,24 @@ struct TableKeysCLITests {
     func duplicateKey() throws {
         let box = try Sandbox()
         try box.write("e.ndjson", Self.january + Self.february)
-        try Self.expectDataError(box, ["e.ndjson", "--pk", "id", "--out", "e.db"], saying: ["e.ndjson:3:", "(key id=2)"], leaving: "e.db")
+        try Self.expectDataError(
+            box, ["e.ndjson", "--pk", "id", "--out", "e.db"], saying: ["e.ndjson:3:", "(key id=2)"], leaving: "e.db")
     }
 
     @Test("--pk: a record without the key, or a key column no record has, fails (65); nothing written")
     func missingKey() throws {
         let box = try Sandbox()
         try box.write("e.ndjson", Self.january + "{\"kind\": \"lost\"}\n")
-        try Self.expectDataError(box, ["e.ndjson", "--pk", "id", "--out", "e.db"],
-                                 saying: ["e.ndjson:3:", "the record has no value for id, a column of the primary key of e (--pk id); its fields: kind"],
-                                 leaving: "e.db")
-        try Self.expectDataError(box, ["e.ndjson", "--pk", "uid", "--out", "e.db"], saying: ["the record has no value for uid"], leaving: "e.db")
+        try Self.expectDataError(
+            box, ["e.ndjson", "--pk", "id", "--out", "e.db"],
+            saying: [
+                "e.ndjson:3:",
+                "the record has no value for id, a column of the primary key of e (--pk id); its fields: kind"
+            ],
+            leaving: "e.db")
+        try Self.expectDataError(
+            box, ["e.ndjson", "--pk", "uid", "--out", "e.db"], saying: ["the record has no value for uid"],
+            leaving: "e.db")
     }
 
     @Test("--pk into an existing table keyed otherwise, or not at all, is refused; the file is unchanged")
@@ -167,7 +184,8 @@ struct TableKeysCLITests {
             #expect(result.status == 0, "\(result)")
         }
         // Event 2 lost no user: February's record has none.
-        #expect(try box.rows("e.db", "SELECT id, kind, user FROM events ORDER BY id")
+        #expect(
+            try box.rows("e.db", "SELECT id, kind, user FROM events ORDER BY id")
                 == [["1", "open", "ann"], ["2", "close", "bob"], ["3", "open", "cy"]])
     }
 
@@ -177,10 +195,13 @@ struct TableKeysCLITests {
         try box.write("a.ndjson", Self.january)
         try box.write("b.ndjson", Self.february)
         for file in ["a.ndjson", "b.ndjson"] {
-            let result = try box.run([file, "--table", "events", "--pk", "id", "--upsert", "--upsert-nulls", "--out", "e.db", "-q"])
+            let result = try box.run([
+                file, "--table", "events", "--pk", "id", "--upsert", "--upsert-nulls", "--out", "e.db", "-q"
+            ])
             #expect(result.status == 0, "\(result)")
         }
-        #expect(try box.rows("e.db", "SELECT id, kind, user FROM events ORDER BY id")
+        #expect(
+            try box.rows("e.db", "SELECT id, kind, user FROM events ORDER BY id")
                 == [["1", "open", "ann"], ["2", "close", nil], ["3", "open", "cy"]])
     }
 
@@ -197,7 +218,8 @@ struct TableKeysCLITests {
     func schemaUpsertKeepsMissingColumns() throws {
         let box = try Sandbox()
         try box.write("s.json", Self.schema)
-        try box.write("old.xml", "<people><person id=\"1\"><name>Ann</name><email>ann@example.org</email></person></people>")
+        try box.write(
+            "old.xml", "<people><person id=\"1\"><name>Ann</name><email>ann@example.org</email></person></people>")
         try box.write("new.xml", "<people><person id=\"1\"><name>Anne</name></person></people>")
         for (database, extra) in [("keep.db", [String]()), ("nulls.db", ["--upsert-nulls"])] {
             for file in ["old.xml", "new.xml"] {
@@ -211,26 +233,34 @@ struct TableKeysCLITests {
 }
 
 /// The same against a real PostgreSQL.
-@Suite("--table, --pk and --upsert without a schema: --to postgres",
-       .enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+@Suite(
+    "--table, --pk and --upsert without a schema: --to postgres",
+    .enabled(
+        if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct TableKeysPostgresCLITests {
-    @Test("--table --pk --upsert: monthly files in one keyed table, missing columns kept; a hostile name is only a name")
+    @Test(
+        "--table --pk --upsert: monthly files in one keyed table, missing columns kept; a hostile name is only a name")
     func upsertIntoOneTable() throws {
         let (server, database, uri) = try PostgresCLITests.database("cli_keys")
         let box = try Sandbox()
         try box.write("events-2024-01.ndjson", TableKeysCLITests.january)
         try box.write("events-2024-02.ndjson", TableKeysCLITests.february)
         for file in ["events-2024-01.ndjson", "events-2024-02.ndjson"] {
-            let result = try box.run([file, "--to", "postgres", "--db", uri, "--table", "events", "--pk", "id", "--upsert", "-q"])
+            let result = try box.run([
+                file, "--to", "postgres", "--db", uri, "--table", "events", "--pk", "id", "--upsert", "-q"
+            ])
             #expect(result.status == 0, "\(result)")
         }
         #expect(try server.tables(in: database) == ["events"])
-        #expect(try server.psql("SELECT id::text, kind, \"user\" FROM events ORDER BY id", database: database)
+        #expect(
+            try server.psql("SELECT id::text, kind, \"user\" FROM events ORDER BY id", database: database)
                 == [["1", "open", "ann"], ["2", "close", "bob"], ["3", "open", "cy"]])
-        #expect(try server.psql("""
-            SELECT a.attname::text FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
-            WHERE i.indrelid = 'events'::regclass AND i.indisprimary
-            """, database: database) == [["id"]])
+        #expect(
+            try server.psql(
+                """
+                SELECT a.attname::text FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+                WHERE i.indrelid = 'events'::regclass AND i.indisprimary
+                """, database: database) == [["id"]])
 
         let hostile = "x\"; drop table events; --"  // lower case: --pg-names lower keeps it as it is
         let result = try box.run(["events-2024-01.ndjson", "--to", "postgres", "--db", uri, "--table", hostile, "-q"])
@@ -245,12 +275,21 @@ struct TableKeysPostgresCLITests {
         try box.write("e.ndjson", TableKeysCLITests.mixedColumns)
         let result = try box.run(["e.ndjson", "--to", "postgres", "--db", uri, "--pk", "id", "--upsert", "-q"])
         #expect(result.status == 0, "\(result)")
-        #expect(try server.psql("SELECT id::text, a, b FROM e ORDER BY id", database: database) == [["1", "a3", "b2"], ["2", nil, "b2"]])
+        #expect(
+            try server.psql("SELECT id::text, a, b FROM e ORDER BY id", database: database) == [
+                ["1", "a3", "b2"], ["2", nil, "b2"]
+            ])
 
         try box.write("f.ndjson", "{\"id\": 1, \"a\": \"a4\"}\n")
-        let nulls = try box.run(["f.ndjson", "--to", "postgres", "--db", uri, "--table", "e", "--pk", "id", "--upsert", "--upsert-nulls", "-q"])
+        let nulls = try box.run([
+            "f.ndjson", "--to", "postgres", "--db", uri, "--table", "e", "--pk", "id", "--upsert", "--upsert-nulls",
+            "-q"
+        ])
         #expect(nulls.status == 0, "\(nulls)")
-        #expect(try server.psql("SELECT id::text, a, b FROM e ORDER BY id", database: database) == [["1", "a4", nil], ["2", nil, "b2"]])
+        #expect(
+            try server.psql("SELECT id::text, a, b FROM e ORDER BY id", database: database) == [
+                ["1", "a4", nil], ["2", nil, "b2"]
+            ])
     }
 
     @Test("--pk: a duplicate key without --upsert fails (65), nothing written; --schema --upsert keeps missing columns")
@@ -264,12 +303,16 @@ struct TableKeysPostgresCLITests {
         #expect(try server.tables(in: database) == [])
 
         try box.write("s.json", TableKeysCLITests.schema)
-        try box.write("old.xml", "<people><person id=\"1\"><name>Ann</name><email>ann@example.org</email></person></people>")
+        try box.write(
+            "old.xml", "<people><person id=\"1\"><name>Ann</name><email>ann@example.org</email></person></people>")
         try box.write("new.xml", "<people><person id=\"1\"><name>Anne</name></person></people>")
         for file in ["old.xml", "new.xml"] {
             let run = try box.run([file, "--to", "postgres", "--db", uri, "--schema", "s.json", "--upsert", "-q"])
             #expect(run.status == 0, "\(run)")
         }
-        #expect(try server.psql("SELECT id::text, name, email FROM people", database: database) == [["1", "Anne", "ann@example.org"]])
+        #expect(
+            try server.psql("SELECT id::text, name, email FROM people", database: database) == [
+                ["1", "Anne", "ann@example.org"]
+            ])
     }
 }

@@ -5,8 +5,9 @@ import Testing
 /// and 5).
 @Suite("Table names and empty records")
 struct TableNamingTests {
-    @Test("An empty first record: the table is made with the first record that has a field",
-          arguments: [("r.xml", "<r><a/><a><v>1</v></a><a/></r>"), ("r.json", #"[{}, {"v": 1}, {}]"#)])
+    @Test(
+        "An empty first record: the table is made with the first record that has a field",
+        arguments: [("r.xml", "<r><a/><a><v>1</v></a><a/></r>"), ("r.json", #"[{}, {"v": 1}, {}]"#)])
     func emptyFirstRecord(name: String, content: String) throws {
         let box = try Sandbox()
         try box.write(name, content)
@@ -17,7 +18,9 @@ struct TableNamingTests {
         #expect(try box.rows("out.db", "SELECT v FROM r ORDER BY rowid") == [[nil], ["1"], [nil]])
     }
 
-    @Test("Records named sqlite_… go to _sqlite_… (SQLite keeps the prefix); a NUL in a key is U+FFFD; --append finds them again")
+    @Test(
+        "Records named sqlite_… go to _sqlite_… (SQLite keeps the prefix); a NUL in a key is U+FFFD; --append finds them again"
+    )
     func namesSQLiteRefuses() throws {
         let box = try Sandbox()
         try box.write("s.json", #"{"sqlite_authors": [{"a": 1}, {"a\u0000b": 2}]}"#)
@@ -43,7 +46,8 @@ struct TableNamingTests {
         #expect(try box.rows("out.db", "SELECT count(*) FROM r") == [["2"]])
     }
 
-    @Test("Record names that differ only in case get tables that SQLite tells apart", arguments: ["db", "json", "plist"])
+    @Test(
+        "Record names that differ only in case get tables that SQLite tells apart", arguments: ["db", "json", "plist"])
     func caseOnly(output: String) throws {
         let box = try Sandbox()
         try box.write("r.xml", "<r><a><v>1</v></a><A><v>2</v></A><a><v>3</v></a></r>")
@@ -57,15 +61,18 @@ struct TableNamingTests {
             #expect(try box.rows("out.db", "SELECT v FROM A_2") == [["2"]])
         } else {
             let data = try box.contents("out.\(output)")
-            let tables = try #require((output == "json" ? try JSONSerialization.jsonObject(with: data)
-                                                        : try PropertyListSerialization.propertyList(from: data, format: nil))
-                                      as? [String: [[String: Any]]])
+            let tables = try #require(
+                (output == "json"
+                    ? try JSONSerialization.jsonObject(with: data)
+                    : try PropertyListSerialization.propertyList(from: data, format: nil))
+                    as? [String: [[String: Any]]])
             #expect(Set(tables.keys) == ["a", "A_2"])
             #expect(tables["a"]?.count == 2)
         }
     }
 
-    @Test("The same collection under several parents (r/p/*) feeds one set of tables", arguments: ["db", "json", "plist"])
+    @Test(
+        "The same collection under several parents (r/p/*) feeds one set of tables", arguments: ["db", "json", "plist"])
     func severalParents(output: String) throws {
         let box = try Sandbox()
         try box.write("r.xml", "<r><p><a><v>1</v></a></p><p><a><v>2</v></a><b><w>3</w></b></p></r>")
@@ -80,10 +87,14 @@ struct TableNamingTests {
         } else {
             let data = try box.contents("out.\(output)")
             let text = String(decoding: data, as: UTF8.self)
-            #expect(text.components(separatedBy: output == "json" ? "\"a\":" : "<key>a</key>").count == 2, "no key twice: \(text)")
-            let tables = try #require((output == "json" ? try JSONSerialization.jsonObject(with: data)
-                                                        : try PropertyListSerialization.propertyList(from: data, format: nil))
-                                      as? [String: [[String: Any]]])
+            #expect(
+                text.components(separatedBy: output == "json" ? "\"a\":" : "<key>a</key>").count == 2,
+                "no key twice: \(text)")
+            let tables = try #require(
+                (output == "json"
+                    ? try JSONSerialization.jsonObject(with: data)
+                    : try PropertyListSerialization.propertyList(from: data, format: nil))
+                    as? [String: [[String: Any]]])
             #expect(tables["a"]?.count == 2)
             #expect(tables["b"]?.count == 1)
         }

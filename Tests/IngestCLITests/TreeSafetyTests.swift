@@ -20,11 +20,13 @@ struct TreeSafetyTests {
         return passwd.contains("root:") ? "root:" : String(passwd.prefix(while: { $0 != "\n" }))
     }
 
-    @Test("An external entity never reaches the output", arguments: [
-        ["--xpath", "//person"],
-        ["--validate", xsd],
-        ["--validate", xsd, "--xpath", "//person"],
-    ])
+    @Test(
+        "An external entity never reaches the output",
+        arguments: [
+            ["--xpath", "//person"],
+            ["--validate", xsd],
+            ["--validate", xsd, "--xpath", "//person"]
+        ])
     func externalEntity(mode: [String]) throws {
         let box = try Sandbox()
         try box.write("xxe.xml", Self.xxe)
@@ -79,7 +81,9 @@ struct TreeSafetyTests {
         _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
         let port = UInt16(bigEndian: address.sin_port)
         let box = try Sandbox()
-        try box.write("folks.xml", """
+        try box.write(
+            "folks.xml",
+            """
             <?xml version="1.0"?>
             <!DOCTYPE people SYSTEM "http://127.0.0.1:\(port)/people.dtd">
             <people><person><firstName>Dudley</firstName><lastName>Doright</lastName></person></people>

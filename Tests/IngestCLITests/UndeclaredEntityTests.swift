@@ -22,7 +22,7 @@ struct UndeclaredEntityTests {
         Mode(name: "libxml2", options: ["--parser", "libxml2"]),
         Mode(name: "xpath", options: ["--xpath", "/people/person"]),
         Mode(name: "validate xsd", options: ["--validate", schemas.appendingPathComponent("folks.xsd").path]),
-        Mode(name: "validate rng", options: ["--validate", schemas.appendingPathComponent("folks.rng").path]),
+        Mode(name: "validate rng", options: ["--validate", schemas.appendingPathComponent("folks.rng").path])
     ]
 
     /// Where the reference is and what might declare the entity.
@@ -35,7 +35,8 @@ struct UndeclaredEntityTests {
 
         /// A folks document, valid against Schemas/folks.xsd but for the reference.
         var document: String {
-            let person = inAttribute
+            let person =
+                inAttribute
                 ? #"<person id="p&ext;"><firstName>Matt</firstName><lastName>Neuburg</lastName></person>"#
                 : "<person><firstName>Matt&ext;</firstName><lastName>Neuburg</lastName></person>"
             return "\(doctype)\n<people>\n\(person)\n</people>\n"
@@ -43,12 +44,16 @@ struct UndeclaredEntityTests {
     }
 
     static let shapes: [Shape] = [
-        Shape(name: "external DTD, content", doctype: #"<!DOCTYPE people SYSTEM "folks.dtd">"#,
-              unread: #"the external DTD "folks.dtd""#, inAttribute: false),
-        Shape(name: "external DTD, attribute", doctype: #"<!DOCTYPE people SYSTEM "folks.dtd">"#,
-              unread: #"the external DTD "folks.dtd""#, inAttribute: true),
-        Shape(name: "parameter entity, content", doctype: #"<!DOCTYPE people [<!ENTITY % decls SYSTEM "decls.ent"> %decls;]>"#,
-              unread: "a parameter entity", inAttribute: false),
+        Shape(
+            name: "external DTD, content", doctype: #"<!DOCTYPE people SYSTEM "folks.dtd">"#,
+            unread: #"the external DTD "folks.dtd""#, inAttribute: false),
+        Shape(
+            name: "external DTD, attribute", doctype: #"<!DOCTYPE people SYSTEM "folks.dtd">"#,
+            unread: #"the external DTD "folks.dtd""#, inAttribute: true),
+        Shape(
+            name: "parameter entity, content",
+            doctype: #"<!DOCTYPE people [<!ENTITY % decls SYSTEM "decls.ent"> %decls;]>"#,
+            unread: "a parameter entity", inAttribute: false)
     ]
 
     static var runs: [(Mode, Shape)] {
@@ -83,8 +88,11 @@ struct UndeclaredEntityTests {
 
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("ingest: warning: folks.xml:3:"), "\(result)")
-        #expect(result.stderr.contains("entity 'ext' is not declared in the document (\(shape.unread) may declare it, and ingest never reads external declarations): kept as written, \"&ext;\""),
-                "\(result)")
+        #expect(
+            result.stderr.contains(
+                "entity 'ext' is not declared in the document (\(shape.unread) may declare it, and ingest never reads external declarations): kept as written, \"&ext;\""
+            ),
+            "\(result)")
         #expect(!result.stderr.contains("SECRET") && !String(decoding: result.stdout, as: UTF8.self).contains("SECRET"))
         let record = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
         #expect(record?["firstName"] as? String == "Matt&ext;", "\(result)")
@@ -97,8 +105,9 @@ struct UndeclaredEntityTests {
         let result = try box.run(["folks.xml", "--to", "ndjson", "--out", "out.ndjson"] + mode.options)
 
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("entity 'ext' is not declared in the document (\(shape.unread) may declare it"),
-                "\(result)")
+        #expect(
+            result.stderr.contains("entity 'ext' is not declared in the document (\(shape.unread) may declare it"),
+            "\(result)")
         #expect(result.stderr.contains("ingest: folks.xml:"), "\(result)")
         #expect(!result.stderr.contains("SECRET"), "\(result)")
         #expect(!box.exists("out.ndjson"))
@@ -108,7 +117,9 @@ struct UndeclaredEntityTests {
     @Test("With the entity declared in the internal subset too, the external DTD does not matter", arguments: modes)
     func declaredInternally(_ mode: Mode) throws {
         let box = try Sandbox()
-        try box.write("folks.xml", """
+        try box.write(
+            "folks.xml",
+            """
             <!DOCTYPE people SYSTEM "folks.dtd" [<!ENTITY ext " Jr.">]>
             <people><person><firstName>Matt&ext;</firstName><lastName>Neuburg</lastName></person></people>
             """)
@@ -128,7 +139,9 @@ struct UndeclaredEntityTests {
     @Test("An external DTD alone, with no reference, is no error", arguments: modes)
     func externalDTDWithoutReferences(_ mode: Mode) throws {
         let box = try Sandbox()
-        try box.write("folks.xml", """
+        try box.write(
+            "folks.xml",
+            """
             <!DOCTYPE people SYSTEM "folks.dtd">
             <people><person><firstName>Matt &amp; co</firstName><lastName>Neuburg</lastName></person></people>
             """)

@@ -18,13 +18,13 @@ struct UndefinedByteTests {
     }
 
     static let cases: [Case] = [
-        Case(encoding: "CP932", defined: [0x82, 0xA0], undefined: [0xA0, 0x80]),          // あ, then an unassigned byte pair
+        Case(encoding: "CP932", defined: [0x82, 0xA0], undefined: [0xA0, 0x80]),  // あ, then an unassigned byte pair
         Case(encoding: "Shift_JIS", defined: [0x82, 0xA0], undefined: [0x85, 0x40]),
-        Case(encoding: "CP949", defined: [0xB0, 0xA1], undefined: [0xFF, 0xFF]),          // 가
+        Case(encoding: "CP949", defined: [0xB0, 0xA1], undefined: [0xFF, 0xFF]),  // 가
         Case(encoding: "EUC-KR", defined: [0xB0, 0xA1], undefined: [0xFF, 0xFE]),
-        Case(encoding: "TIS-620", defined: [0xA1], undefined: [0xDB]),                    // ก, then a hole in the table
-        Case(encoding: "GB18030", defined: [0xB0, 0xA1], undefined: [0x80], expat: false), // 啊, then a lone 0x80
-        Case(encoding: "windows-1253", defined: [0xE1], undefined: [0xAA]),               // α; 0x81 is U+0081 in windows-1252
+        Case(encoding: "TIS-620", defined: [0xA1], undefined: [0xDB]),  // ก, then a hole in the table
+        Case(encoding: "GB18030", defined: [0xB0, 0xA1], undefined: [0x80], expat: false),  // 啊, then a lone 0x80
+        Case(encoding: "windows-1253", defined: [0xE1], undefined: [0xAA])  // α; 0x81 is U+0081 in windows-1252
     ]
 
     /// Four records; the third holds the undefined bytes after a defined character.

@@ -17,7 +17,8 @@ struct UsageErrorTests {
     /// hand its children a mask that blocks SIGTERM).
     func run(_ box: Sandbox, _ arguments: [String]) throws -> RunResult {
         let binary = try Locations.requireIngest()
-        return try box.run(["timeout", "-s", "KILL", "20", binary.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/env"))
+        return try box.run(
+            ["timeout", "-s", "KILL", "20", binary.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/env"))
     }
 
     /// A sandbox with `input.xml` a named pipe and `folks.db` an existing output.
@@ -51,7 +52,7 @@ struct UsageErrorTests {
     func singleStepWithAnXMLInputAmongOthers() throws {
         let box = try sandbox()
         #expect(mkfifo(box.path("first.json"), 0o600) == 0)
-        try box.copyFolks(to: "noname")   // XML, told by its first bytes
+        try box.copyFolks(to: "noname")  // XML, told by its first bytes
         let result = try run(box, ["first.json", "noname", "--records", "item", "--out", "out.db"])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("noname is XML"), "\(result)")
@@ -75,7 +76,8 @@ struct UsageErrorTests {
         if to == "db" {
             #expect(try box.rows("out.db", "SELECT name, n FROM people ORDER BY rowid") == [["Ann", "1"], ["Bo", "2"]])
         } else {
-            #expect(try box.contents("out.ndjson") == Data("{\"name\":\"Ann\",\"n\":1}\n{\"name\":\"Bo\",\"n\":2}\n".utf8))
+            #expect(
+                try box.contents("out.ndjson") == Data("{\"name\":\"Ann\",\"n\":1}\n{\"name\":\"Bo\",\"n\":2}\n".utf8))
         }
     }
 
@@ -88,7 +90,8 @@ struct UsageErrorTests {
         #expect(file.status == 0, "\(file)")
         #expect(try box.rows("events.db", "SELECT name FROM events ORDER BY rowid") == [["Ann"], ["Bo"]])
 
-        let piped = try box.run(["-", "--nl", "--records", "item", "--to", "ndjson", "--out", "-", "-q"], stdin: Data(lines.utf8))
+        let piped = try box.run(
+            ["-", "--nl", "--records", "item", "--to", "ndjson", "--out", "-", "-q"], stdin: Data(lines.utf8))
         #expect(piped.status == 0, "\(piped)")
         #expect(piped.stdout == Data(lines.utf8))
     }

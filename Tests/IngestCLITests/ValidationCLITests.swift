@@ -9,7 +9,8 @@ struct ValidationCLITests {
 
     /// folks.xml with a blank first name (line 8), an unexpected nickname (10) and an
     /// unexpected human (12); shared with the library's validation tests.
-    static let badFolks = try! String(contentsOf: Locations.packageRoot.appendingPathComponent("Tests/Fixtures/folks-invalid.xml"), encoding: .utf8)
+    static let badFolks = try! String(
+        contentsOf: Locations.packageRoot.appendingPathComponent("Tests/Fixtures/folks-invalid.xml"), encoding: .utf8)
 
     @Test("A valid document imports as usual", arguments: [xsd, rng])
     func validImports(schema: String) throws {
@@ -34,9 +35,12 @@ struct ValidationCLITests {
         #expect(result.status == 65, "\(result)")
         #expect(result.stderrLines.count == 4, "\(result)")
         #expect(result.stderrLines[0].hasPrefix("ingest: folks.xml:8: Element 'firstName'"), "\(result)")
-        #expect(result.stderrLines[1] == "ingest: folks.xml:10: Element 'nickname': This element is not expected.", "\(result)")
+        #expect(
+            result.stderrLines[1] == "ingest: folks.xml:10: Element 'nickname': This element is not expected.",
+            "\(result)")
         #expect(result.stderrLines[2].hasPrefix("ingest: folks.xml:12: Element 'human'"), "\(result)")
-        #expect(result.stderrLines[3] == "ingest: folks.xml: not valid against \(Self.xsd) (3 problems); nothing written")
+        #expect(
+            result.stderrLines[3] == "ingest: folks.xml: not valid against \(Self.xsd) (3 problems); nothing written")
         #expect(try box.contents("folks.db") == old)
         #expect(try box.temporaryLeftovers() == [])
     }
@@ -58,7 +62,9 @@ struct ValidationCLITests {
     @Test("Problems are listed up to 20, then counted")
     func capped() throws {
         let box = try Sandbox()
-        try box.write("many.xml", "<people>\n" + String(repeating: "<person><firstName>A</firstName></person>\n", count: 30) + "</people>\n")
+        try box.write(
+            "many.xml",
+            "<people>\n" + String(repeating: "<person><firstName>A</firstName></person>\n", count: 30) + "</people>\n")
 
         let result = try box.run(["many.xml", "--validate", Self.xsd, "--dry-run"])
 
@@ -74,10 +80,12 @@ struct ValidationCLITests {
         try FileManager.default.createDirectory(atPath: box.path("tmp"), withIntermediateDirectories: true)
         let environment = ["TMPDIR": box.path("tmp")]
 
-        let valid = try box.run(["-", "--validate", Self.xsd, "--out", "out.db"],
-                                stdin: Data(contentsOf: Locations.folksXML), environment: environment)
-        let invalid = try box.run(["-", "--validate", Self.xsd, "--out", "bad.db"],
-                                  stdin: Data(Self.badFolks.utf8), environment: environment)
+        let valid = try box.run(
+            ["-", "--validate", Self.xsd, "--out", "out.db"],
+            stdin: Data(contentsOf: Locations.folksXML), environment: environment)
+        let invalid = try box.run(
+            ["-", "--validate", Self.xsd, "--out", "bad.db"],
+            stdin: Data(Self.badFolks.utf8), environment: environment)
 
         #expect(valid.status == 0, "\(valid)")
         #expect(try box.rows("out.db", "SELECT * FROM people ORDER BY rowid") == folks)
@@ -102,7 +110,9 @@ struct ValidationCLITests {
     func schemaErrors() throws {
         let box = try Sandbox()
         try box.copyFolks()
-        try box.write("broken.xsd", """
+        try box.write(
+            "broken.xsd",
+            """
             <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
               <xs:element name="people" type="xs:nonsense"/>
             </xs:schema>

@@ -19,8 +19,9 @@ struct ValidationPipeTests {
     func bash(_ box: Sandbox, _ script: String) throws -> RunResult {
         let binary = try Locations.requireIngest()
         try FileManager.default.createDirectory(atPath: box.path("tmp"), withIntermediateDirectories: true)
-        let result = try box.run(["-c", script], environment: ["INGEST": binary.path, "TMPDIR": box.path("tmp")],
-                                 executable: URL(fileURLWithPath: "/bin/bash"))
+        let result = try box.run(
+            ["-c", script], environment: ["INGEST": binary.path, "TMPDIR": box.path("tmp")],
+            executable: URL(fileURLWithPath: "/bin/bash"))
         #expect(try box.listing("tmp").isEmpty, "the spool of the pipe is gone")
         return result
     }
@@ -29,7 +30,9 @@ struct ValidationPipeTests {
     func namedPipe(_ schema: String) throws {
         let box = try Sandbox()
         try box.copyFolks()
-        let result = try bash(box, """
+        let result = try bash(
+            box,
+            """
             mkfifo in.xml
             timeout -s KILL 30 cat folks.xml > in.xml &
             exec timeout -s KILL 30 "$INGEST" in.xml --validate '\(schema)' --out folks.db
@@ -43,7 +46,9 @@ struct ValidationPipeTests {
         let box = try Sandbox()
         try box.write("bad.xml", ValidationCLITests.badFolks)
         try box.write("folks.db", "previous")
-        let result = try bash(box, """
+        let result = try bash(
+            box,
+            """
             mkfifo in.xml
             timeout -s KILL 30 cat bad.xml > in.xml &
             exec timeout -s KILL 30 "$INGEST" in.xml --validate '\(Self.xsd)' --out folks.db --replace
@@ -54,26 +59,34 @@ struct ValidationPipeTests {
         #expect(try box.temporaryLeftovers().isEmpty)
     }
 
-    @Test("A /dev/fd pipe from <(…): plain, compressed, and into tree mode",
-          arguments: ["cat folks.xml", "gzip -c folks.xml"], [[], ["--xpath", "/people/person"]])
+    @Test(
+        "A /dev/fd pipe from <(…): plain, compressed, and into tree mode",
+        arguments: ["cat folks.xml", "gzip -c folks.xml"], [[], ["--xpath", "/people/person"]])
     func processSubstitution(_ producer: String, _ extra: [String]) throws {
         let box = try Sandbox()
         try box.copyFolks()
         let options = extra.map { "'\($0)'" }.joined(separator: " ")
-        let result = try bash(box, """
+        let result = try bash(
+            box,
+            """
             exec timeout -s KILL 30 "$INGEST" <(\(producer)) --validate '\(Self.xsd)' --to ndjson --out - -q \(options)
             """)
         #expect(result.status == 0, "\(result)")
         let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
-        #expect(lines == [#"{"firstName":"Matt","lastName":"Neuburg"}"#, #"{"firstName":"Snidely","lastName":"Whiplash"}"#,
-                          #"{"firstName":"Dudley","lastName":"Doright"}"#], "\(result)")
+        #expect(
+            lines == [
+                #"{"firstName":"Matt","lastName":"Neuburg"}"#, #"{"firstName":"Snidely","lastName":"Whiplash"}"#,
+                #"{"firstName":"Dudley","lastName":"Doright"}"#
+            ], "\(result)")
     }
 
     @Test("A pipe and a file together, each validated, all imported into one output")
     func pipeAndFile() throws {
         let box = try Sandbox()
         try box.copyFolks()
-        let result = try bash(box, """
+        let result = try bash(
+            box,
+            """
             exec timeout -s KILL 30 "$INGEST" <(cat folks.xml) folks.xml --validate '\(Self.rng)' --out all.db
             """)
         #expect(result.status == 0, "\(result)")

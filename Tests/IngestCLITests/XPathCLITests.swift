@@ -46,9 +46,11 @@ struct XPathCLITests {
         let box = try Sandbox()
         try box.write("notes.atom", Self.atom)
 
-        let result = try box.run(["notes.atom", "--xpath", "//a:entry[dc:creator='Bo']",
-                                  "--ns", "a=http://www.w3.org/2005/Atom", "--ns", "dc=http://purl.org/dc/elements/1.1/",
-                                  "--out", "notes.db"])
+        let result = try box.run([
+            "notes.atom", "--xpath", "//a:entry[dc:creator='Bo']",
+            "--ns", "a=http://www.w3.org/2005/Atom", "--ns", "dc=http://purl.org/dc/elements/1.1/",
+            "--out", "notes.db"
+        ])
 
         #expect(result.status == 0, "\(result)")
         #expect(try box.tables("notes.db") == ["entry"], "the feed also holds a title: named after the records")
@@ -76,7 +78,9 @@ struct XPathCLITests {
         let result = try box.run(["folks.xml", "--xpath", "//person[lastName=", "--out", "out.db"])
 
         #expect(result.status == 64, "\(result)")
-        #expect(result.stderr.hasPrefix("ingest: --xpath: \"//person[lastName=\" is not a valid XPath expression"), "\(result)")
+        #expect(
+            result.stderr.hasPrefix("ingest: --xpath: \"//person[lastName=\" is not a valid XPath expression"),
+            "\(result)")
         #expect(try box.listing() == ["folks.xml"])
     }
 
@@ -104,7 +108,10 @@ struct XPathCLITests {
         let result = try box.run(["folks.xml", "--xpath", "//person[lastName='Nobody']", "--out", "out.db"])
 
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("folks.xml: no element matches the XPath expression //person[lastName='Nobody'] (--xpath)"), "\(result)")
+        #expect(
+            result.stderr.contains(
+                "folks.xml: no element matches the XPath expression //person[lastName='Nobody'] (--xpath)"), "\(result)"
+        )
         #expect(try box.listing() == ["folks.xml"])
     }
 
@@ -115,7 +122,9 @@ struct XPathCLITests {
         let old = Data("the previous database".utf8)
         try box.write("out.db", old)
 
-        let result = try box.run(["folks.xml", "--xpath", "//person", "--max-tree-bytes", "100", "--out", "out.db", "--replace"])
+        let result = try box.run([
+            "folks.xml", "--xpath", "//person", "--max-tree-bytes", "100", "--out", "out.db", "--replace"
+        ])
 
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.contains("folks.xml: is 364 bytes, more than the tree limit of 100 bytes"), "\(result)")
@@ -130,8 +139,10 @@ struct XPathCLITests {
         let box = try Sandbox()
         let folksData = try Data(contentsOf: Locations.folksXML)
 
-        let refused = try box.run(["-", "--xpath", "//person", "--max-tree-bytes", "200", "--out", "out.db"], stdin: folksData)
-        let accepted = try box.run(["-", "--xpath", "//person", "--max-tree-bytes", "1K", "--out", "out.db"], stdin: folksData)
+        let refused = try box.run(
+            ["-", "--xpath", "//person", "--max-tree-bytes", "200", "--out", "out.db"], stdin: folksData)
+        let accepted = try box.run(
+            ["-", "--xpath", "//person", "--max-tree-bytes", "1K", "--out", "out.db"], stdin: folksData)
 
         #expect(refused.status == 65, "\(refused)")
         #expect(refused.stderr.contains("<stdin>: passed the tree limit of 200 bytes"), "\(refused)")
@@ -158,14 +169,16 @@ struct XPathCLITests {
         try box.copyFolks()
         try box.write("folks.json", #"{"people":[{"firstName":"Matt"}]}"#)
 
-        for arguments in [["folks.json", "--xpath", "//people"],
-                          ["folks.xml", "--from", "json", "--xpath", "//person"],
-                          ["folks.xml", "--xpath", "//person", "--records", "people/person"],
-                          ["folks.xml", "--xpath", "//person", "--parse-only"],
-                          ["folks.xml", "--ns", "a=urn:a"],
-                          ["folks.xml", "--max-tree-bytes", "1M"],
-                          ["folks.xml", "--xpath", "//person", "--max-tree-bytes", "12X"],
-                          ["folks.xml", "--xpath", "//a:person", "--ns", "a"]] {
+        for arguments in [
+            ["folks.json", "--xpath", "//people"],
+            ["folks.xml", "--from", "json", "--xpath", "//person"],
+            ["folks.xml", "--xpath", "//person", "--records", "people/person"],
+            ["folks.xml", "--xpath", "//person", "--parse-only"],
+            ["folks.xml", "--ns", "a=urn:a"],
+            ["folks.xml", "--max-tree-bytes", "1M"],
+            ["folks.xml", "--xpath", "//person", "--max-tree-bytes", "12X"],
+            ["folks.xml", "--xpath", "//a:person", "--ns", "a"]
+        ] {
             let result = try box.run(arguments + ["--out", "out.db"])
             #expect(result.status == 64, "\(arguments): \(result)")
         }

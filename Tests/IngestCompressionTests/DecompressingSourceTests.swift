@@ -12,8 +12,9 @@ struct DecompressingSourceTests {
     /// (compressed bytes per read of the wrapped source, decompressed bytes per read)
     static let splits = [(1, 1000), (7, 7), (64 << 10, defaultChunkSize)]
 
-    @Test("round trip byte for byte, compressed input arriving 1, 7 or 64 KiB at a time",
-          arguments: CompressionFormat.allCases, splits)
+    @Test(
+        "round trip byte for byte, compressed input arriving 1, 7 or 64 KiB at a time",
+        arguments: CompressionFormat.allCases, splits)
     func roundTrip(format: CompressionFormat, split: (input: Int, output: Int)) throws {
         let compressed = try Compressor.compress(Self.text, as: format, arguments: format == .bzip2 ? "-1" : "")
         let source = try DecompressingSource(MemorySource(compressed, chunkSize: split.input), format: format)
@@ -23,8 +24,9 @@ struct DecompressingSourceTests {
         #expect(try readAll(source).isEmpty)
     }
 
-    @Test("the smallest input buffer (64 bytes): members and magic numbers split across refills",
-          arguments: CompressionFormat.allCases)
+    @Test(
+        "the smallest input buffer (64 bytes): members and magic numbers split across refills",
+        arguments: CompressionFormat.allCases)
     func tinyInputBuffer(format: CompressionFormat) throws {
         let first = Array(Self.text.prefix(5000)), second = Array("second part\n".utf8)
         let compressed = try Compressor.compress(first, as: format) + Compressor.compress(second, as: format)
@@ -41,8 +43,9 @@ struct DecompressingSourceTests {
         #expect(source.compressedBytesRead == compressed.count)
     }
 
-    @Test("concatenated members, streams and frames read as one, as the tools read them",
-          arguments: CompressionFormat.allCases)
+    @Test(
+        "concatenated members, streams and frames read as one, as the tools read them",
+        arguments: CompressionFormat.allCases)
     func concatenated(format: CompressionFormat) throws {
         let parts = [Array(Self.text.prefix(100_000)), [], Array("Ünïcödé in the last part 🎉\n".utf8)]
         let compressed = try parts.flatMap { try Compressor.compress($0, as: format) }
@@ -53,23 +56,32 @@ struct DecompressingSourceTests {
         // The format's own tool agrees: what `gzip -dc` and friends print.
         let directory = try TemporaryDirectory()
         try Data(compressed).write(to: URL(fileURLWithPath: directory.path("joined")))
-        try Compressor.shell("\(Compressor.executable(format)) -dc < '\(directory.path("joined"))'", output: directory.path("tool"))
+        try Compressor.shell(
+            "\(Compressor.executable(format)) -dc < '\(directory.path("joined"))'", output: directory.path("tool"))
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: directory.path("tool")))) == parts.flatMap { $0 })
     }
 
     @Test func xzStreamPaddingBetweenAndAfterStreams() throws {
-        let one = try Compressor.compress(Array("one\n".utf8), as: .xz), two = try Compressor.compress(Array("two\n".utf8), as: .xz)
+        let one = try Compressor.compress(Array("one\n".utf8), as: .xz),
+            two = try Compressor.compress(Array("two\n".utf8), as: .xz)
         let padded = one + [0, 0, 0, 0] + two + [0, 0, 0, 0, 0, 0, 0, 0]
-        #expect(try readAll(DecompressingSource(MemorySource(padded, chunkSize: 3), format: .xz)) == Array("one\ntwo\n".utf8))
+        #expect(
+            try readAll(DecompressingSource(MemorySource(padded, chunkSize: 3), format: .xz))
+                == Array("one\ntwo\n".utf8))
     }
 
     @Test func xzStreamPaddingMustBeAMultipleOfFour() throws {
         let one = try Compressor.compress(Array("one\n".utf8), as: .xz)
         for padding in [1, 3, 6] {
-            let error = try #require(ingestError {
-                _ = try readAll(DecompressingSource(MemorySource(one + [UInt8](repeating: 0, count: padding)), format: .xz))
-            })
-            #expect(error.message == "corrupt xz stream: stream padding of \(padding) bytes, not a multiple of four (at compressed byte \(one.count + padding))")
+            let error = try #require(
+                ingestError {
+                    _ = try readAll(
+                        DecompressingSource(MemorySource(one + [UInt8](repeating: 0, count: padding)), format: .xz))
+                })
+            #expect(
+                error.message
+                    == "corrupt xz stream: stream padding of \(padding) bytes, not a multiple of four (at compressed byte \(one.count + padding))"
+            )
         }
     }
 
@@ -86,12 +98,18 @@ struct DecompressingSourceTests {
         let error = try #require(ingestError { _ = try readAll(source) })
         #expect(error.kind == .data)
         #expect(error.file == "memory.bin")
-        #expect(error.message == "unexpected data after the end of the \(format) stream (at compressed byte \(compressed.count + 1))")
+        #expect(
+            error.message
+                == "unexpected data after the end of the \(format) stream (at compressed byte \(compressed.count + 1))")
         if format == .gzip || format == .xz {
             // Zero bytes are padding (gzip's tape blocks, xz's stream padding); a byte after them is not.
             let padded = compressed + [0, 0, 0, 0, 7]
-            let error = try #require(ingestError { _ = try readAll(DecompressingSource(MemorySource(padded), format: format)) })
-            #expect(error.message == "unexpected data after the end of the \(format) stream (at compressed byte \(compressed.count + 5))")
+            let error = try #require(
+                ingestError { _ = try readAll(DecompressingSource(MemorySource(padded), format: format)) })
+            #expect(
+                error.message
+                    == "unexpected data after the end of the \(format) stream (at compressed byte \(compressed.count + 5))"
+            )
         }
     }
 
@@ -100,12 +118,16 @@ struct DecompressingSourceTests {
         let compressed = try Compressor.compress(Self.text, as: format)
         for length in [compressed.count / 2, compressed.count - 1, CompressionFormat.magicByteCount] {
             let cut = Array(compressed.prefix(length))
-            let source = try DecompressingSource(MemorySource(cut, chunkSize: 1000, displayName: "cut.\(format)"), format: format)
+            let source = try DecompressingSource(
+                MemorySource(cut, chunkSize: 1000, displayName: "cut.\(format)"), format: format)
             let error = try #require(ingestError { _ = try readAll(source) })
             #expect(error.kind == .data)
             #expect(error.kind.exitCode == 65)
             #expect(error.file == "cut.\(format)")
-            #expect(error.message == "truncated \(format) stream: the input ends inside the compressed data (after \(length) compressed bytes)")
+            #expect(
+                error.message
+                    == "truncated \(format) stream: the input ends inside the compressed data (after \(length) compressed bytes)"
+            )
             #expect(error.description.hasPrefix("cut.\(format): truncated \(format) stream"))
         }
     }
@@ -130,28 +152,35 @@ struct DecompressingSourceTests {
         // A gzip header without a name is 10 bytes; the first deflate block's header
         // follows: the final bit set and block type 3, which does not exist.
         compressed[10] = 0b111
-        let error = try #require(ingestError { _ = try readAll(DecompressingSource(MemorySource(compressed), format: .gzip)) })
+        let error = try #require(
+            ingestError { _ = try readAll(DecompressingSource(MemorySource(compressed), format: .gzip)) })
         #expect(error.description == "memory.bin: corrupt gzip stream: invalid block type (at compressed byte 11)")
     }
 
     @Test func gzipChecksumMismatchIsCorrupt() throws {
         var compressed = try Compressor.compress(Self.text, as: .gzip)
-        compressed[compressed.count - 8] ^= 1   // the trailer's CRC-32
-        let error = try #require(ingestError { _ = try readAll(DecompressingSource(MemorySource(compressed), format: .gzip)) })
-        #expect(error.message == "corrupt gzip stream: incorrect data check (at compressed byte \(compressed.count - 4))")
+        compressed[compressed.count - 8] ^= 1  // the trailer's CRC-32
+        let error = try #require(
+            ingestError { _ = try readAll(DecompressingSource(MemorySource(compressed), format: .gzip)) })
+        #expect(
+            error.message == "corrupt gzip stream: incorrect data check (at compressed byte \(compressed.count - 4))")
     }
 
     @Test func bzip2DamagedBlockFailsItsCRC() throws {
         var compressed = try Compressor.compress(Self.text, as: .bzip2)
         compressed[100] ^= 0x01
-        let error = try #require(ingestError { _ = try readAll(DecompressingSource(MemorySource(compressed), format: .bzip2)) })
-        #expect(error.message.hasPrefix("corrupt bzip2 stream: data integrity error, a CRC mismatch or an invalid block (at compressed byte "))
+        let error = try #require(
+            ingestError { _ = try readAll(DecompressingSource(MemorySource(compressed), format: .bzip2)) })
+        #expect(
+            error.message.hasPrefix(
+                "corrupt bzip2 stream: data integrity error, a CRC mismatch or an invalid block (at compressed byte "))
     }
 
     @Test func wrongFormatForTheDataIsCorrupt() throws {
         let gzip = try Compressor.compress(Self.text, as: .gzip)
         for format in [CompressionFormat.bzip2, .xz, .zstd] {
-            let error = try #require(ingestError { _ = try readAll(DecompressingSource(MemorySource(gzip), format: format)) })
+            let error = try #require(
+                ingestError { _ = try readAll(DecompressingSource(MemorySource(gzip), format: format)) })
             #expect(error.kind == .data)
             #expect(error.message.hasPrefix("corrupt \(format) stream: "))
         }
@@ -165,7 +194,8 @@ struct DecompressingSourceTests {
         #expect(error.kind == .data)
         #expect(error.message.hasPrefix("xz stream needs 9 MiB of memory to decompress, more than the limit of 1 MiB"))
         // Within the limit it reads.
-        #expect(try readAll(DecompressingSource(MemorySource(compressed), format: .xz, memoryLimit: 16 << 20)) == Self.text)
+        #expect(
+            try readAll(DecompressingSource(MemorySource(compressed), format: .xz, memoryLimit: 16 << 20)) == Self.text)
     }
 
     @Test func zstdWindowLargerThanTheMemoryLimitIsRefused() throws {
@@ -174,11 +204,17 @@ struct DecompressingSourceTests {
         let source = try DecompressingSource(MemorySource(compressed), format: .zstd, memoryLimit: 1 << 20)
         let error = try #require(ingestError { _ = try readAll(source) })
         #expect(error.kind == .data)
-        #expect(error.message.hasPrefix("zstd stream needs more memory to decompress than the limit of 1 MiB allows (at compressed byte "))
-        #expect(try readAll(DecompressingSource(MemorySource(compressed), format: .zstd, memoryLimit: 8 << 20)) == Self.text)
+        #expect(
+            error.message.hasPrefix(
+                "zstd stream needs more memory to decompress than the limit of 1 MiB allows (at compressed byte "))
+        #expect(
+            try readAll(DecompressingSource(MemorySource(compressed), format: .zstd, memoryLimit: 8 << 20)) == Self.text
+        )
     }
 
-    @Test("peek shows the first decompressed bytes and reading starts at the beginning", arguments: CompressionFormat.allCases)
+    @Test(
+        "peek shows the first decompressed bytes and reading starts at the beginning",
+        arguments: CompressionFormat.allCases)
     func peek(format: CompressionFormat) throws {
         let compressed = try Compressor.compress(Self.text, as: format)
         let source = try DecompressingSource(MemorySource(compressed, chunkSize: 7), format: format)

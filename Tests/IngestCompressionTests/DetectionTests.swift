@@ -8,24 +8,27 @@ import IngestParsers
 /// `decompressingIfCompressed()`: files, pipes and other sources, compressed or not.
 @Suite(.enabled(if: Compressor.allAvailable, Compressor.absentMessage))
 struct DetectionTests {
-    static let xml = Array(#"<?xml version="1.0"?><people><person name="Zoë"/></people>"#.utf8) + generatedText(lines: 3000)
+    static let xml =
+        Array(#"<?xml version="1.0"?><people><person name="Zoë"/></people>"#.utf8) + generatedText(lines: 3000)
 
     @Test("a compressed file is decompressed, whatever its name", arguments: CompressionFormat.allCases)
     func compressedFile(format: CompressionFormat) throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("people.xml")   // no .gz: the bytes decide
+        let path = directory.path("people.xml")  // no .gz: the bytes decide
         try Data(Compressor.compress(Self.xml, as: format)).write(to: URL(fileURLWithPath: path))
         let source = try InputFile(path: path).decompressingIfCompressed()
         let decompressing = try #require(source as? DecompressingSource)
         #expect(decompressing.format == format)
         #expect(source.displayName == path)
         #expect(try readAll(source) == Self.xml)
-        #expect(decompressing.compressedBytesRead == (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int))
+        #expect(
+            decompressing.compressedBytesRead == (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        )
     }
 
     @Test func aPlainFileIsTheFileItself() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("people.xml.gz")   // a misleading name changes nothing
+        let path = directory.path("people.xml.gz")  // a misleading name changes nothing
         try Data(Self.xml).write(to: URL(fileURLWithPath: path))
         let file = try InputFile(path: path)
         let source = try file.decompressingIfCompressed()
@@ -33,8 +36,11 @@ struct DetectionTests {
         #expect(try readAll(source, bufferSize: 100) == Self.xml)
     }
 
-    @Test("short and empty plain inputs pass through unchanged",
-          arguments: [[], [0x1F], Array("{}".utf8), Array("BZh".utf8), [0xFD, 0x37, 0x7A, 0x58, 0x5A], Array("<a/>\n".utf8)])
+    @Test(
+        "short and empty plain inputs pass through unchanged",
+        arguments: [
+            [], [0x1F], Array("{}".utf8), Array("BZh".utf8), [0xFD, 0x37, 0x7A, 0x58, 0x5A], Array("<a/>\n".utf8)
+        ])
     func shortPlainInputs(bytes: [UInt8]) throws {
         for chunkSize in [1, 100] {
             let source = try MemorySource(bytes, chunkSize: chunkSize).decompressingIfCompressed()
@@ -56,7 +62,8 @@ struct DetectionTests {
         #expect(try readAll(source) == Self.xml)
         #expect((source as? DecompressingSource)?.compressedBytesRead == compressed.count)
         // Plain bytes the same way come back whole, the sniffed ones first.
-        #expect(try readAll(MemorySource(Self.xml, chunkSize: 1).decompressingIfCompressed(), bufferSize: 3) == Self.xml)
+        #expect(
+            try readAll(MemorySource(Self.xml, chunkSize: 1).decompressingIfCompressed(), bufferSize: 3) == Self.xml)
     }
 
     @Test("a pipe, as standard input is, through InputFile", arguments: CompressionFormat.allCases)
@@ -73,7 +80,7 @@ struct DetectionTests {
         }
         writer.start()
         let file = try InputFile(path: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)")
-        #expect(file.size == nil)   // not a regular file: no seeking, no size
+        #expect(file.size == nil)  // not a regular file: no seeking, no size
         let source = try file.decompressingIfCompressed()
         #expect((source as? DecompressingSource)?.format == format)
         #expect(try readAll(source) == Self.xml)

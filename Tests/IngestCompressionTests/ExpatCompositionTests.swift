@@ -50,7 +50,8 @@ struct ExpatCompositionTests {
     func folks(format: CompressionFormat) throws {
         let directory = try TemporaryDirectory()
         let compressed = directory.path("folks.xml.\(format)")
-        try Compressor.compress(file: packageRoot.appendingPathComponent("Samples/folks.xml").path, as: format, into: compressed)
+        try Compressor.compress(
+            file: packageRoot.appendingPathComponent("Samples/folks.xml").path, as: format, into: compressed)
         for chunkSize in [1, defaultChunkSize] {
             let collector = try parse(InputFile(path: compressed).decompressingIfCompressed(), chunkSize: chunkSize)
             #expect(collector.texts.map(\.text) == ["Matt", "Neuburg", "Snidely", "Whiplash", "Dudley", "Doright"])
@@ -66,7 +67,9 @@ struct ExpatCompositionTests {
     }
 
     @Test func aDocumentCutInsideTheCompressedDataFailsAsCompressedData() throws {
-        let xml = Array("<people>".utf8) + Array(repeating: Array("<person>Ann</person>".utf8), count: 5000).flatMap { $0 } + Array("</people>".utf8)
+        let xml =
+            Array("<people>".utf8) + Array(repeating: Array("<person>Ann</person>".utf8), count: 5000).flatMap { $0 }
+            + Array("</people>".utf8)
         let compressed = try Compressor.compress(xml, as: .gzip)
         let cut = MemorySource(Array(compressed.prefix(compressed.count - 20)), displayName: "people.xml.gz")
         let error = try #require(ingestError { _ = try parse(cut.decompressingIfCompressed()) })

@@ -55,7 +55,8 @@ struct LargeInputTests {
         let directory = try TemporaryDirectory()
         let plain = directory.path("people.xml"), compressed = directory.path("people.xml.gz")
         let records = 650_000
-        try Compressor.shell("""
+        try Compressor.shell(
+            """
             awk 'BEGIN { print "<people>"; for (i = 1; i <= \(records); i++) \
               printf "<person id=\\"%d\\"><name>Zoë Person %d</name><score>%d</score></person>\\n", i, i, (i * 7919) % 1000; \
               print "</people>" }'
@@ -70,7 +71,9 @@ struct LargeInputTests {
         let source = try file.decompressingIfCompressed()
         let decompressing = try #require(source as? DecompressingSource)
         #expect(try Digest(reading: source) == expected)
-        #expect(decompressing.compressedBytesRead == (try FileManager.default.attributesOfItem(atPath: compressed)[.size] as? Int))
+        #expect(
+            decompressing.compressedBytesRead
+                == (try FileManager.default.attributesOfItem(atPath: compressed)[.size] as? Int))
         // The compressed file went through one buffer of one size, however long it was
         // (the first, short read sniffed the magic number).
         #expect(file.buffers.count <= 2)

@@ -22,7 +22,8 @@ enum Compressor {
             FileManager.default.isExecutableFile(atPath: "\($0)/\(executable(format))")
         }
     }
-    static let absentMessage: Comment = "gzip, bzip2, xz or zstd is not on the PATH (apt-get install gzip bzip2 xz-utils zstd): skipped"
+    static let absentMessage: Comment =
+        "gzip, bzip2, xz or zstd is not on the PATH (apt-get install gzip bzip2 xz-utils zstd): skipped"
 
     /// Runs `command` through the shell with stdout to `output`, failing on a non-zero exit.
     static func shell(_ command: String, output: String) throws {
@@ -36,13 +37,17 @@ enum Compressor {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(command) exited \(process.terminationStatus)"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "\(command) exited \(process.terminationStatus)"])
         }
     }
 
     /// Compresses the file at `path` with the format's tool into `output`. Reading from
     /// standard input, as `zcat`-style pipelines do, so no name is stored in the header.
-    static func compress(file path: String, as format: CompressionFormat, arguments: String = "", into output: String) throws {
+    static func compress(file path: String, as format: CompressionFormat, arguments: String = "", into output: String)
+        throws
+    {
         try shell("\(executable(format)) -c -q \(arguments) < '\(path)'", output: output)
     }
 

@@ -13,7 +13,8 @@ import IngestTestSupport
     }
 
     @Test func attributesAndLeavesBecomeTypedFields() throws {
-        let sink = try mapXML(#"<people><person id="7" active="true"><score>-1.5</score><zip>007</zip></person></people>"#)
+        let sink = try mapXML(
+            #"<people><person id="7" active="true"><score>-1.5</score><zip>007</zip></person></people>"#)
         let row = try #require(sink.records.first)
         #expect(row.order == ["id", "active", "score", "zip"])
         #expect(row.fields["id"] == .number(.init(text: "7", kind: .integer)))
@@ -23,7 +24,8 @@ import IngestTestSupport
     }
 
     @Test func nestedListsAndObjectsBecomeJSON() throws {
-        let sink = try mapXML("""
+        let sink = try mapXML(
+            """
             <people><person>
               <tags><tag>a</tag><tag>"b"</tag></tags>
               <address kind="home"><city>Zürich</city><zip>8000</zip></address>
@@ -72,7 +74,8 @@ import IngestTestSupport
         #expect(sink.records.map(\.table) == ["people", "people", "people"])
         #expect(sink.records.map { $0.fields["lastName"] } == [.text("Neuburg"), .text("Whiplash"), .text("Doright")])
         let other = try mapXML("<people><person a=\"1\"/><pet a=\"2\"/></people>", records: "people/person")
-        #expect(other.records.map(\.table) == ["person"], "a collection holding other elements is named after its records")
+        #expect(
+            other.records.map(\.table) == ["person"], "a collection holding other elements is named after its records")
         let error = #expect(throws: IngestError.self) { try mapXML(folks, records: "staff/person") }
         #expect(error?.message.contains("document element is <people>") == true)
     }
@@ -91,10 +94,12 @@ import IngestTestSupport
         // One step names a top-level JSON array's items; XML needs the parent too.
         let single = try RecordPath("item")
         #expect(throws: IngestError.self) {
-            try AutomaticRecordMapping(recordPath: single).mapping(for: .xml, inputName: "x", into: RecordCollector()).makeRootHandler()
+            try AutomaticRecordMapping(recordPath: single).mapping(for: .xml, inputName: "x", into: RecordCollector())
+                .makeRootHandler()
         }
         #expect(throws: Never.self) {
-            try AutomaticRecordMapping(recordPath: single).mapping(for: .json, inputName: "x", into: RecordCollector()).makeRootHandler()
+            try AutomaticRecordMapping(recordPath: single).mapping(for: .json, inputName: "x", into: RecordCollector())
+                .makeRootHandler()
         }
         let error = #expect(throws: IngestError.self) { try mapXML("<people><person/></people>", records: "person") }
         #expect(error?.kind == .usage)

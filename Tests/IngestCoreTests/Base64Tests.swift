@@ -6,8 +6,10 @@ import IngestTestSupport
 
 @Suite struct Base64Tests {
     @Test func rfc4648Vectors() {
-        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==",
-                       "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        let vectors = [
+            "": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==",
+            "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"
+        ]
         for (plain, encoded) in vectors {
             #expect(Base64.encode(Array(plain.utf8)) == encoded, "\(plain)")
         }

@@ -15,9 +15,11 @@ struct DecodedRecordsTests {
     static let samples = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Samples")
-    static let seedPeople = [Person(firstName: "Matt", lastName: "Neuburg"),
-                             Person(firstName: "Snidely", lastName: "Whiplash"),
-                             Person(firstName: "Dudley", lastName: "Doright")]
+    static let seedPeople = [
+        Person(firstName: "Matt", lastName: "Neuburg"),
+        Person(firstName: "Snidely", lastName: "Whiplash"),
+        Person(firstName: "Dudley", lastName: "Doright")
+    ]
 
     func collect<T: Decodable>(_ type: T.Type, at path: String, from url: URL) async throws -> [T] {
         var values: [T] = []
@@ -32,8 +34,12 @@ struct DecodedRecordsTests {
     }
 
     @Test func theSeedsPeopleFromXMLAndFromJSON() async throws {
-        #expect(try await collect(Person.self, at: "people/person", from: Self.samples.appendingPathComponent("folks.xml")) == Self.seedPeople)
-        #expect(try await collect(Person.self, at: "people/item", from: Self.samples.appendingPathComponent("folks.json")) == Self.seedPeople)
+        #expect(
+            try await collect(Person.self, at: "people/person", from: Self.samples.appendingPathComponent("folks.xml"))
+                == Self.seedPeople)
+        #expect(
+            try await collect(Person.self, at: "people/item", from: Self.samples.appendingPathComponent("folks.json"))
+                == Self.seedPeople)
     }
 
     struct Row: Decodable, Equatable {
@@ -43,12 +49,16 @@ struct DecodedRecordsTests {
         let score: Double?
         let tag: [String]
         let address: Address?
-        struct Address: Decodable, Equatable { let city: String; let zip: Int }
+        struct Address: Decodable, Equatable {
+            let city: String
+            let zip: Int
+        }
     }
 
     @Test func xmlAttributesTextAndRepeatedChildrenDecodeAsTypedProperties() async throws {
         let directory = try TemporaryDirectory()
-        let url = try file("""
+        let url = try file(
+            """
             <rows>
               <row id=" 7 " active="true"><name>Zoë 田中</name><score>1.5</score><tag>a</tag>
                 <address><city>Łódź</city><zip>90001</zip></address></row>
@@ -56,33 +66,43 @@ struct DecodedRecordsTests {
             </rows>
             """, named: "rows.xml", in: directory)
         let rows = try await collect(Row.self, at: "rows/row", from: url)
-        #expect(rows == [
-            Row(id: 7, active: true, name: "Zoë 田中", score: 1.5, tag: ["a"], address: .init(city: "Łódź", zip: 90001)),
-            Row(id: 8, active: false, name: "", score: nil, tag: ["x", "y"], address: nil),
-        ])
+        #expect(
+            rows == [
+                Row(
+                    id: 7, active: true, name: "Zoë 田中", score: 1.5, tag: ["a"],
+                    address: .init(city: "Łódź", zip: 90001)),
+                Row(id: 8, active: false, name: "", score: nil, tag: ["x", "y"], address: nil)
+            ])
     }
 
     @Test func jsonTypesAndATopLevelArray() async throws {
         let directory = try TemporaryDirectory()
-        let url = try file(#"""
+        let url = try file(
+            #"""
             [{"id": 7, "active": true, "name": "a", "score": 2, "tag": ["p", "q"], "address": null},
              {"id": 8, "active": false, "name": "b", "score": null, "tag": "solo",
               "address": {"city": "Paris", "zip": 75001}}]
             """#, named: "rows.json", in: directory)
         let rows = try await collect(Row.self, at: "item", from: url)
-        #expect(rows == [
-            Row(id: 7, active: true, name: "a", score: 2, tag: ["p", "q"], address: nil),
-            Row(id: 8, active: false, name: "b", score: nil, tag: ["solo"], address: .init(city: "Paris", zip: 75001)),
-        ])
+        #expect(
+            rows == [
+                Row(id: 7, active: true, name: "a", score: 2, tag: ["p", "q"], address: nil),
+                Row(
+                    id: 8, active: false, name: "b", score: nil, tag: ["solo"],
+                    address: .init(city: "Paris", zip: 75001))
+            ])
     }
 
     @Test func aRecordThatDoesNotDecodeNamesItsLineAndTheKey() async throws {
         let directory = try TemporaryDirectory()
-        let url = try file("<people>\n<person><firstName>A</firstName><lastName>B</lastName></person>\n<person><firstName>C</firstName></person>\n</people>",
-                           named: "bad.xml", in: directory)
+        let url = try file(
+            "<people>\n<person><firstName>A</firstName><lastName>B</lastName></person>\n<person><firstName>C</firstName></person>\n</people>",
+            named: "bad.xml", in: directory)
         var seen: [Person] = []
         do {
-            for try await person in IngestParsers.records(Person.self, at: "people/person", from: url) { seen.append(person) }
+            for try await person in IngestParsers.records(Person.self, at: "people/person", from: url) {
+                seen.append(person)
+            }
             Issue.record("the second person lacks lastName and must fail")
         } catch let error as IngestError {
             #expect(error.kind == .data)
@@ -92,23 +112,29 @@ struct DecodedRecordsTests {
         }
         #expect(seen == [Person(firstName: "A", lastName: "B")])
 
-        let wrongType = try file(#"[{"id": "seven", "active": true, "name": "a", "tag": []}]"#, named: "bad.json", in: directory)
+        let wrongType = try file(
+            #"[{"id": "seven", "active": true, "name": "a", "tag": []}]"#, named: "bad.json", in: directory)
         await #expect(throws: IngestError.self) { _ = try await collect(Row.self, at: "item", from: wrongType) }
     }
 
     @Test func malformedInputAndAPathThatMatchesNothingAreErrors() async throws {
         let directory = try TemporaryDirectory()
         let broken = try file("<people><person><firstName>A</firstName></people>", named: "broken.xml", in: directory)
-        await #expect(throws: IngestError.self) { _ = try await collect(Person.self, at: "people/person", from: broken) }
+        await #expect(throws: IngestError.self) {
+            _ = try await collect(Person.self, at: "people/person", from: broken)
+        }
         let folks = Self.samples.appendingPathComponent("folks.xml")
         await #expect(throws: IngestError.self) { _ = try await collect(Person.self, at: "folks/person", from: folks) }
         await #expect(throws: IngestError.self) {
-            _ = try await collect(Person.self, at: "people/person", from: URL(fileURLWithPath: directory.path("missing.xml")))
+            _ = try await collect(
+                Person.self, at: "people/person", from: URL(fileURLWithPath: directory.path("missing.xml")))
         }
     }
 
     @Test func aPathWhoseParentHoldsNoRecordIsAnErrorThatSuggestsWhereTheRecordsAre() async throws {
-        for (name, path, suggestion) in [("folks.xml", "people/persn", "people/person"), ("folks.json", "people/persn", "people/item")] {
+        for (name, path, suggestion) in [
+            ("folks.xml", "people/persn", "people/person"), ("folks.json", "people/persn", "people/item")
+        ] {
             let error = await #expect(throws: IngestError.self) {
                 _ = try await collect(Person.self, at: path, from: Self.samples.appendingPathComponent(name))
             }
@@ -121,7 +147,9 @@ struct DecodedRecordsTests {
         let directory = try TemporaryDirectory()
         let count = 20_000
         var xml = "<people>"
-        for index in 0..<count { xml += "<person><firstName>F\(index)</firstName><lastName>L\(index)</lastName></person>" }
+        for index in 0..<count {
+            xml += "<person><firstName>F\(index)</firstName><lastName>L\(index)</lastName></person>"
+        }
         xml += "</people>"
         let url = try file(xml, named: "many.xml", in: directory)
 
@@ -152,7 +180,10 @@ struct DecodedRecordsTests {
         return xml + "</people>\n"
     }
 
-    struct Numbered: Decodable { let id: Int; let name: String }
+    struct Numbered: Decodable {
+        let id: Int
+        let name: String
+    }
 
     @Test("A slow consumer: the buffer never holds more than it should")
     func slowConsumerKeepsTheBufferBounded() async throws {
@@ -196,8 +227,10 @@ struct DecodedRecordsTests {
         let url = try file(people(10, badAt: 4), named: "bad.xml", in: directory)
         let failures = FailureLog()
         var ids: [Int] = []
-        for try await person in IngestParsers.records(Numbered.self, at: "people/person", from: url,
-                                                    onFailure: .skip { failures.add($0) }) {
+        for try await person in IngestParsers.records(
+            Numbered.self, at: "people/person", from: url,
+            onFailure: .skip { failures.add($0) })
+        {
             ids.append(person.id)
         }
         #expect(ids == [0, 1, 2, 3, 5, 6, 7, 8, 9])
@@ -211,6 +244,14 @@ struct DecodedRecordsTests {
 final class FailureLog: @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [IngestError] = []
-    func add(_ error: IngestError) { lock.lock(); collected.append(error); lock.unlock() }
-    var errors: [IngestError] { lock.lock(); defer { lock.unlock() }; return collected }
+    func add(_ error: IngestError) {
+        lock.lock()
+        collected.append(error)
+        lock.unlock()
+    }
+    var errors: [IngestError] {
+        lock.lock()
+        defer { lock.unlock() }
+        return collected
+    }
 }

@@ -60,8 +60,13 @@ import Darwin
             .split(whereSeparator: { $0 == "," || $0.isWhitespace })
             .map { $0.hasSuffix("//") ? String($0.dropLast(2)) : String($0) }
         return names.filter { name in
-            guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
-            return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+            guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else {
+                return false
+            }
+            return name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+            }
         }
     }
 
@@ -77,7 +82,7 @@ import Darwin
         var checked: [String] = [], refused: [String] = []
         for name in try Self.iconvEncodings() {
             let references = (0...255).map { Self.reference(name, UInt8($0)) }
-            guard let all = references as? [Reference] else { continue }   // iconv cannot open it
+            guard let all = references as? [Reference] else { continue }  // iconv cannot open it
             // Single-byte: every byte alone is undefined or one character. A byte that
             // starts a longer sequence, or converts to nothing (a shift: ISO-2022-KR's
             // SO and SI) or to several characters, is not.
@@ -97,7 +102,8 @@ import Darwin
                 guard case .scalars(let scalars) = reference, let scalar = scalars.first else {
                     return Self.isXMLSyntax(UInt32(byte))
                 }
-                return scalar > 0xFFFF || (scalar != UInt32(byte) && (Self.isXMLSyntax(UInt32(byte)) || Self.isXMLSyntax(scalar)))
+                return scalar > 0xFFFF
+                    || (scalar != UInt32(byte) && (Self.isXMLSyntax(UInt32(byte)) || Self.isXMLSyntax(scalar)))
             }
             let table: ExpatIconvEncoding
             do {
@@ -109,18 +115,23 @@ import Darwin
             }
             #expect(!mustRefuse, "\(name) cannot be a byte table, but one was built")
             for byte in 0x20...0xFF {
-                let expected: Int32 = switch all[byte] {
-                case .scalars(let scalars): scalars.first.map { Int32($0) } ?? -1
-                default: -1
-                }
-                #expect(table.map[byte] == expected,
-                        "\(name) byte 0x\(String(byte, radix: 16)): table \(table.map[byte]), iconv \(expected)")
+                let expected: Int32 =
+                    switch all[byte] {
+                    case .scalars(let scalars): scalars.first.map { Int32($0) } ?? -1
+                    default: -1
+                    }
+                #expect(
+                    table.map[byte] == expected,
+                    "\(name) byte 0x\(String(byte, radix: 16)): table \(table.map[byte]), iconv \(expected)")
             }
             checked.append(name)
         }
         // The encodings of the issue are among them, and so are the usual suspects.
-        for name in ["WINDOWS-1255", "WINDOWS-1258", "CP1255", "CP1258", "TCVN5712-1", "WINDOWS-1252", "KOI8-R", "ISO-8859-2"] {
-            #expect(checked.contains(name), "\(name) was not checked (checked \(checked.count), refused \(refused.count))")
+        for name in [
+            "WINDOWS-1255", "WINDOWS-1258", "CP1255", "CP1258", "TCVN5712-1", "WINDOWS-1252", "KOI8-R", "ISO-8859-2"
+        ] {
+            #expect(
+                checked.contains(name), "\(name) was not checked (checked \(checked.count), refused \(refused.count))")
         }
         #expect(checked.count > 200, "only \(checked.count) single-byte encodings found")
     }

@@ -33,20 +33,21 @@ import IngestTestSupport
     }
 
     @Test func cdataEntitiesAndCharacterReferencesBecomeText() throws {
-        let log = try events(#"<!DOCTYPE a [<!ENTITY co "Smith &amp; Sons">]><a><![CDATA[<b>x</b>]]> &co; &#233;&#x1F600;</a>"#)
+        let log = try events(
+            #"<!DOCTYPE a [<!ENTITY co "Smith &amp; Sons">]><a><![CDATA[<b>x</b>]]> &co; &#233;&#x1F600;</a>"#)
         #expect(log.events == ["<a>", "<b>x</b> Smith & Sons é😀", "</a>"])
     }
 
     @Test func iconvTablesDescribeSingleAndMultiByteEncodings() throws {
         let latin2 = try ExpatIconvEncoding(name: "ISO-8859-2")
         #expect(latin2.map[0x41] == 0x41)
-        #expect(latin2.map[0xA3] == 0x141)      // Ł
+        #expect(latin2.map[0xA3] == 0x141)  // Ł
         let shiftJIS = try ExpatIconvEncoding(name: "Shift_JIS")
-        #expect(shiftJIS.map[0x93] == -2)       // lead byte of 日
-        #expect(shiftJIS.map[0xB1] == 0xFF71)   // half-width ｱ, one byte
+        #expect(shiftJIS.map[0x93] == -2)  // lead byte of 日
+        #expect(shiftJIS.map[0xB1] == 0xFF71)  // half-width ｱ, one byte
         let eucJP = try ExpatIconvEncoding(name: "EUC-JP")
-        #expect(eucJP.map[0x8F] == -3)          // JIS X 0212, three bytes
-        #expect(eucJP.map[0x8E] == -2)          // half-width kana, two bytes
+        #expect(eucJP.map[0x8F] == -3)  // JIS X 0212, three bytes
+        #expect(eucJP.map[0x8E] == -2)  // half-width kana, two bytes
         #expect(eucJP.map[0xB0] == -2)
     }
 
@@ -60,9 +61,11 @@ import IngestTestSupport
 
     @Test func multiByteCharactersSplitAcrossChunksDecode() throws {
         // <a b="日本ｱ">丂</a>… in Shift_JIS (日本ｱ) and EUC-JP (丂), bytes as the standards give them.
-        let shiftJIS: [UInt8] = Array(#"<?xml version="1.0" encoding="Shift_JIS"?><a b=""#.utf8) + [0x93, 0xFA, 0x96, 0x7B, 0xB1]
+        let shiftJIS: [UInt8] =
+            Array(#"<?xml version="1.0" encoding="Shift_JIS"?><a b=""#.utf8) + [0x93, 0xFA, 0x96, 0x7B, 0xB1]
             + Array("\">".utf8) + [0x93, 0xFA] + Array("</a>".utf8)
-        let eucJP: [UInt8] = Array(#"<?xml version="1.0" encoding="EUC-JP"?><a>"#.utf8) + [0x8F, 0xB0, 0xA1] + Array("</a>".utf8)
+        let eucJP: [UInt8] =
+            Array(#"<?xml version="1.0" encoding="EUC-JP"?><a>"#.utf8) + [0x8F, 0xB0, 0xA1] + Array("</a>".utf8)
         for size in [1, 2, 3, 5, 64] {
             let log = EventLog()
             try ExpatParser(chunkSize: size).parse(bytes: shiftJIS, into: log)
@@ -76,7 +79,8 @@ import IngestTestSupport
     @Test func textSplitAcrossChunksIsDeliveredWhole() throws {
         let xml = "<a><b>Łukasz Dvořák 田中 Смирнов</b></a>"
         for size in [1, 2, 3, 7] {
-            #expect(try events(xml, chunkSize: size).events == ["<a>", "<b>", "Łukasz Dvořák 田中 Смирнов", "</b>", "</a>"])
+            #expect(
+                try events(xml, chunkSize: size).events == ["<a>", "<b>", "Łukasz Dvořák 田中 Смирнов", "</b>", "</a>"])
         }
     }
 

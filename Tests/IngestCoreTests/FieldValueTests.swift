@@ -25,8 +25,10 @@ import IngestTestSupport
         #expect(infer(text) == .number(.init(text: text, kind: .real)))
     }
 
-    @Test(arguments: ["007", "+1", "-0", "1.50", "1e5", "9223372036854775808", "0.30000000000000004",
-                      "12345678901234567.5", " 42", "42 ", "", "1,5", "NaN", "inf", "0x10", "2024-01-02", "-", "."])
+    @Test(arguments: [
+        "007", "+1", "-0", "1.50", "1e5", "9223372036854775808", "0.30000000000000004",
+        "12345678901234567.5", " 42", "42 ", "", "1,5", "NaN", "inf", "0x10", "2024-01-02", "-", "."
+    ])
     func anythingThatWouldNotSurviveConversionStaysText(_ text: String) {
         #expect(infer(text) == .text(text))
     }
@@ -39,7 +41,9 @@ struct NumberFastPathTests {
         var generator = SystemRandomNumberGenerator()
         var checked = 0
         for _ in 0..<20_000 {
-            let integer = Int.random(in: 0...3, using: &generator) == 0 ? "0" : String(Int.random(in: 1...999_999_999, using: &generator))
+            let integer =
+                Int.random(in: 0...3, using: &generator) == 0
+                ? "0" : String(Int.random(in: 1...999_999_999, using: &generator))
             let fraction = String(Int.random(in: 1...99_999_999, using: &generator))
             let padded = String(repeating: "0", count: Int.random(in: 0...3, using: &generator)) + fraction
             let text = (Bool.random(using: &generator) ? "-" : "") + integer + "." + padded

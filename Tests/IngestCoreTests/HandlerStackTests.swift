@@ -30,7 +30,8 @@ final class LoggingHandler: ElementHandler {
     }
 
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        log.lines.append("\(label) finished \((child as! LoggingHandler).label) text \(element.text.string.debugDescription)")
+        log.lines.append(
+            "\(label) finished \((child as! LoggingHandler).label) text \(element.text.string.debugDescription)")
     }
 
     func didEnd(_ element: ElementEnd) throws {
@@ -47,16 +48,17 @@ final class LoggingHandler: ElementHandler {
         try harness.element("c", text: "x")
         try harness.end("b")
         try harness.end("a")
-        #expect(log.lines == [
-            "root start a depth 1",
-            "b start b depth 2",
-            "c start c depth 3",
-            "c end c children false",
-            "b finished c text \"x\"",
-            "b end b children true",
-            "root finished b text \"\"",
-            "root end a children true",
-        ])
+        #expect(
+            log.lines == [
+                "root start a depth 1",
+                "b start b depth 2",
+                "c start c depth 3",
+                "c end c children false",
+                "b finished c text \"x\"",
+                "b end b children true",
+                "root finished b text \"\"",
+                "root end a children true"
+            ])
     }
 
     @Test func textInPiecesIsAccumulatedForTheElement() throws {
@@ -77,10 +79,11 @@ final class LoggingHandler: ElementHandler {
         try harness.element("b", text: "first, longer")
         try harness.element("b", text: "2nd")
         try harness.end("a")
-        #expect(log.lines.filter { $0.hasPrefix("root finished") } == [
-            "root finished b text \"first, longer\"",
-            "root finished b text \"2nd\"",
-        ])
+        #expect(
+            log.lines.filter { $0.hasPrefix("root finished") } == [
+                "root finished b text \"first, longer\"",
+                "root finished b text \"2nd\""
+            ])
     }
 
     @Test func aSkippedChildAndItsSubtreeReachNoHandler() throws {
@@ -103,10 +106,10 @@ final class LoggingHandler: ElementHandler {
         let root = LoggingHandler("root", log: log)
         root.failOn = "bad"
         let harness = HandlerHarness(root: root)
-        try harness.start("a")   // line 2
+        try harness.start("a")  // line 2
         try harness.start("ok")  // line 3
-        try harness.end("ok")    // line 4
-        let error = #expect(throws: IngestError.self) { try harness.start("bad") } // line 5
+        try harness.end("ok")  // line 4
+        let error = #expect(throws: IngestError.self) { try harness.start("bad") }  // line 5
         #expect(error?.position?.line == 5)
         #expect(error?.kind == .data)
         #expect(error?.description == "5:1: refusing <bad>")

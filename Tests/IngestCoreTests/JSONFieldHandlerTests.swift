@@ -18,7 +18,9 @@ import IngestTestSupport
             final class Record: ElementHandler {
                 let tree = ElementTreeHandler()
                 var json: String?
-                func handler(forChild element: ElementStart) throws -> (any ElementHandler)? { json == nil ? tree : nil }
+                func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+                    json == nil ? tree : nil
+                }
                 func didFinish(child: any ElementHandler, element: ElementEnd) throws {
                     json = tree.value(of: element).serialized
                 }
@@ -33,16 +35,17 @@ import IngestTestSupport
     }
 
     static let shapes: [String] = [
-        "<v><a>1</a><a>2</a></v>",                                   // a list
-        "<v><a>1</a></v>",                                           // a one-item list
-        "<v><a>1</a><b>2</b><a>3</a></v>",                           // repeats grouped where first met
-        #"<v kind="home"><city>Zürich</city></v>"#,                  // attributes as @name
-        #"<v unit="USD">39.99</v>"#,                                 // attributes and #text
-        "<v>before<b>x</b>after</v>",                                // mixed text
-        #"<v><p q="1"><r>deep "quoted" \ text</r><r/></p><s>&#9;tab&#10;line</s></v>"#,   // nesting, escapes, empty elements
+        "<v><a>1</a><a>2</a></v>",  // a list
+        "<v><a>1</a></v>",  // a one-item list
+        "<v><a>1</a><b>2</b><a>3</a></v>",  // repeats grouped where first met
+        #"<v kind="home"><city>Zürich</city></v>"#,  // attributes as @name
+        #"<v unit="USD">39.99</v>"#,  // attributes and #text
+        "<v>before<b>x</b>after</v>",  // mixed text
+        // nesting, escapes, empty elements
+        #"<v><p q="1"><r>deep "quoted" \ text</r><r/></p><s>&#9;tab&#10;line</s></v>"#,
         "<v><a><b><c><d>deep</d></c></b></a></v>",
         "<v><x:y xmlns:x='urn:x'>n</x:y><x:y xmlns:x='urn:x'>m</x:y></v>",
-        "<v><a>&#x7f;&#x1F600;</a></v>",
+        "<v><a>&#x7f;&#x1F600;</a></v>"
     ]
 
     @Test(arguments: shapes)
@@ -50,7 +53,10 @@ import IngestTestSupport
         let xml = "<r><rec>\(field)</rec></r>"
         let mapped = try mapXML(xml)
         let value = try #require(mapped.records.first?.fields["v"])
-        guard case .json(let json, _) = value else { Issue.record("not nested: \(value)"); return }
+        guard case .json(let json, _) = value else {
+            Issue.record("not nested: \(value)")
+            return
+        }
         #expect(json == (try treeJSON(xml)))
     }
 
@@ -69,7 +75,10 @@ import IngestTestSupport
     func manyChildren() throws {
         let children = (0..<5_000).map { "<c\($0)>\($0)</c\($0)>" }.joined()
         let mapped = try mapXML("<r><rec><v a='1'>\(children)</v></rec></r>")
-        guard case .json(let json, .object)? = mapped.records.first?.fields["v"] else { Issue.record("not an object"); return }
+        guard case .json(let json, .object)? = mapped.records.first?.fields["v"] else {
+            Issue.record("not an object")
+            return
+        }
         #expect(json.hasPrefix(#"{"@a":"1","c0":"0","c1":"1""#))
         #expect(json.hasSuffix(#""c4999":"4999"}"#))
     }

@@ -5,8 +5,10 @@ import IngestTesting
 import IngestTestSupport
 
 /// Runs `json` through the JSON parser and the automatic mapping.
-func mapJSON(_ json: String, name: String = "doc", lines: Bool = false, records: String? = nil,
-             chunkSize: Int = defaultChunkSize) throws -> CollectingSink {
+func mapJSON(
+    _ json: String, name: String = "doc", lines: Bool = false, records: String? = nil,
+    chunkSize: Int = defaultChunkSize
+) throws -> CollectingSink {
     let sink = CollectingSink()
     let path = try records.map { try RecordPath($0).belowDocumentElement }
     let mapping = AutomaticMapping(recordPath: path, sink: sink, format: lines ? .jsonLines : .json)
@@ -21,8 +23,9 @@ struct JSONMappingTests {
     @Test("folks.json maps to the same records as folks.xml")
     func folksParity() throws {
         let xml = try mapXML(String(contentsOf: folksURL, encoding: .utf8))
-        let json = try mapJSON(String(contentsOf: packageRoot.appendingPathComponent("Samples/folks.json"), encoding: .utf8),
-                               name: "folks")
+        let json = try mapJSON(
+            String(contentsOf: packageRoot.appendingPathComponent("Samples/folks.json"), encoding: .utf8),
+            name: "folks")
         #expect(json.records == xml.records)
         #expect(json.records.count == 3)
         #expect(json.records.first?.table == "people")
@@ -30,15 +33,20 @@ struct JSONMappingTests {
 
     @Test("JSON types are kept: strings stay text, numbers are numbers with their digits, booleans and null typed")
     func types() throws {
-        let sink = try mapJSON(#"[{"s":"42","i":42,"r":472.942,"big":123456789012345678901,"e":1e5,"t":true,"f":false,"n":null,"huge":1e400,"p":10.00}]"#)
+        let sink = try mapJSON(
+            #"[{"s":"42","i":42,"r":472.942,"big":123456789012345678901,"e":1e5,"t":true,"f":false,"n":null,"huge":1e400,"p":10.00}]"#
+        )
         let row = try #require(sink.records.first)
         #expect(row.table == "doc")
         #expect(row.fields["s"] == .text("42"))
         #expect(row.fields["i"] == .number(.init(text: "42", kind: .integer)))
         #expect(row.fields["r"] == .number(.init(text: "472.942", kind: .real)))
-        #expect(row.fields["big"] == .number(.init(text: "123456789012345678901", kind: .real)),
-                "an integer past 64 bits is a real, its digits kept")
-        #expect(row.fields["e"] == .number(.init(text: "1e5", kind: .real)), "a number REAL would rewrite is a real all the same")
+        #expect(
+            row.fields["big"] == .number(.init(text: "123456789012345678901", kind: .real)),
+            "an integer past 64 bits is a real, its digits kept")
+        #expect(
+            row.fields["e"] == .number(.init(text: "1e5", kind: .real)),
+            "a number REAL would rewrite is a real all the same")
         #expect(row.fields["p"] == .number(.init(text: "10.00", kind: .real)))
         #expect(row.fields["huge"] == .text("1e400"), "past a Double's range: its text")
         #expect(row.fields["t"] == .bool(true))
@@ -49,7 +57,8 @@ struct JSONMappingTests {
 
     @Test("Nested values are kept as the JSON they were, empty ones included")
     func nested() throws {
-        let sink = try mapJSON(#"{"people":[{"tags":["a"],"none":[],"obj":{},"deep":{"k":[1,"x",{"y":null}],"b":true}}]}"#)
+        let sink = try mapJSON(
+            #"{"people":[{"tags":["a"],"none":[],"obj":{},"deep":{"k":[1,"x",{"y":null}],"b":true}}]}"#)
         let row = try #require(sink.records.first)
         #expect(row.fields["tags"] == .json(#"["a"]"#, .array), "a one-item list stays a list")
         #expect(row.fields["none"] == .json("[]", .array))
@@ -78,7 +87,8 @@ struct JSONMappingTests {
     @Test("Arrays of scalars give one field per record, named after the item")
     func scalarItems() throws {
         let sink = try mapJSON("[1, \"two\", null]", name: "values")
-        #expect(sink.records.map { $0.fields["item"] } == [.number(.init(text: "1", kind: .integer)), .text("two"), .null])
+        #expect(
+            sink.records.map { $0.fields["item"] } == [.number(.init(text: "1", kind: .integer)), .text("two"), .null])
     }
 
     @Test("A repeated key becomes a list, as a repeated XML element does")
@@ -106,7 +116,8 @@ struct JSONMappingTests {
 
     @Test("Mapping gives the same records however the input is chunked", arguments: [1, 3, 17])
     func chunking(chunkSize: Int) throws {
-        let json = #"{"people":[{"firstName":"Matt","tags":["a","b"],"n":1.25},{"firstName":"Dudl\u00e9y","tags":[],"n":null}]}"#
+        let json =
+            #"{"people":[{"firstName":"Matt","tags":["a","b"],"n":1.25},{"firstName":"Dudl\u00e9y","tags":[],"n":null}]}"#
         #expect(try mapJSON(json, chunkSize: chunkSize).records == (try mapJSON(json).records))
     }
 }

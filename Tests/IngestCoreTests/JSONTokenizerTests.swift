@@ -32,13 +32,17 @@ final class KindLog: ParseEventReceiver {
     }
 }
 
-func jsonEvents(_ json: String, lines: Bool = false, chunkSize: Int = defaultChunkSize,
-                limits: ParseLimits = .default) throws -> [String] {
+func jsonEvents(
+    _ json: String, lines: Bool = false, chunkSize: Int = defaultChunkSize,
+    limits: ParseLimits = .default
+) throws -> [String] {
     try jsonEvents(bytes: Array(json.utf8), lines: lines, chunkSize: chunkSize, limits: limits)
 }
 
-func jsonEvents(bytes: [UInt8], lines: Bool = false, chunkSize: Int = defaultChunkSize,
-                limits: ParseLimits = .default) throws -> [String] {
+func jsonEvents(
+    bytes: [UInt8], lines: Bool = false, chunkSize: Int = defaultChunkSize,
+    limits: ParseLimits = .default
+) throws -> [String] {
     let log = KindLog()
     try JSONParser(documentName: "doc", lines: lines, limits: limits, chunkSize: chunkSize)
         .parse(bytes: bytes, into: log)
@@ -67,11 +71,12 @@ struct JSONTokenizerTests {
     @Test("Objects, arrays and scalars become named elements with their kinds")
     func eventModel() throws {
         let events = try jsonEvents(#"{"people":[{"name":"Matt","age":42,"ok":true,"x":null}],"n":-1.5e3}"#)
-        #expect(events == [
-            "{doc", "[people", "{item",
-            "name:string=Matt", "age:number=42", "ok:boolean=true", "x:null=",
-            "/item", "/people", "n:number=-1.5e3", "/doc",
-        ])
+        #expect(
+            events == [
+                "{doc", "[people", "{item",
+                "name:string=Matt", "age:number=42", "ok:boolean=true", "x:null=",
+                "/item", "/people", "n:number=-1.5e3", "/doc"
+            ])
     }
 
     @Test("A top-level scalar is the document element")
@@ -84,19 +89,24 @@ struct JSONTokenizerTests {
     @Test("Escapes, surrogate pairs and multi-byte UTF-8 decode exactly")
     func escapes() throws {
         let events = try jsonEvents(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u4e2d\ud83d\ude00", "é中😀", "\u0000"]"#)
-        #expect(events == ["[doc", "item:string=a\"b\\c/d\u{8}\u{c}\n\r\t", "item:string=é中😀", "item:string=é中😀",
-                           "item:string=\u{0}", "/doc"])
+        #expect(
+            events == [
+                "[doc", "item:string=a\"b\\c/d\u{8}\u{c}\n\r\t", "item:string=é中😀", "item:string=é中😀",
+                "item:string=\u{0}", "/doc"
+            ])
     }
 
     @Test("Any key is a name, even an empty one or one that looks like SQL")
     func keysAreData() throws {
         let events = try jsonEvents(#"{"":1,"x\"); DROP TABLE people; --":2,"A":3,"a":4}"#)
-        #expect(events == ["{doc", ":number=1", "x\"); DROP TABLE people; --:number=2", "A:number=3", "a:number=4", "/doc"])
+        #expect(
+            events == ["{doc", ":number=1", "x\"); DROP TABLE people; --:number=2", "A:number=3", "a:number=4", "/doc"])
     }
 
     @Test("Split anywhere, a document gives the same events", arguments: [1, 2, 3, 5, 7, 64])
     func splitAnywhere(chunkSize: Int) throws {
-        let json = #"{"k\u00e9y": ["str\ud83d\ude00ing", "é中😀 plain", -12.5e-3, 123456789012345678901234567890, true, false, null, {"": []}], "last": "x\\y"}"#
+        let json =
+            #"{"k\u00e9y": ["str\ud83d\ude00ing", "é中😀 plain", -12.5e-3, 123456789012345678901234567890, true, false, null, {"": []}], "last": "x\\y"}"#
         let whole = try jsonEvents(json)
         #expect(try jsonEvents(json, chunkSize: chunkSize) == whole)
         #expect(whole.contains("item:number=123456789012345678901234567890"))
@@ -105,11 +115,14 @@ struct JSONTokenizerTests {
 
     @Test("Numbers keep their exact text")
     func numbersAsWritten() throws {
-        let events = try jsonEvents("[0, -0, 1.50, 1E+2, 9223372036854775808, 0.1e-400, 3.141592653589793238462643383279]")
-        #expect(events.dropFirst().dropLast() == [
-            "item:number=0", "item:number=-0", "item:number=1.50", "item:number=1E+2",
-            "item:number=9223372036854775808", "item:number=0.1e-400", "item:number=3.141592653589793238462643383279",
-        ])
+        let events = try jsonEvents(
+            "[0, -0, 1.50, 1E+2, 9223372036854775808, 0.1e-400, 3.141592653589793238462643383279]")
+        #expect(
+            events.dropFirst().dropLast() == [
+                "item:number=0", "item:number=-0", "item:number=1.50", "item:number=1E+2",
+                "item:number=9223372036854775808", "item:number=0.1e-400",
+                "item:number=3.141592653589793238462643383279"
+            ])
     }
 
     @Test("Errors name line and column and say what is wrong")
@@ -152,23 +165,31 @@ struct JSONTokenizerTests {
     @Test("Nesting and string size are bounded")
     func limits() throws {
         let limits = ParseLimits(maxDepth: 10, maxTextBytes: 16)
-        #expect(try jsonEvents(String(repeating: "[", count: 10) + String(repeating: "]", count: 10), limits: limits).count == 20)
+        #expect(
+            try jsonEvents(String(repeating: "[", count: 10) + String(repeating: "]", count: 10), limits: limits).count
+                == 20)
         let deep = jsonError(String(repeating: "[", count: 11) + String(repeating: "]", count: 11), limits: limits)
         #expect(deep?.message.contains("nested deeper than 10") == true)
-        let deepScalar = jsonError(String(repeating: "[", count: 10) + "1" + String(repeating: "]", count: 10), limits: limits)
+        let deepScalar = jsonError(
+            String(repeating: "[", count: 10) + "1" + String(repeating: "]", count: 10), limits: limits)
         #expect(deepScalar?.message.contains("nested deeper than 10") == true)
-        #expect(jsonError("[\"\(String(repeating: "x", count: 17))\"]", limits: limits)?.message.contains("longer than 16") == true)
-        #expect(jsonError("[\"\(String(repeating: "\\n", count: 17))\"]", limits: limits)?.message.contains("longer than 16") == true)
+        #expect(
+            jsonError("[\"\(String(repeating: "x", count: 17))\"]", limits: limits)?.message.contains("longer than 16")
+                == true)
+        #expect(
+            jsonError("[\"\(String(repeating: "\\n", count: 17))\"]", limits: limits)?.message.contains(
+                "longer than 16") == true)
         // The default limit stops a hundred thousand open brackets without exhausting the stack.
         #expect(jsonError(String(repeating: "[", count: 100_000))?.message.contains("nested deeper") == true)
     }
 
     @Test("JSON Lines: every value is an item of one array, blank lines and concatenation allowed")
     func jsonLines() throws {
-        #expect(try jsonEvents("{\"a\":1}\n\n{\"a\":2}{\"a\":3} 4\n", lines: true) == [
-            "[doc", "{item", "a:number=1", "/item", "{item", "a:number=2", "/item",
-            "{item", "a:number=3", "/item", "item:number=4", "/doc",
-        ])
+        #expect(
+            try jsonEvents("{\"a\":1}\n\n{\"a\":2}{\"a\":3} 4\n", lines: true) == [
+                "[doc", "{item", "a:number=1", "/item", "{item", "a:number=2", "/item",
+                "{item", "a:number=3", "/item", "item:number=4", "/doc"
+            ])
         #expect(try jsonEvents("", lines: true) == ["[doc", "/doc"])
         #expect(try jsonEvents("\n\n", lines: true) == ["[doc", "/doc"])
         let cut = jsonError("{\"a\":1}\n{\"a\":", lines: true)

@@ -9,7 +9,7 @@ import IngestTestSupport
             .array([.string("a"), .string("b")]),
             .object([("@kind", .string("home")), ("city", .string("Zürich")), ("list", .array([]))]),
             .object([("q", .string("\"\\/\n\r\t\u{1}😀"))]),
-            .array([.number("-1.5e3"), .bool(true), .bool(false), .null, .object([])]),
+            .array([.number("-1.5e3"), .bool(true), .bool(false), .null, .object([])])
         ]
         for value in values {
             #expect(try JSONValue(parsing: value.serialized) == value)

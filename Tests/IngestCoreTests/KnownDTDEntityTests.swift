@@ -20,7 +20,8 @@ import IngestTestSupport
 
     static let parsers = UndeclaredEntityParserTests.parsers
 
-    static let rss091 = #"<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "http://my.netscape.com/publish/formats/rss-0.91.dtd">"#
+    static let rss091 =
+        #"<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "http://my.netscape.com/publish/formats/rss-0.91.dtd">"#
 
     static let xhtml = [
         #"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">"#,
@@ -28,12 +29,13 @@ import IngestTestSupport
         #"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Frameset//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-frameset.dtd">"#,
         #"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">"#,
         #"<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd">"#,
-        #"<!DOCTYPE html SYSTEM "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">"#,
+        #"<!DOCTYPE html SYSTEM "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">"#
     ]
 
     func events(_ xml: String, _ which: Parser) throws -> (events: [String], warnings: [ParseWarning]) {
         let warnings = Warnings(), log = EventLog()
-        try which.parser(onWarning: { warnings.add($0) }).parse(bytes: Array(xml.utf8), into: log, displayName: "doc.xml")
+        try which.parser(onWarning: { warnings.add($0) }).parse(
+            bytes: Array(xml.utf8), into: log, displayName: "doc.xml")
         return (log.events, warnings.all)
     }
 
@@ -66,7 +68,8 @@ import IngestTestSupport
     @Test("XHTML 1.0 / 1.1 and HTML 4.01 public ids, and a known SYSTEM id alone", arguments: parsers)
     func xhtmlDoctypes(_ which: Parser) throws {
         for doctype in Self.xhtml {
-            let (events, warnings) = try events("\(doctype)<html><p a=\"&copy;\">&laquo;&nbsp;&euro;&raquo;</p></html>", which)
+            let (events, warnings) = try events(
+                "\(doctype)<html><p a=\"&copy;\">&laquo;&nbsp;&euro;&raquo;</p></html>", which)
             #expect(events == ["<html>", "<p a=©>", "«\u{A0}€»", "</p>", "</html>"], "\(doctype)")
             #expect(warnings.isEmpty, "\(doctype): \(warnings)")
         }
@@ -74,13 +77,15 @@ import IngestTestSupport
 
     @Test("An unknown public id: kept as written, one warning per name, with file:line:column", arguments: parsers)
     func unknownPublicID(_ which: Parser) throws {
-        let xml = "<!DOCTYPE r PUBLIC \"-//Example//DTD Nothing//EN\" \"http://example.com/x.dtd\">\n<r><a>x &laquo;y&laquo;</a>\n<b>&foo;</b></r>"
+        let xml =
+            "<!DOCTYPE r PUBLIC \"-//Example//DTD Nothing//EN\" \"http://example.com/x.dtd\">\n<r><a>x &laquo;y&laquo;</a>\n<b>&foo;</b></r>"
         let (events, warnings) = try events(xml, which)
         #expect(events == ["<r>", "<a>", "x &laquo;y&laquo;", "</a>", "\n", "<b>", "&foo;", "</b>", "</r>"])
-        #expect(warnings.map(\.message) == [
-            #"entity 'laquo' is not declared in the document (the external DTD "http://example.com/x.dtd" may declare it, and ingest never reads external declarations): kept as written, "&laquo;""#,
-            #"entity 'foo' is not declared in the document (the external DTD "http://example.com/x.dtd" may declare it, and ingest never reads external declarations): kept as written, "&foo;""#,
-        ])
+        #expect(
+            warnings.map(\.message) == [
+                #"entity 'laquo' is not declared in the document (the external DTD "http://example.com/x.dtd" may declare it, and ingest never reads external declarations): kept as written, "&laquo;""#,
+                #"entity 'foo' is not declared in the document (the external DTD "http://example.com/x.dtd" may declare it, and ingest never reads external declarations): kept as written, "&foo;""#
+            ])
         #expect(warnings.first?.file == "doc.xml")
         #expect(warnings.first?.position?.line == 2)
         #expect(warnings.last?.position?.line == 3)
@@ -89,7 +94,8 @@ import IngestTestSupport
 
     @Test("RSS 0.91's entities expand, another is kept as written", arguments: parsers)
     func rssWithAnUnknownEntity(_ which: Parser) throws {
-        let xml = "\(Self.rss091)\n<rss version=\"0.91\"><channel><title>A &laquo;b&raquo; &nbsp;c</title><item><title>x &eacute; &foo;</title></item></channel></rss>"
+        let xml =
+            "\(Self.rss091)\n<rss version=\"0.91\"><channel><title>A &laquo;b&raquo; &nbsp;c</title><item><title>x &eacute; &foo;</title></item></channel></rss>"
         let (events, warnings) = try events(xml, which)
         #expect(events.contains("A «b» \u{A0}c"), "\(events)")
         #expect(events.contains("x é &foo;"), "\(events)")
@@ -105,17 +111,22 @@ import IngestTestSupport
 
     @Test("The internal subset's declaration of a name wins over the known DTD's", arguments: parsers)
     func internalSubsetOverrides(_ which: Parser) throws {
-        let xml = #"<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "rss-0.91.dtd" [<!ENTITY nbsp "NB">]><rss a="&nbsp;">&nbsp;&copy;</rss>"#
+        let xml =
+            #"<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "rss-0.91.dtd" [<!ENTITY nbsp "NB">]><rss a="&nbsp;">&nbsp;&copy;</rss>"#
         let (events, warnings) = try events(xml, which)
         #expect(events == ["<rss a=NB>", "NB©", "</rss>"])
         #expect(warnings.isEmpty)
     }
 
-    @Test("An unknown entity in an attribute value is still refused: both parsers drop it from the value", arguments: parsers)
+    @Test(
+        "An unknown entity in an attribute value is still refused: both parsers drop it from the value",
+        arguments: parsers)
     func attributeStillRefused(_ which: Parser) throws {
         let xml = "\(Self.rss091)<rss a=\"x&foo;\"/>"
         let error = #expect(throws: IngestError.self) { try events(xml, which) }
-        #expect(error?.message.hasPrefix("entity 'foo' is not declared in the document") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.hasPrefix("entity 'foo' is not declared in the document") == true,
+            "\(String(describing: error))")
     }
 
     @Test("Without an external subset an undeclared entity stays malformed (65)", arguments: parsers)
@@ -159,7 +170,9 @@ import IngestTestSupport
             let previous = "&a\(level - 1);"
             declarations += "<!ENTITY a\(level) \"\(String(repeating: previous, count: 10))\">"
         }
-        let xml = #"<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "x" ["# + declarations + "]><rss>&a9;</rss>"
+        let xml =
+            #"<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "x" ["# + declarations
+            + "]><rss>&a9;</rss>"
         let error = #expect(throws: IngestError.self) { try events(xml, which) }
         #expect(error?.kind == .data)
     }

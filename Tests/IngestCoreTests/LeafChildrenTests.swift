@@ -23,12 +23,16 @@ final class LeafTakingHandler: ElementHandler {
 
     func take(scalar element: ElementEnd) throws -> Bool {
         if declined.contains(element.name.qualified) { return false }
-        log.lines.append("\(label) took \(element.name) \(element.text.string.debugDescription) kind \(element.kind) depth \(element.depth) at \(element.startPosition.byteOffset)-\(element.position.byteOffset)")
+        log.lines.append(
+            "\(label) took \(element.name) \(element.text.string.debugDescription) kind \(element.kind) depth \(element.depth) at \(element.startPosition.byteOffset)-\(element.position.byteOffset)"
+        )
         return true
     }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        log.lines.append("\(label) asked for \(element.name) depth \(element.depth) at \(element.position.byteOffset) attributes \(element.attributes.count)")
+        log.lines.append(
+            "\(label) asked for \(element.name) depth \(element.depth) at \(element.position.byteOffset) attributes \(element.attributes.count)"
+        )
         if skipped.contains(element.name.qualified) { return nil }
         return LeafTakingHandler(element.name.qualified, log: log)
     }
@@ -66,10 +70,11 @@ final class LeafTakingHandler: ElementHandler {
             try harness.element("empty", text: "")
             try harness.end("person")
         }
-        #expect(lines(of: log, where: { $0.hasPrefix("root took") }) == [
-            "root took first \"Zoë\" kind markup depth 2",
-            "root took empty \"\" kind markup depth 2",
-        ])
+        #expect(
+            lines(of: log, where: { $0.hasPrefix("root took") }) == [
+                "root took first \"Zoë\" kind markup depth 2",
+                "root took empty \"\" kind markup depth 2"
+            ])
         #expect(!log.lines.contains { $0.contains("asked for") }, "a leaf needs no handler: \(log.lines)")
     }
 
@@ -100,16 +105,17 @@ final class LeafTakingHandler: ElementHandler {
             try harness.end("address")
             try harness.end("person")
         }
-        #expect(lines(of: log, where: { !$0.hasPrefix("root start") }) == [
-            "root asked for address depth 2",
-            "address start",
-            "address text \"before \"",
-            "address took city \"Oslo\" kind markup depth 3",
-            "address text \" after\"",
-            "address end \"before  after\" children true",
-            "root finished address",
-            "root end \"\" children true",
-        ])
+        #expect(
+            lines(of: log, where: { !$0.hasPrefix("root start") }) == [
+                "root asked for address depth 2",
+                "address start",
+                "address text \"before \"",
+                "address took city \"Oslo\" kind markup depth 3",
+                "address text \" after\"",
+                "address end \"before  after\" children true",
+                "root finished address",
+                "root end \"\" children true"
+            ])
     }
 
     @Test func aDeclinedLeafGoesThroughAHandlerAfterAll() throws {
@@ -121,13 +127,14 @@ final class LeafTakingHandler: ElementHandler {
             try harness.element("note", text: "hi")
             try harness.end("person")
         }
-        #expect(lines(of: log, where: { !$0.hasPrefix("root start") && !$0.hasPrefix("root end") }) == [
-            "root asked for note depth 2",
-            "note start",
-            "note text \"hi\"",
-            "note end \"hi\" children false",
-            "root finished note",
-        ])
+        #expect(
+            lines(of: log, where: { !$0.hasPrefix("root start") && !$0.hasPrefix("root end") }) == [
+                "root asked for note depth 2",
+                "note start",
+                "note text \"hi\"",
+                "note end \"hi\" children false",
+                "root finished note"
+            ])
     }
 
     @Test func aSkippedNonLeafTakesItsWholeSubtreeWithIt() throws {
@@ -146,9 +153,12 @@ final class LeafTakingHandler: ElementHandler {
             try harness.end("person")
         }
         #expect(log.lines.contains { $0.hasPrefix("root asked for secret") })
-        #expect(!log.lines.contains { $0.contains("inner") || $0.contains("deeper") || $0.hasPrefix("secret") },
-                "nothing under a skipped element reaches a handler: \(log.lines)")
-        #expect(log.lines.contains { $0.hasPrefix("root took name \"Ann\"") }, "the next sibling is read again: \(log.lines)")
+        #expect(
+            !log.lines.contains { $0.contains("inner") || $0.contains("deeper") || $0.hasPrefix("secret") },
+            "nothing under a skipped element reaches a handler: \(log.lines)")
+        #expect(
+            log.lines.contains { $0.hasPrefix("root took name \"Ann\"") },
+            "the next sibling is read again: \(log.lines)")
         #expect(log.lines.last == "root end \"\" children true")
     }
 
@@ -162,8 +172,10 @@ final class LeafTakingHandler: ElementHandler {
             try harness.text("deep")
             for level in (0..<depth).reversed() { try harness.end("e\(level)") }
         }
-        #expect(log.lines.contains { $0.hasPrefix("e197 took e199 \"deep\"") || $0.hasPrefix("e198 took e199 \"deep\"") })
-        #expect(log.lines.filter { $0.hasSuffix(" start") }.count == depth - 1, "every element but the leaf got a handler")
+        #expect(
+            log.lines.contains { $0.hasPrefix("e197 took e199 \"deep\"") || $0.hasPrefix("e198 took e199 \"deep\"") })
+        #expect(
+            log.lines.filter { $0.hasSuffix(" start") }.count == depth - 1, "every element but the leaf got a handler")
         #expect(log.lines.last == "root end \"\" children true")
     }
 
@@ -172,7 +184,8 @@ final class LeafTakingHandler: ElementHandler {
         // A leaf, a repeated leaf, a child with an attribute, a child with children and
         // text around them: each takes a different path through the stack, and tiny
         // chunks split their text into pieces.
-        let xml = #"<people><person id="1"><first>Ann Zoë</first><tag>a</tag><tag>b</tag>"#
+        let xml =
+            #"<people><person id="1"><first>Ann Zoë</first><tag>a</tag><tag>b</tag>"#
             + #"<name lang="en">Ann Lee</name><address>at <city>Oslo</city><zip>0150</zip></address>"#
             + #"<empty/></person></people>"#
         let sink = try mapXML(xml, chunkSize: chunkSize)

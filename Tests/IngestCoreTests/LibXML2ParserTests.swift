@@ -44,8 +44,11 @@ import IngestTestSupport
             <feed xmlns="urn:atom" xmlns:dc="urn:dc" xml:lang="en" a="1" dc:b="2"><dc:title>T</dc:title><x xmlns="">y</x></feed>
             """#
         let log = try events(xml)
-        #expect(log.events == ["<feed{urn:atom} xml:lang=en a=1 dc:b=2>", "<dc:title{urn:dc}>", "T", "</dc:title>",
-                               "<x>", "y", "</x>", "</feed>"])
+        #expect(
+            log.events == [
+                "<feed{urn:atom} xml:lang=en a=1 dc:b=2>", "<dc:title{urn:dc}>", "T", "</dc:title>",
+                "<x>", "y", "</x>", "</feed>"
+            ])
         #expect(log.events == (try expatEvents(xml)).events)
     }
 
@@ -73,22 +76,27 @@ import IngestTestSupport
     }
 
     @Test func defaultedAttributesFollowTheSpecifiedOnesAsInExpat() throws {
-        let xml = #"<!DOCTYPE a [<!ATTLIST a d CDATA "dflt" t NMTOKENS "  x   y "><!ATTLIST b t NMTOKENS #IMPLIED>]><a s="1"><b t="  p  q "/></a>"#
+        let xml =
+            #"<!DOCTYPE a [<!ATTLIST a d CDATA "dflt" t NMTOKENS "  x   y "><!ATTLIST b t NMTOKENS #IMPLIED>]><a s="1"><b t="  p  q "/></a>"#
         let log = try events(xml)
         #expect(log.events == ["<a s=1 d=dflt t=x y>", "<b t=p q>", "</b>", "</a>"])
         #expect(log.events == (try expatEvents(xml)).events)
     }
 
     @Test func cdataEntitiesAndCharacterReferencesBecomeText() throws {
-        let log = try events(#"<!DOCTYPE a [<!ENTITY co "Smith &amp; Sons">]><a><![CDATA[<b>x</b>]]> &co; &#233;&#x1F600;</a>"#)
+        let log = try events(
+            #"<!DOCTYPE a [<!ENTITY co "Smith &amp; Sons">]><a><![CDATA[<b>x</b>]]> &co; &#233;&#x1F600;</a>"#)
         #expect(log.events == ["<a>", "<b>x</b> Smith & Sons é😀", "</a>"])
     }
 
     @Test func internalEntitiesWithMarkupGiveExpatsEventsEveryTime() throws {
         let xml = #"<!DOCTYPE a [<!ENTITY row "<r k='1'>v &amp; w</r>">]><a>&row;&row;<x>&row;</x></a>"#
         let log = try events(xml)
-        #expect(log.events == ["<a>", "<r k=1>", "v & w", "</r>", "<r k=1>", "v & w", "</r>",
-                               "<x>", "<r k=1>", "v & w", "</r>", "</x>", "</a>"])
+        #expect(
+            log.events == [
+                "<a>", "<r k=1>", "v & w", "</r>", "<r k=1>", "v & w", "</r>",
+                "<x>", "<r k=1>", "v & w", "</r>", "</x>", "</a>"
+            ])
         #expect(log.events == (try expatEvents(xml)).events)
     }
 
@@ -117,7 +125,8 @@ import IngestTestSupport
     @Test func textSplitAcrossChunksIsDeliveredWhole() throws {
         let xml = "<a><b>Łukasz Dvořák 田中 Смирнов</b><c k=\"ü\">&amp;<![CDATA[]]]]></c></a>"
         for size in [1, 2, 3, 7, 64] {
-            #expect(try events(xml, chunkSize: size).events
+            #expect(
+                try events(xml, chunkSize: size).events
                     == ["<a>", "<b>", "Łukasz Dvořák 田中 Смирнов", "</b>", "<c k=ü>", "&]]", "</c>", "</a>"])
         }
     }
@@ -129,7 +138,9 @@ import IngestTestSupport
     }
 
     @Test func otherEncodingsAreConvertedToUTF8() throws {
-        let latin1: [UInt8] = Array(#"<?xml version="1.0" encoding="windows-1252"?><a>caf"#.utf8) + [0xE9, 0x20, 0x80] + Array("</a>".utf8)
+        let latin1: [UInt8] =
+            Array(#"<?xml version="1.0" encoding="windows-1252"?><a>caf"#.utf8) + [0xE9, 0x20, 0x80]
+            + Array("</a>".utf8)
         let log = EventLog()
         try LibXML2Parser().parse(bytes: latin1, into: log)
         #expect(log.events == ["<a>", "café €", "</a>"])
@@ -166,8 +177,9 @@ import IngestTestSupport
 
     @Test func aTruncatedInputSaysWhichElementIsOpen() {
         let error = failure("<a>\n<b>x</b>\n<c>y")
-        #expect(error?.message == "the input ends inside <c> (libxml2: Extra content at the end of the document)",
-                "\(String(describing: error))")
+        #expect(
+            error?.message == "the input ends inside <c> (libxml2: Extra content at the end of the document)",
+            "\(String(describing: error))")
     }
 
     @Test func unboundPrefixesAreMalformedAsInExpat() {
@@ -184,7 +196,8 @@ import IngestTestSupport
     @Test func externalEntitiesAreNeverLoaded() {
         let xml = #"<!DOCTYPE a [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><a>&xxe;</a>"#
         let error = failure(xml)
-        #expect(error?.message == #"external entity "file:///etc/passwd" refused: ingest never loads external entities"#)
+        #expect(
+            error?.message == #"external entity "file:///etc/passwd" refused: ingest never loads external entities"#)
         #expect(error?.message.contains("root:") == false)
     }
 
@@ -262,7 +275,8 @@ import IngestTestSupport
     @Test func importerPicksTheParserItIsAskedFor() throws {
         let input = try InputFile(path: folksURL.path)
         #expect(Importer().parser(for: input, format: .xml) is ExpatParser)
-        let chosen = Importer(options: .init(xmlParser: .libxml2, allowsHugeDocuments: true)).parser(for: input, format: .xml)
+        let chosen = Importer(options: .init(xmlParser: .libxml2, allowsHugeDocuments: true)).parser(
+            for: input, format: .xml)
         #expect((chosen as? LibXML2Parser)?.allowsHugeDocuments == true)
         #expect(Importer(options: .init(xmlParser: .libxml2)).parser(for: input, format: .json) is JSONParser)
     }
@@ -275,7 +289,8 @@ import IngestTestSupport
     }
 
     @Test func recordsMatchExpatsThroughTheMapping() throws {
-        let xml = #"<!DOCTYPE r [<!ENTITY n "Neu&#98;urg">]><r><p id="1"><f>Matt</f><l>&n;</l><t><g>a</g><g>b</g></t></p><p id="2"><![CDATA[x<y]]></p></r>"#
+        let xml =
+            #"<!DOCTYPE r [<!ENTITY n "Neu&#98;urg">]><r><p id="1"><f>Matt</f><l>&n;</l><t><g>a</g><g>b</g></t></p><p id="2"><![CDATA[x<y]]></p></r>"#
         let expat = CollectingSink(), libxml2 = CollectingSink()
         for (sink, parser) in [(expat, ExpatParser() as any StreamingParserForBytes), (libxml2, LibXML2Parser())] {
             let mapping = AutomaticMapping(recordPath: nil, sink: sink)

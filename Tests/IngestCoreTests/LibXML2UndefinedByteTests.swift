@@ -30,8 +30,9 @@ import IngestTestSupport
         #expect(error.position?.column == 8, "\(error)")
         #expect(error.message.contains("\"CP932\" does not define"), "\(error)")
         let expat = try #require(failure(bytes, parser: ExpatParser(chunkSize: chunkSize)))
-        #expect(expat.position?.line == error.position?.line && expat.position?.column == error.position?.column,
-                "both parsers place it alike: \(expat) / \(error)")
+        #expect(
+            expat.position?.line == error.position?.line && expat.position?.column == error.position?.column,
+            "both parsers place it alike: \(expat) / \(error)")
     }
 
     @Test("An undefined byte far into the input, past the first chunks")
@@ -46,7 +47,9 @@ import IngestTestSupport
     @Test("Records before the byte are delivered, none after it")
     func nothingAfterTheByte() throws {
         let log = EventLog()
-        #expect(throws: IngestError.self) { try LibXML2Parser(chunkSize: 5).parse(bytes: Self.document(records: 2), into: log) }
+        #expect(throws: IngestError.self) {
+            try LibXML2Parser(chunkSize: 5).parse(bytes: Self.document(records: 2), into: log)
+        }
         #expect(!log.events.contains("after"), "\(log.events)")
         #expect(!log.events.contains("y"), "\(log.events)")
     }

@@ -69,7 +69,8 @@ struct ParserRecoveryAndEncodingTests {
         try push(Self.latin1DeclaredUTF8, into: ExpatPushParser(receiver: expat, encoding: "ISO-8859-1"), piece: piece)
         #expect(expat.events == ["<t>", "Café", "</t>"])
         let libxml2 = EventLog()
-        try push(Self.latin1DeclaredUTF8, into: LibXML2PushParser(receiver: libxml2, encoding: "ISO-8859-1"), piece: piece)
+        try push(
+            Self.latin1DeclaredUTF8, into: LibXML2PushParser(receiver: libxml2, encoding: "ISO-8859-1"), piece: piece)
         #expect(libxml2.events == ["<t>", "Café", "</t>"])
         // A single-byte table Expat reads through iconv.
         let windows = EventLog()
@@ -83,7 +84,9 @@ struct ParserRecoveryAndEncodingTests {
 
     @Test("without an override, the declaration rules: the Latin-1 byte is not UTF-8")
     func declarationRulesByDefault() {
-        #expect(throws: IngestError.self) { try push(Self.latin1DeclaredUTF8, into: ExpatPushParser(receiver: EventLog())) }
+        #expect(throws: IngestError.self) {
+            try push(Self.latin1DeclaredUTF8, into: ExpatPushParser(receiver: EventLog()))
+        }
     }
 
     @Test("an encoding nobody knows is a data error naming it")

@@ -24,10 +24,13 @@ struct RecordPathSurveyTests {
         <item><title>2</title></item><item><title>3</title></item></channel></rss>
         """
 
-    @Test("A typo in the record step: .data, suggesting the path to the records",
-          arguments: [("people/persn", "no record matches the record path people/persn: <people> holds no <persn>"),
-                      ("peple/person", "the document element is <people>, but the record path peple/person starts at <peple>"),
-                      ("people/x/person", "no element matches the record path people/x/person")])
+    @Test(
+        "A typo in the record step: .data, suggesting the path to the records",
+        arguments: [
+            ("people/persn", "no record matches the record path people/persn: <people> holds no <persn>"),
+            ("peple/person", "the document element is <people>, but the record path peple/person starts at <peple>"),
+            ("people/x/person", "no element matches the record path people/x/person")
+        ])
     func typo(path: String, message: String) throws {
         let xml = try String(contentsOf: folksURL, encoding: .utf8)
         let error = try #require(failure { try mapXML(xml, records: path) })
@@ -38,7 +41,8 @@ struct RecordPathSurveyTests {
 
     @Test("The records' parent is there but holds no record: .data (the check once looked for the parent only)")
     func parentWithoutRecords() throws {
-        let error = try #require(failure { try mapXML("<people><title>none today</title></people>", records: "people/person") })
+        let error = try #require(
+            failure { try mapXML("<people><title>none today</title></people>", records: "people/person") })
         #expect(error.kind == .data)
         #expect(error.reason == .recordPathMatchedNothing("people/person", suggestions: ["people/title"]))
         let empty = try #require(failure { try mapXML("<people/>", records: "people/person") })
@@ -48,7 +52,10 @@ struct RecordPathSurveyTests {
     @Test("RSS: the closest path first, then the most frequent")
     func rssRanking() throws {
         let error = try #require(failure { try mapXML(Self.rss, records: "rss/channel/itme") })
-        guard case .recordPathMatchedNothing(_, let suggestions) = error.reason else { Issue.record("\(error)"); return }
+        guard case .recordPathMatchedNothing(_, let suggestions) = error.reason else {
+            Issue.record("\(error)")
+            return
+        }
         #expect(suggestions == ["rss/channel/item", "rss/channel", "rss/channel/item/category"])
     }
 
@@ -130,7 +137,11 @@ struct RecordPathSurveyTests {
         #expect(line > 1 && line < RecordPathSurvey.elementsNotedAfterMismatch + 10, "stopped at line \(line)")
     }
 
-    @Test("Edit distance", arguments: [("", "", 0), ("a", "", 1), ("people/persn", "people/person", 1), ("itme", "item", 2), ("Zoë", "Zoe", 1)])
+    @Test(
+        "Edit distance",
+        arguments: [
+            ("", "", 0), ("a", "", 1), ("people/persn", "people/person", 1), ("itme", "item", 2), ("Zoë", "Zoe", 1)
+        ])
     func editDistance(a: String, b: String, expected: Int) {
         #expect(RecordPathSurvey.editDistance(a, b) == expected)
         #expect(RecordPathSurvey.editDistance(b, a) == expected)

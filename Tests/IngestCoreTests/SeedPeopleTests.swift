@@ -44,13 +44,16 @@ final class FolksHandler: ElementHandler {
     @Test func folksJSONBecomesTheSameThreePeopleThroughTheSameHandlers() throws {
         let folks = FolksHandler()
         try JSONParser(documentName: "folks").parse(
-            InputFile(path: packageRoot.appendingPathComponent("Samples/folks.json").path), into: HandlerStack(root: folks))
+            InputFile(path: packageRoot.appendingPathComponent("Samples/folks.json").path),
+            into: HandlerStack(root: folks))
         #expect(folks.people.people == seedPeople)
     }
 
-    let seedPeople = [Person(firstName: "Matt", lastName: "Neuburg"),
-                      Person(firstName: "Snidely", lastName: "Whiplash"),
-                      Person(firstName: "Dudley", lastName: "Doright")]
+    let seedPeople = [
+        Person(firstName: "Matt", lastName: "Neuburg"),
+        Person(firstName: "Snidely", lastName: "Whiplash"),
+        Person(firstName: "Dudley", lastName: "Doright")
+    ]
 
     @Test func folksXMLBecomesThreePeopleThroughExpat() throws {
         let people = PeopleHandler()

@@ -36,14 +36,18 @@ private func readAll(_ source: any ByteSource, size: Int = 1000) throws -> [UInt
 
 @Suite("SpoolingSource: bytes read once, replayed from a copy on disk, then the rest")
 struct SpoolingSourceTests {
-    @Test("a replay after part of the input gives all of it from the start, once", arguments: [0, 1, 4095, 70_000, 100_000])
+    @Test(
+        "a replay after part of the input gives all of it from the start, once",
+        arguments: [0, 1, 4095, 70_000, 100_000])
     func replayAfterPart(readFirst: Int) throws {
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let spool = try SpoolingSource(Chunks(bytes, size: 777))
         var first = [UInt8](repeating: 0, count: readFirst)
         var read = 0
         while read < readFirst {
-            let count = try first.withUnsafeMutableBytes { try spool.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[read...])) }
+            let count = try first.withUnsafeMutableBytes {
+                try spool.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[read...]))
+            }
             if count == 0 { break }
             read += count
         }

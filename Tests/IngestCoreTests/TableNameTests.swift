@@ -31,6 +31,9 @@ import IngestTestSupport
             try Self.map("<root><row a=\"1\"/><meta>x</meta></root>", table: "rows")
         }
         #expect(error.kind == .data)
-        #expect(error.message == "--table rows takes records of one kind, but <meta> records follow <row> records: choose the records with --records")
+        #expect(
+            error.message
+                == "--table rows takes records of one kind, but <meta> records follow <row> records: choose the records with --records"
+        )
     }
 }

@@ -16,12 +16,15 @@ import IngestTestSupport
         var parser: any StreamingParser { parser(onWarning: nil) }
         /// The parser, telling `onWarning` what it reads past.
         func parser(onWarning: ParseWarningHandler?) -> any StreamingParser {
-            libxml2 ? LibXML2Parser(chunkSize: chunkSize, onWarning: onWarning)
-                    : ExpatParser(chunkSize: chunkSize, onWarning: onWarning)
+            libxml2
+                ? LibXML2Parser(chunkSize: chunkSize, onWarning: onWarning)
+                : ExpatParser(chunkSize: chunkSize, onWarning: onWarning)
         }
     }
 
-    static let parsers = [false, true].flatMap { libxml2 in [1, defaultChunkSize].map { Parser(libxml2: libxml2, chunkSize: $0) } }
+    static let parsers = [false, true].flatMap { libxml2 in
+        [1, defaultChunkSize].map { Parser(libxml2: libxml2, chunkSize: $0) }
+    }
 
     func failure(_ bytes: [UInt8], _ parser: any StreamingParser) -> IngestError? {
         #expect(throws: IngestError.self) { try parser.parse(bytes: bytes, into: EventLog()) }
@@ -43,10 +46,13 @@ import IngestTestSupport
     func externalDTD(_ which: Parser) throws {
         let parser = which.parser
         for body in [#"<r><a k="x&ext;y"/></r>"#, #"<r><a k="&amp;&#38;" j='&ext;'/></r>"#] {
-            let error = try #require(failure(Array(#"<!DOCTYPE r SYSTEM "x.dtd">"#.utf8) + Array(body.utf8), parser), "\(body)")
+            let error = try #require(
+                failure(Array(#"<!DOCTYPE r SYSTEM "x.dtd">"#.utf8) + Array(body.utf8), parser), "\(body)")
             #expect(error.kind == .data)
-            #expect(error.message.hasPrefix(#"entity 'ext' is not declared in the document (the external DTD "x.dtd" may declare it"#),
-                    "\(body): \(error)")
+            #expect(
+                error.message.hasPrefix(
+                    #"entity 'ext' is not declared in the document (the external DTD "x.dtd" may declare it"#),
+                "\(body): \(error)")
             #expect(error.position?.line == 1)
         }
     }
@@ -63,7 +69,9 @@ import IngestTestSupport
         let parser = which.parser
         let xml = #"<!DOCTYPE r [<!ENTITY % p SYSTEM "p.ent"> %p;]><r><a k="&ext;"/></r>"#
         let error = try #require(failure(Array(xml.utf8), parser))
-        #expect(error.message.contains("entity 'ext' is not declared in the document (a parameter entity may declare it"), "\(error)")
+        #expect(
+            error.message.contains("entity 'ext' is not declared in the document (a parameter entity may declare it"),
+            "\(error)")
     }
 
     @Test("A UTF-16 document's attribute", arguments: parsers)

@@ -26,7 +26,8 @@ struct W3CConformanceTests {
             } else if expat == libxml2 {
                 same += 1
             } else if case .rejected(let message) = expat, !libxml2.isRejected,
-                      test.fifthEditionOnly, message.hasSuffix("not well-formed (invalid token)") {
+                test.fifthEditionOnly, message.hasSuffix("not well-formed (invalid token)")
+            {
                 // Names only XML 1.0's 5th edition allows: Expat keeps the older rules.
                 fifthEditionNames.append(test.description)
             } else if case .rejected(let message) = expat, message.hasSuffix("unknown encoding"), !libxml2.isRejected {
@@ -37,7 +38,8 @@ struct W3CConformanceTests {
                 different.append("\(test.description)\n    expat:   \(expat)\n    libxml2: \(libxml2)")
             }
         }
-        print("""
+        print(
+            """
             W3C well-formed (valid and invalid, ENTITIES="none", XML 1.0, namespace-aware): \
             \(documents.count) documents of \(suite.total) cases; \(same) identical, \
             \(bothRejected.count) rejected by both, \(fifthEditionNames.count) with names only the 5th edition \
@@ -57,10 +59,10 @@ struct W3CConformanceTests {
     /// as LF; Expat keeps it, as XML says. True when that is the only difference.
     static func differOnlyInEntityCR(_ expat: ParseOutcome, _ libxml2: ParseOutcome, document: Data) -> Bool {
         guard case .accepted(let expatEvents, let expatRows, let expatError) = expat,
-              case .accepted(let libxml2Events, let libxml2Rows, let libxml2Error) = libxml2,
-              expatError == libxml2Error, expatRows.count == libxml2Rows.count,
-              let text = String(data: document, encoding: .utf8),
-              text.contains("<!ENTITY"), text.lowercased().contains("&#13;") || text.lowercased().contains("&#xd;")
+            case .accepted(let libxml2Events, let libxml2Rows, let libxml2Error) = libxml2,
+            expatError == libxml2Error, expatRows.count == libxml2Rows.count,
+            let text = String(data: document, encoding: .utf8),
+            text.contains("<!ENTITY"), text.lowercased().contains("&#13;") || text.lowercased().contains("&#xd;")
         else { return false }
         return expatEvents.map { $0.replacingOccurrences(of: "\r", with: "\n") } == libxml2Events
     }
@@ -69,7 +71,8 @@ struct W3CConformanceTests {
     func notWellFormedCounts() throws {
         let xmlwf = "/usr/bin/xmlwf", xmllint = "/usr/bin/xmllint"
         try #require(FileManager.default.isExecutableFile(atPath: xmlwf), "xmlwf is missing: apt-get install expat")
-        try #require(FileManager.default.isExecutableFile(atPath: xmllint), "xmllint is missing: apt-get install libxml2-utils")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: xmllint), "xmllint is missing: apt-get install libxml2-utils")
         let suite = try W3CSuite()
         let documents = suite.cases.filter { $0.type == "not-wf" }
         try #require(documents.count > 500, "the catalogs yielded only \(documents.count) not-wf cases")
@@ -77,11 +80,15 @@ struct W3CConformanceTests {
         var libxml2Accepts: [String] = [], expatAccepts: [String] = [], libxml2AcceptsFifthEditionNames = 0
         for test in documents {
             let bytes = Array(try Data(contentsOf: test.file))
-            if ParseOutcome.of(ExpatParser(), bytes).isRejected { expat += 1 } else { expatAccepts.append(test.description) }
+            if ParseOutcome.of(ExpatParser(), bytes).isRejected {
+                expat += 1
+            } else {
+                expatAccepts.append(test.description)
+            }
             if ParseOutcome.of(LibXML2Parser(), bytes).isRejected {
                 libxml2 += 1
             } else if test.beforeFifthEditionOnly {
-                libxml2AcceptsFifthEditionNames += 1   // well-formed under the 5th edition, as libxml2 reads names
+                libxml2AcceptsFifthEditionNames += 1  // well-formed under the 5th edition, as libxml2 reads names
             } else {
                 libxml2Accepts.append(test.description)
             }
@@ -90,7 +97,8 @@ struct W3CConformanceTests {
             if wf.status != 0 || !wf.output.isEmpty { xmlwfRejects += 1 }
             if try Self.run(xmllint, ["--noout", test.file.path]).status != 0 { xmllintRejects += 1 }
         }
-        print("""
+        print(
+            """
             W3C not-wf (ENTITIES="none", XML 1.0, namespace-aware): \(documents.count) documents; rejected by \
             ingest's Expat path \(expat), xmlwf \(xmlwfRejects); by ingest's libxml2 path \(libxml2), \
             xmllint --noout \(xmllintRejects) (the libxml2 path accepts \(libxml2AcceptsFifthEditionNames) cases \

@@ -22,7 +22,8 @@ final class W3CSuite {
     static let zip = packageRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/testdata/xmlts20130923.zip")
     static var isPresent: Bool { FileManager.default.fileExists(atPath: zip.path) }
-    static let absentMessage = "the W3C XML suite is not at ../shared/testdata/xmlts20130923.zip beside the repository; skipped"
+    static let absentMessage =
+        "the W3C XML suite is not at ../shared/testdata/xmlts20130923.zip beside the repository; skipped"
 
     let directory = try! TemporaryDirectory()
     /// Every standalone XML 1.0 case: `ENTITIES="none"`, for namespace-aware
@@ -61,16 +62,19 @@ final class W3CSuite {
                     attributes[attribute[1]] = attribute[2]
                 }
                 guard attributes["ENTITIES"] == "none",
-                      let type = attributes["TYPE"], ["valid", "invalid", "not-wf"].contains(type),
-                      attributes["VERSION"] != "1.1",
-                      !(attributes["RECOMMENDATION"] ?? "").contains("1.1"),
-                      attributes["NAMESPACE"] != "no",
-                      let id = attributes["ID"], let uri = attributes["URI"] else { continue }
+                    let type = attributes["TYPE"], ["valid", "invalid", "not-wf"].contains(type),
+                    attributes["VERSION"] != "1.1",
+                    !(attributes["RECOMMENDATION"] ?? "").contains("1.1"),
+                    attributes["NAMESPACE"] != "no",
+                    let id = attributes["ID"], let uri = attributes["URI"]
+                else { continue }
                 let file = url.deletingLastPathComponent().appendingPathComponent(uri)
                 let editions = attributes["EDITION"]
-                cases.append(Case(id: id, type: type, file: file,
-                                  fifthEditionOnly: editions.map { !$0.contains("4") } ?? false,
-                                  beforeFifthEditionOnly: editions.map { !$0.contains("5") } ?? false))
+                cases.append(
+                    Case(
+                        id: id, type: type, file: file,
+                        fifthEditionOnly: editions.map { !$0.contains("4") } ?? false,
+                        beforeFifthEditionOnly: editions.map { !$0.contains("5") } ?? false))
             }
         }
     }

@@ -26,7 +26,9 @@ struct WHATWGEncodingTests {
 
     static func isEncName(_ label: String) -> Bool {
         guard let first = label.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return label.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+        return label.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+        }
     }
 
     static func document(declaring label: String, _ body: [UInt8]) -> [UInt8] {

@@ -19,7 +19,9 @@ struct EpisodeTablesTests {
 
     /// What the sample podcast's episode tables hold.
     static func episodeRows(_ fixture: ArchiveFixture) throws -> [[String?]] {
-        try fixture.rows("SELECT title, duration_seconds, episode, season, episode_type, explicit FROM items ORDER BY published_at DESC")
+        try fixture.rows(
+            "SELECT title, duration_seconds, episode, season, episode_type, explicit FROM items ORDER BY published_at DESC"
+        )
             + fixture.rows("SELECT start_seconds, title, href FROM chapters ORDER BY start_seconds")
             + fixture.rows("SELECT name, role, href FROM persons ORDER BY name")
             + fixture.rows("SELECT start_seconds, duration_seconds, title FROM soundbites")
@@ -38,7 +40,7 @@ struct EpisodeTablesTests {
         ["1234.5", "42.25", "Why nobody wants a brown sail"],
         ["https://lowtide.example.org/transcripts/42.vtt", "text/vtt"],
         ["https://lowtide.example.org/support", "Keep the boats afloat"],
-        ["Maren Holt", "host", "https://lowtide.example.org/maren"],
+        ["Maren Holt", "host", "https://lowtide.example.org/maren"]
     ]
 
     @Test("the sample podcast answers duration, episode, season and chapters without JSON functions")
@@ -57,8 +59,10 @@ struct EpisodeTablesTests {
         try Self.archiveSample(fixture)
         let queue = try DatabaseQueue(path: fixture.path)
         try queue.write { db in
-            for table in ["chapters", "transcripts", "persons", "funding", "alternate_enclosures", "soundbites",
-                          "show_persons", "show_funding"] {
+            for table in [
+                "chapters", "transcripts", "persons", "funding", "alternate_enclosures", "soundbites",
+                "show_persons", "show_funding"
+            ] {
                 try db.execute(sql: "DROP TABLE \(table)")
             }
             for column in ["duration_seconds", "episode", "season", "episode_type", "explicit"] {
@@ -107,11 +111,14 @@ struct EpisodeTablesTests {
                 try FeedReader().read(data: Data(feed.utf8), deliver)
             }
         }
-        #expect(try fixture.rows("SELECT name, role, role_group, img FROM show_persons ORDER BY name, role") == [
-            ["Ann", "author", "writing", nil], ["Ann", "host", nil, "https://example.org/ann.jpg"], ["Ben", "", nil, nil],
-        ])
+        #expect(
+            try fixture.rows("SELECT name, role, role_group, img FROM show_persons ORDER BY name, role") == [
+                ["Ann", "author", "writing", nil], ["Ann", "host", nil, "https://example.org/ann.jpg"],
+                ["Ben", "", nil, nil]
+            ])
         #expect(try fixture.rows("SELECT url, text FROM show_funding") == [["https://example.org/give", "Give"]])
-        #expect(try fixture.rows("SELECT name, role FROM persons") == [["Cy", "guest"]], "an episode's people stay its own")
+        #expect(
+            try fixture.rows("SELECT name, role FROM persons") == [["Cy", "guest"]], "an episode's people stay its own")
         #expect(try fixture.rows("SELECT count(*) FROM show_persons WHERE feed_id = (SELECT id FROM feeds)") == [["3"]])
     }
 
@@ -131,9 +138,13 @@ struct EpisodeTablesTests {
             </channel></rss>
             """
         try fixture.archive(feed)
-        #expect(try fixture.rows("SELECT guid, episode, season FROM items ORDER BY guid") == [["half", nil, nil], ["one", "7", "2"]])
+        #expect(
+            try fixture.rows("SELECT guid, episode, season FROM items ORDER BY guid") == [
+                ["half", nil, nil], ["one", "7", "2"]
+            ])
         #expect(try fixture.rows("SELECT url, text FROM funding") == [["https://example.org/give", "Give"]])
-        #expect(try fixture.rows("SELECT url, type, length, bitrate, is_default FROM alternate_enclosures")
+        #expect(
+            try fixture.rows("SELECT url, type, length, bitrate, is_default FROM alternate_enclosures")
                 == [["https://example.org/one.opus", "audio/opus", "1000", "64000.0", "1"]])
         #expect(try fixture.value("SELECT count(*) FROM soundbites") == "0")
     }

@@ -11,8 +11,10 @@ struct FeedScheduleTests {
     static let friday = Date(timeIntervalSince1970: 1_795_775_400)
     let schedule = FeedSchedule()
 
-    func next(_ fetch: FeedFetch = FeedFetch(url: "u", date: friday), hints: FeedUpdateHints = FeedUpdateHints(),
-              failures: Int = 0) -> TimeInterval {
+    func next(
+        _ fetch: FeedFetch = FeedFetch(url: "u", date: friday), hints: FeedUpdateHints = FeedUpdateHints(),
+        failures: Int = 0
+    ) -> TimeInterval {
         schedule.nextFetch(after: fetch, hints: hints, failures: failures).timeIntervalSince(Self.friday)
     }
 
@@ -85,7 +87,7 @@ struct FeedScheduleTests {
         // 11:30 falls in skipped hours 11 and 12: 13:00.
         #expect(next(hints: FeedUpdateHints(skipHours: [11, 12])) == 2.5 * 3600)
         // Friday is day 5; skipping Friday and Saturday gives Sunday 00:00.
-        let sunday = Date(timeIntervalSince1970: 1_795_910_400)   // 29 November 2026, 00:00 UTC
+        let sunday = Date(timeIntervalSince1970: 1_795_910_400)  // 29 November 2026, 00:00 UTC
         #expect(next(hints: FeedUpdateHints(skipDays: [5, 6])) == sunday.timeIntervalSince(Self.friday))
         // An hour not skipped stays as it is.
         #expect(next(hints: FeedUpdateHints(skipHours: [3])) == 3600)

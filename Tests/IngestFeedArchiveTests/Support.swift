@@ -23,8 +23,10 @@ final class ArchiveFixture {
 
     /// Archives `text` (a whole feed) under `source`.
     @discardableResult
-    func archive(_ text: String, source: String = "https://example.org/feed.xml", fetch: FeedFetch? = nil,
-                 into archive: FeedArchive? = nil) throws -> FeedArchiveCounts {
+    func archive(
+        _ text: String, source: String = "https://example.org/feed.xml", fetch: FeedFetch? = nil,
+        into archive: FeedArchive? = nil
+    ) throws -> FeedArchiveCounts {
         let archive = try archive ?? self.archive()
         return try archive.archive(.given(source), fetch: fetch ?? FeedFetch(url: source, status: 200)) { deliver in
             try FeedReader().read(data: Data(text.utf8), deliver)
@@ -62,7 +64,9 @@ final class ArchiveFixture {
         for table in FeedArchive.design.tables {
             let names = ((table.foreignKey.map { [$0.column] } ?? []) + table.columns.map(\.name))
                 .filter { !columns.contains($0) }
-            tables[table.name] = try rows("SELECT \(names.joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.primaryKey.joined(separator: ", "))")
+            tables[table.name] = try rows(
+                "SELECT \(names.joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.primaryKey.joined(separator: ", "))"
+            )
         }
         return tables
     }

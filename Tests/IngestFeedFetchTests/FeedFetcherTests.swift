@@ -21,8 +21,10 @@ struct FeedFetcherTests {
     func url(_ path: String) -> URL { URL(string: server.url(path))! }
 
     /// `body` with a fetcher configured by `configure`, shut down after.
-    func withFetcher<T>(_ configure: (inout FeedFetcher.Configuration) -> Void = { _ in },
-                        _ body: (FeedFetcher) async throws -> T) async throws -> T {
+    func withFetcher<T>(
+        _ configure: (inout FeedFetcher.Configuration) -> Void = { _ in },
+        _ body: (FeedFetcher) async throws -> T
+    ) async throws -> T {
         var configuration = FeedFetcher.Configuration(timeout: .seconds(5))
         configure(&configuration)
         let fetcher = FeedFetcher(configuration: configuration)
@@ -38,7 +40,8 @@ struct FeedFetcherTests {
 
     @Test("200 with every item, then 304 by ETag; the User-Agent names the project")
     func notModified() async throws {
-        var route = LoopbackHTTPServer.Route.feed(Self.rss(["a", "b"]), headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=600")])
+        var route = LoopbackHTTPServer.Route.feed(
+            Self.rss(["a", "b"]), headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=600")])
         route.notModifiedForETag = "\"v1\""
         server.route("/feed.xml", route)
         try await withFetcher { fetcher in
@@ -65,7 +68,8 @@ struct FeedFetcherTests {
     @Test("a 304 to a request without validators is a temporary failure")
     func notModifiedWithoutValidators() async throws {
         server.route("/odd.xml", LoopbackHTTPServer.Route(status: .notModified))
-        await #expect { try await withFetcher { try await $0.fetch(FeedRequest(url: url("/odd.xml"))) } } throws: { error in
+        await #expect { try await withFetcher { try await $0.fetch(FeedRequest(url: url("/odd.xml"))) } } throws: {
+            error in
             let error = error as? FeedFetchError
             return error?.kind == .notModifiedWithoutValidators && error?.isTemporary == true
         }
@@ -90,8 +94,11 @@ struct FeedFetcherTests {
 
     @Test("an HTML page is read for the feed it advertises, as a permanent move")
     func advertised() async throws {
-        server.route("/page", .feed(#"<html><head><link rel="alternate" type="application/rss+xml" href="/f.xml"></head></html>"#,
-                                    type: "text/html"))
+        server.route(
+            "/page",
+            .feed(
+                #"<html><head><link rel="alternate" type="application/rss+xml" href="/f.xml"></head></html>"#,
+                type: "text/html"))
         server.route("/f.xml", .feed(Self.rss(["x"])))
         try await withFetcher { fetcher in
             let result = try await fetcher.fetch(FeedRequest(url: url("/page")))
@@ -107,8 +114,11 @@ struct FeedFetcherTests {
     func byteLimit() async throws {
         let titles = (0..<2000).map { "item \($0)" }
         server.route("/big.xml", .feed(Self.rss(titles)))
-        await #expect { try await withFetcher({ $0.maxBodyBytes = 10_000 }) { try await $0.fetch(FeedRequest(url: url("/big.xml"))) } }
-            throws: { ($0 as? FeedFetchError)?.kind == .tooLarge && ($0 as? FeedFetchError)?.isTemporary == false }
+        await #expect {
+            try await withFetcher({ $0.maxBodyBytes = 10_000 }) {
+                try await $0.fetch(FeedRequest(url: url("/big.xml")))
+            }
+        } throws: { ($0 as? FeedFetchError)?.kind == .tooLarge && ($0 as? FeedFetchError)?.isTemporary == false }
         let whole = try await withFetcher { try await $0.fetch(FeedRequest(url: url("/big.xml"))) }
         #expect(whole.feed?.items.count == 2000)
     }
@@ -139,7 +149,9 @@ struct FeedFetcherTests {
         let counts = try await withFetcher({ $0.maxFetchesPerHost = 1 }) { fetcher in
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<4 {
-                    group.addTask { try await fetcher.fetch(FeedRequest(url: url("/h\(index).xml"))).feed?.items.count ?? 0 }
+                    group.addTask {
+                        try await fetcher.fetch(FeedRequest(url: url("/h\(index).xml"))).feed?.items.count ?? 0
+                    }
                 }
                 return try await group.reduce(0, +)
             }
@@ -150,7 +162,8 @@ struct FeedFetcherTests {
 
     @Test("HTTP statuses: 404 lasting, 503 temporary with its Retry-After; a trickle ends at maxTime")
     func failures() async throws {
-        server.route("/busy.xml", LoopbackHTTPServer.Route(status: .serviceUnavailable, headers: [("Retry-After", "120")]))
+        server.route(
+            "/busy.xml", LoopbackHTTPServer.Route(status: .serviceUnavailable, headers: [("Retry-After", "120")]))
         var trickle = LoopbackHTTPServer.Route.feed(Self.rss((0..<50).map { "t\($0)" }))
         trickle.piece = 64
         trickle.pause = .milliseconds(100)

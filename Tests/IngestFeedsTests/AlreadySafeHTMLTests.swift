@@ -24,7 +24,7 @@ struct AlreadySafeHTMLTests {
             "<p><strong>Bold <em>and italic</em></strong> &lt;tag&gt; <code>x &amp;&amp; y</code></p>",
             "<p>Ünïcödé — “quotes” 日本語 🚀</p>",
             "\t<p>tab</p>  ",
-            "<p></p>",
+            "<p></p>"
         ]
         for fragment in fragments {
             #expect(Self.recognised(fragment), "\(fragment)")
@@ -33,13 +33,15 @@ struct AlreadySafeHTMLTests {
         }
     }
 
-    @Test("Anything outside the subset goes to the sanitizer", arguments: [
-        "<p class=\"x\">attribute</p>", "<P>uppercase</P>", "<p >space</p>", "<em><p>block in inline</p></em>",
-        "<p><p>nested</p></p>", "<p>unclosed", "</p>", "<em>crossed<strong></em></strong>", "a > b",
-        "&quot;quoted&quot;", "&nbsp;", "&#60;", "line\r\nbreak", "<br/>", "</br>", "<script>x()</script>",
-        "<!-- comment -->", "<img src=x onerror=alert(1)>", "nul\u{0}", "bad\u{FFFE}char", "<>", "<a>link</a>",
-        "&amp", "<p>" + String(repeating: "<em>", count: 20) + String(repeating: "</em>", count: 20) + "</p>",
-    ])
+    @Test(
+        "Anything outside the subset goes to the sanitizer",
+        arguments: [
+            "<p class=\"x\">attribute</p>", "<P>uppercase</P>", "<p >space</p>", "<em><p>block in inline</p></em>",
+            "<p><p>nested</p></p>", "<p>unclosed", "</p>", "<em>crossed<strong></em></strong>", "a > b",
+            "&quot;quoted&quot;", "&nbsp;", "&#60;", "line\r\nbreak", "<br/>", "</br>", "<script>x()</script>",
+            "<!-- comment -->", "<img src=x onerror=alert(1)>", "nul\u{0}", "bad\u{FFFE}char", "<>", "<a>link</a>",
+            "&amp", "<p>" + String(repeating: "<em>", count: 20) + String(repeating: "</em>", count: 20) + "</p>"
+        ])
     func outsideTheSubset(_ fragment: String) {
         #expect(!Self.recognised(fragment))
     }
@@ -47,7 +49,9 @@ struct AlreadySafeHTMLTests {
     @Test("Generated fragments: whatever the shortcut recognises, the sanitizer gives back unchanged")
     func agreesWithTheSanitizer() {
         var random = SeededGenerator(seed: 0x5AFE_4747)
-        let texts = [" ", "\n", "\t", "word", "é", "—", "日本", "x y", "  \n  ", ".", "\"", "'", "=", "/", "&amp;", "&lt;", "&gt;"]
+        let texts = [
+            " ", "\n", "\t", "word", "é", "—", "日本", "x y", "  \n  ", ".", "\"", "'", "=", "/", "&amp;", "&lt;", "&gt;"
+        ]
         let inline = ["em", "strong", "b", "i", "code", "u", "s", "small", "sub", "sup", "q", "span"]
         let strays = ["<p>", "</em>", "<br>", "<div>", "&quot;", ">", "\r", "<P>", "</p>"]
 
@@ -61,7 +65,10 @@ struct AlreadySafeHTMLTests {
                 case 0, 1, 2: html += text()
                 case 3: html += "<br>"
                 default:
-                    guard depth < 6 else { html += text(); continue }
+                    guard depth < 6 else {
+                        html += text()
+                        continue
+                    }
                     let name = inline.randomElement(using: &random)!
                     html += "<\(name)>" + inlineContent(depth: depth + 1) + "</\(name)>"
                 }
@@ -86,13 +93,16 @@ struct AlreadySafeHTMLTests {
             if round % 3 == 0 {
                 // A stray piece somewhere: mostly outside the subset, sometimes not.
                 let offsets = Array(html.indices) + [html.endIndex]
-                html.insert(contentsOf: strays.randomElement(using: &random)!, at: offsets.randomElement(using: &random)!)
+                html.insert(
+                    contentsOf: strays.randomElement(using: &random)!, at: offsets.randomElement(using: &random)!)
             }
             checked += 1
             guard Self.recognised(html) else { continue }
             recognisedCount += 1
             let parsed = Self.parsed(html)
-            #expect(parsed == html, "the shortcut would return \(html.debugDescription), the sanitizer \(parsed.debugDescription)")
+            #expect(
+                parsed == html,
+                "the shortcut would return \(html.debugDescription), the sanitizer \(parsed.debugDescription)")
         }
         #expect(recognisedCount > checked / 2, "the generator reaches the subset often enough to test it")
         #expect(recognisedCount < checked, "and leaves it too")

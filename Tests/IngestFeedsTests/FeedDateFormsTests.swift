@@ -28,7 +28,7 @@ struct FeedDateFormsTests {
         "Thu, 01 Jan 2004 19:48:21 Etc/GMT+15", "Thu, 01 Jan 2004 19:48:21 Etc/Paris",
         "2004년 13월 28일  01:31:15", "2004-05-25 오후 13:23:17", "Κυρ, 31 Φεβ 2004 12:00:00 EST",
         // Two unknown words after the time are prose, not a zone.
-        "Thu, 01 Jan 2004 19:48:21 in Paris",
+        "Thu, 01 Jan 2004 19:48:21 in Paris"
     ]
 
     @Test("not read: feedparser's failures, forms with no one instant, fields out of range", arguments: rejected)
@@ -153,6 +153,6 @@ struct FeedDateFormsTests {
         ("di, 13 okt 2009 08:00:00 +0200", "2009-10-13T06:00:00Z"),
         ("Wo, 1 mei 2013", "2013-05-01T00:00:00Z"),
         ("zaterdag 17 augustus 2019 14:30:00 CEST", "2019-08-17T12:30:00Z"),
-        ("17 mrt. 2020", "2020-03-17T00:00:00Z"),
+        ("17 mrt. 2020", "2020-03-17T00:00:00Z")
     ]
 }

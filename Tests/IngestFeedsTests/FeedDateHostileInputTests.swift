@@ -15,8 +15,11 @@ struct FeedDateHostileInputTests {
         ("times", String(repeating: "1:", count: megabyte / 2)),
         ("no-break spaces", String(repeating: "\u{A0}", count: megabyte / 2)),
         ("Korean units", String(repeating: "1년", count: megabyte / 4)),
-        ("a date in a megabyte of spaces", String(repeating: " ", count: megabyte) + "2003-12-31"
-            + String(repeating: " ", count: megabyte)),
+        (
+            "a date in a megabyte of spaces",
+            String(repeating: " ", count: megabyte) + "2003-12-31"
+                + String(repeating: " ", count: megabyte)
+        )
     ]
 
     @Test("a megabyte of one thing returns at once", arguments: huge)
@@ -42,7 +45,7 @@ struct FeedDateHostileInputTests {
         "Thu, 99999999999999999999 Jan 2004", "Thu, 01 Jan 99999999999999999999",
         "99999999999999999999", "-9999", "2003-99999", "2003-0099-01",
         "Thu, 01 Jan 2004 19:48:21 Etc/GMT+99999999999999999999",
-        "99999999999999999999년 05월 28일  01:31:15", "123456789년 05월 28일", "2004년 2005년 05월 28일",
+        "99999999999999999999년 05월 28일  01:31:15", "123456789년 05월 28일", "2004년 2005년 05월 28일"
     ]
 
     @Test("numbers too big for their field give nil", arguments: overflowing)
@@ -55,7 +58,7 @@ struct FeedDateHostileInputTests {
         ("2000-02-29", "2000-02-29T00:00:00Z"), ("1900-02-29", nil), ("2004-02-29", "2004-02-29T00:00:00Z"),
         ("2003-02-29", nil), ("2003-04-31", nil), ("2003-04-30", "2003-04-30T00:00:00Z"),
         ("2000-366", "2000-12-31T00:00:00Z"), ("1900-366", nil), ("040229", "2004-02-29T00:00:00Z"),
-        ("030229", nil), ("2003-12-31T24:00:00Z", "2004-01-01T00:00:00Z"), ("2003-12-31T24:00:01Z", nil),
+        ("030229", nil), ("2003-12-31T24:00:00Z", "2004-01-01T00:00:00Z"), ("2003-12-31T24:00:01Z", nil)
     ]
 
     @Test("leap years and month lengths", arguments: calendar)

@@ -23,7 +23,8 @@ struct FeedDateRealWorldTests {
 
     static let rows: [Row] = {
         guard let data = try? Data(contentsOf: fixtureURL),
-              let fixture = try? JSONDecoder().decode(Fixture.self, from: data) else { return [] }
+            let fixture = try? JSONDecoder().decode(Fixture.self, from: data)
+        else { return [] }
         return fixture.dates
     }()
 

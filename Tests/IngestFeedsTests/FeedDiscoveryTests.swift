@@ -23,16 +23,19 @@ struct FeedDiscoveryTests {
             </head><body></body></html>
             """
         let feeds = FeedDiscovery.feeds(inHTML: html, pageURL: Self.page)
-        #expect(feeds == [
-            DiscoveredFeed(url: "https://site.example/blog/feed.xml", type: "application/rss+xml", title: "RSS & more"),
-            DiscoveredFeed(url: "https://site.example/atom.xml?a=1&b=2", type: "application/atom+xml"),
-            DiscoveredFeed(url: "https://cdn.example/feed.json", type: "application/feed+json"),
-        ])
+        #expect(
+            feeds == [
+                DiscoveredFeed(
+                    url: "https://site.example/blog/feed.xml", type: "application/rss+xml", title: "RSS & more"),
+                DiscoveredFeed(url: "https://site.example/atom.xml?a=1&b=2", type: "application/atom+xml"),
+                DiscoveredFeed(url: "https://cdn.example/feed.json", type: "application/feed+json")
+            ])
     }
 
     @Test("<base href> is the base, itself resolved against the page; only the first counts")
     func base() {
-        let html = #"<head><base href="/feeds/"><base href="https://other.example/"><link rel="alternate" type="application/rss+xml" href="rss"></head>"#
+        let html =
+            #"<head><base href="/feeds/"><base href="https://other.example/"><link rel="alternate" type="application/rss+xml" href="rss"></head>"#
         #expect(urls(html) == ["https://site.example/feeds/rss"])
         #expect(urls(html, page: nil) == ["/feeds/rss"])
     }

@@ -12,7 +12,10 @@ struct FeedJSONTests {
         feed.updatedParsed = FeedDate(parsing: "2019-10-12T09:20:50.52+02:00")
         feed.links = [Link(href: "https://example.org/", rel: "alternate")]
         let text = String(decoding: feed.gofeedJSON(), as: UTF8.self)
-        #expect(text == #"{"title":"T","links":["https://example.org/"],"updatedParsed":"2019-10-12T07:20:50.52Z","items":[],"feedType":"rss","feedVersion":"2.0"}"#)
+        #expect(
+            text
+                == #"{"title":"T","links":["https://example.org/"],"updatedParsed":"2019-10-12T07:20:50.52Z","items":[],"feedType":"rss","feedVersion":"2.0"}"#
+        )
     }
 
     @Test("an extension writes all four keys; Dublin Core and iTunes only what they hold")
@@ -24,12 +27,16 @@ struct FeedJSONTests {
         iTunes.duration = "61"
         item.iTunes = iTunes
         let text = String(decoding: item.gofeedJSON(), as: UTF8.self)
-        #expect(text == #"{"dcExt":{"creator":["Ann"]},"itunesExt":{"duration":"61"},"extensions":{"dc":{"creator":[{"name":"creator","value":"Ann","attrs":{},"children":{}}]}}}"#)
+        #expect(
+            text
+                == #"{"dcExt":{"creator":["Ann"]},"itunesExt":{"duration":"61"},"extensions":{"dc":{"creator":[{"name":"creator","value":"Ann","attrs":{},"children":{}}]}}}"#
+        )
     }
 
     @Test("decoding gofeed's JSON gives the feed back")
     func roundTrip() throws {
-        let original = try feed("""
+        let original = try feed(
+            """
             <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
             <channel><title>T</title><link>https://example.org/</link><itunes:category text="News"/>
             <item><title>I</title><guid>g</guid><pubDate>Thu, 01 Jan 2004 19:48:21 GMT</pubDate><dc:creator>A (a@example.org)</dc:creator>

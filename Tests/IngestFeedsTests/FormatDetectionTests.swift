@@ -11,19 +11,25 @@ struct FormatDetectionTests {
         (#"<rss version="0.92"><channel><title>t</title></channel></rss>"#, .rss, "0.92"),
         (#"<rss version="2.0"><channel><title>t</title></channel></rss>"#, .rss, "2.0"),
         (#"<RSS version="2.0"><channel><title>t</title></channel></RSS>"#, .rss, "2.0"),
-        (#"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"><channel><title>t</title></channel></rdf:RDF>"#,
-         .rss, "1.0"),
-        (#"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://my.netscape.com/rdf/simple/0.9/"><channel><title>t</title></channel></rdf:RDF>"#,
-         .rss, "0.9"),
-        (#"<R:RDF xmlns:R="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:rss="http://purl.org/rss/1.0/"><rss:channel><rss:title>t</rss:title></rss:channel></R:RDF>"#,
-         .rss, "1.0"),
+        (
+            #"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"><channel><title>t</title></channel></rdf:RDF>"#,
+            .rss, "1.0"
+        ),
+        (
+            #"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://my.netscape.com/rdf/simple/0.9/"><channel><title>t</title></channel></rdf:RDF>"#,
+            .rss, "0.9"
+        ),
+        (
+            #"<R:RDF xmlns:R="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:rss="http://purl.org/rss/1.0/"><rss:channel><rss:title>t</rss:title></rss:channel></R:RDF>"#,
+            .rss, "1.0"
+        ),
         (#"<feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>t</title></feed>"#, .atom, "0.3"),
         (#"<feed xmlns="http://purl.org/atom/ns#"><title>t</title></feed>"#, .atom, "0.3"),
         (#"<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>"#, .atom, "1.0"),
         (#"<a:feed xmlns:a="http://www.w3.org/2005/Atom"><a:title>t</a:title></a:feed>"#, .atom, "1.0"),
         (#"{"version": "https://jsonfeed.org/version/1", "title": "t", "items": []}"#, .json, "1.0"),
         (#"{"version": "https://jsonfeed.org/version/1.1", "title": "t", "items": []}"#, .json, "1.1"),
-        (#"{"title": "t", "items": [], "version": "1.1"}"#, .json, "1.1"),
+        (#"{"title": "t", "items": [], "version": "1.1"}"#, .json, "1.1")
     ]
 
     @Test("every format and version", arguments: documents)
@@ -38,20 +44,22 @@ struct FormatDetectionTests {
     static let universal: [(String, FeedFormat.Family, String)] = [
         ("atom03_feed.xml", .atom, "0.3"), ("atom10_feed.xml", .atom, "1.0"), ("rdf_feed.xml", .rss, "1.0"),
         ("rss_feed.xml", .rss, "2.0"), ("rss_feed_bom.xml", .rss, "2.0"), ("rss_feed_leading_spaces.xml", .rss, "2.0"),
-        ("json10_feed.json", .json, "1.0"), ("json11_feed.json", .json, "1.1"), ("sample.json", .json, "1.0"),
+        ("json10_feed.json", .json, "1.0"), ("json11_feed.json", .json, "1.1"), ("sample.json", .json, "1.0")
     ]
 
-    @Test("gofeed's universal examples", .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)),
-          arguments: universal)
+    @Test(
+        "gofeed's universal examples", .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)),
+        arguments: universal)
     func universalFile(_ name: String, _ family: FeedFormat.Family, _ version: String) throws {
         let parsed = try Feed(contentsOf: GofeedData.root.appendingPathComponent("parser/universal/\(name)"))
         #expect(parsed.format == FeedFormat(family, version: version))
         #expect(parsed.wellFormed)
     }
 
-    @Test("gofeed's examples that are no feed are data errors",
-          .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)),
-          arguments: ["empty_feed.xml", "unknown_feed.xml", "invalid.json"])
+    @Test(
+        "gofeed's examples that are no feed are data errors",
+        .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)),
+        arguments: ["empty_feed.xml", "unknown_feed.xml", "invalid.json"])
     func notAFeed(_ name: String) throws {
         let error = try #require(throws: IngestError.self) {
             try Feed(contentsOf: GofeedData.root.appendingPathComponent("parser/universal/\(name)"))
@@ -69,7 +77,7 @@ struct FormatDetectionTests {
         ("[1, 2, 3]", "this JSON document is an array"),
         (#"{"title": "no version", "items": []}"#, "no JSON Feed \"version\" member"),
         (#"{"version": "2.0", "items": []}"#, "is not a JSON Feed version"),
-        ("Hello, world", "it starts with \"H\""),
+        ("Hello, world", "it starts with \"H\"")
     ]
 
     @Test("not a feed: a data error that says what it is", arguments: nonFeeds)
@@ -97,7 +105,9 @@ struct FormatDetectionTests {
         let empty = try feed(#"<rss version="2.0"><channel/></rss>"#)
         #expect(empty.items.isEmpty)
         #expect(empty.title == nil)
-        let error = try #require(throws: IngestError.self) { try Feed(contentsOf: URL(string: "https://example.org/feed")!) }
+        let error = try #require(throws: IngestError.self) {
+            try Feed(contentsOf: URL(string: "https://example.org/feed")!)
+        }
         #expect(error.kind == .usage)
     }
 }

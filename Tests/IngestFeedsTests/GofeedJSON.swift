@@ -27,7 +27,7 @@ enum GofeedJSON {
             ("categories", .strings, true), ("dcExt", .object("DublinCore"), true),
             ("itunesExt", .object("ITunesFeed"), true), ("extensions", .extensions, true),
             ("custom", .stringMap, true), ("items", .objects("Item"), false), ("feedType", .string, false),
-            ("feedVersion", .string, false),
+            ("feedVersion", .string, false)
         ],
         "Item": [
             ("title", .string, true), ("description", .string, true), ("content", .string, true),
@@ -36,27 +36,33 @@ enum GofeedJSON {
             ("author", .object("Person"), true), ("authors", .objects("Person"), true), ("guid", .string, true),
             ("image", .object("Image"), true), ("categories", .strings, true),
             ("enclosures", .objects("Enclosure"), true), ("dcExt", .object("DublinCore"), true),
-            ("itunesExt", .object("ITunesItem"), true), ("extensions", .extensions, true), ("custom", .stringMap, true),
+            ("itunesExt", .object("ITunesItem"), true), ("extensions", .extensions, true), ("custom", .stringMap, true)
         ],
         "Person": [("name", .string, true), ("email", .string, true)],
         "Image": [("url", .string, true), ("title", .string, true)],
         "Enclosure": [("url", .string, true), ("length", .string, true), ("type", .string, true)],
-        "DublinCore": ["title", "creator", "author", "subject", "description", "publisher", "contributor", "date",
-                       "type", "format", "identifier", "source", "language", "relation", "coverage", "rights"]
-            .map { ($0, .strings, true) },
+        "DublinCore": [
+            "title", "creator", "author", "subject", "description", "publisher", "contributor", "date",
+            "type", "format", "identifier", "source", "language", "relation", "coverage", "rights"
+        ]
+        .map { ($0, .strings, true) },
         "ITunesFeed": [
             ("author", .string, true), ("block", .string, true), ("categories", .objects("ITunesCategory"), true),
             ("explicit", .string, true), ("keywords", .string, true), ("owner", .object("ITunesOwner"), true),
             ("subtitle", .string, true), ("summary", .string, true), ("image", .string, true),
-            ("complete", .string, true), ("newFeedUrl", .string, true), ("type", .string, true),
+            ("complete", .string, true), ("newFeedUrl", .string, true), ("type", .string, true)
         ],
-        "ITunesItem": ["author", "block", "duration", "explicit", "keywords", "subtitle", "summary", "image",
-                       "isClosedCaptioned", "episode", "season", "order", "episodeType"].map { ($0, .string, true) },
+        "ITunesItem": [
+            "author", "block", "duration", "explicit", "keywords", "subtitle", "summary", "image",
+            "isClosedCaptioned", "episode", "season", "order", "episodeType"
+        ].map { ($0, .string, true) },
         "ITunesCategory": [("text", .string, true), ("subcategory", .object("ITunesCategory"), true)],
         "ITunesOwner": [("email", .string, true), ("name", .string, true)],
         // gofeed always writes these four; its translator never leaves a map nil.
-        "Extension": [("name", .string, false), ("value", .string, false), ("attrs", .stringMap, false),
-                      ("children", .extensionMap, false)],
+        "Extension": [
+            ("name", .string, false), ("value", .string, false), ("attrs", .stringMap, false),
+            ("children", .extensionMap, false)
+        ]
     ]
 
     /// `value` read into gofeed's `Feed` and written back, keys sorted.
@@ -111,19 +117,25 @@ enum GofeedJSON {
             return .array(items.map { normalize($0, as: name) })
         case .extensions:
             guard case .object(let prefixes) = value, !prefixes.isEmpty else { return nil }
-            return .object(prefixes.map { prefix in
-                guard case .object(let names) = prefix.value else { return (prefix.key, .object([])) }
-                return (prefix.key, .object(names.map { name in
-                    guard case .array(let elements) = name.value else { return (name.key, .array([])) }
-                    return (name.key, .array(elements.map { normalize($0, as: "Extension") }))
-                }.sorted { $0.key < $1.key }))
-            }.sorted { $0.key < $1.key })
+            return .object(
+                prefixes.map { prefix in
+                    guard case .object(let names) = prefix.value else { return (prefix.key, .object([])) }
+                    return (
+                        prefix.key,
+                        .object(
+                            names.map { name in
+                                guard case .array(let elements) = name.value else { return (name.key, .array([])) }
+                                return (name.key, .array(elements.map { normalize($0, as: "Extension") }))
+                            }.sorted { $0.key < $1.key })
+                    )
+                }.sorted { $0.key < $1.key })
         case .extensionMap:
             guard case .object(let names) = value, !names.isEmpty else { return nil }
-            return .object(names.map { name in
-                guard case .array(let elements) = name.value else { return (name.key, .array([])) }
-                return (name.key, .array(elements.map { normalize($0, as: "Extension") }))
-            }.sorted { $0.key < $1.key })
+            return .object(
+                names.map { name in
+                    guard case .array(let elements) = name.value else { return (name.key, .array([])) }
+                    return (name.key, .array(elements.map { normalize($0, as: "Extension") }))
+                }.sorted { $0.key < $1.key })
         }
     }
 

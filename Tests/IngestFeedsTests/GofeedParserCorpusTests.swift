@@ -14,7 +14,7 @@ struct GofeedParserCorpusTests {
     static let knownDifferences: [String: String] = [
         "issue_275_extensions_and_source.xml entry.content":
             "type=\"application/atom+xml\" with escaped text: gofeed keeps the raw source (&lt;x/&gt;) when Base64 "
-            + "decoding fails; we keep the text the XML says (<x/>)",
+            + "decoding fails; we keep the text the XML says (<x/>)"
     ]
 
     /// The inputs that are not well-formed XML, read in recovering mode.
@@ -23,7 +23,7 @@ struct GofeedParserCorpusTests {
         "rss/rss_channel_item_illegal_char.xml", "rss/rss_channel_language.xml",
         "atom/atom10_feed_entry_source_logo.xml", "atom/atom10_feed_entry_source_title_html_escaped_markup.xml",
         "atom/atom10_feed_entry_source_title_text.xml", "atom/atom10_feed_title_xhtml_escaped_markup.xml",
-        "atom/atom10_feed_title_xhtml_inline_markup.xml",
+        "atom/atom10_feed_title_xhtml_inline_markup.xml"
     ]
 
     private static func member(_ value: JSONValue?, _ key: String) -> JSONValue? {
@@ -45,8 +45,9 @@ struct GofeedParserCorpusTests {
             for input in GofeedData.files("parser/\(directory)", suffix: ".xml") {
                 inputs += 1
                 let parsed = try Feed(contentsOf: input)
-                let expected = try JSONValue(parsing: String(
-                    contentsOf: input.deletingPathExtension().appendingPathExtension("json"), encoding: .utf8))
+                let expected = try JSONValue(
+                    parsing: String(
+                        contentsOf: input.deletingPathExtension().appendingPathExtension("json"), encoding: .utf8))
                 if !parsed.wellFormed { notWellFormed.insert("\(directory)/\(input.lastPathComponent)") }
                 func check(_ field: String, _ ours: String?, _ theirs: String?) {
                     guard let theirs else { return }
@@ -69,11 +70,14 @@ struct GofeedParserCorpusTests {
                     check("entry.title", item.title?.value, Self.string(Self.member(theirs, "title")))
                     if directory == "atom" {
                         check("entry.summary", item.description?.value, Self.string(Self.member(theirs, "summary")))
-                        check("entry.content", item.content?.value,
-                              Self.string(Self.member(Self.member(theirs, "content"), "value")))
+                        check(
+                            "entry.content", item.content?.value,
+                            Self.string(Self.member(Self.member(theirs, "content"), "value")))
                         check("entry.id", item.guid, Self.string(Self.member(theirs, "id")))
                     } else {
-                        check("item.description", item.description?.value, Self.string(Self.member(theirs, "description")))
+                        check(
+                            "item.description", item.description?.value, Self.string(Self.member(theirs, "description"))
+                        )
                         check("item.content", item.content?.value, Self.string(Self.member(theirs, "content")))
                         check("item.link", item.link, Self.string(Self.member(theirs, "link")))
                     }
@@ -93,7 +97,9 @@ struct GofeedParserCorpusTests {
         for input in inputs {
             let parsed = try Feed(contentsOf: input)
             #expect(parsed.format.family == .json)
-            #expect(input.lastPathComponent.contains("10") ? parsed.format.version == "1.0" : parsed.format.version == "1.1")
+            #expect(
+                input.lastPathComponent.contains("10") ? parsed.format.version == "1.0" : parsed.format.version == "1.1"
+            )
         }
         #expect(throws: IngestError.self) {
             try Feed(contentsOf: GofeedData.root.appendingPathComponent("parser/json/invalid/invalid.json"))

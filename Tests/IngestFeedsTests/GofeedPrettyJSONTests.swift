@@ -28,8 +28,8 @@ struct GofeedPrettyJSONTests {
             }
             var small = Feed(format: FeedFormat(.rss, version: "2.0"))
             small.title = "T"
-            feeds.append(small)                                          // no item: one line
-            for count in [1, 3, 24, 25, 26, 40] {                        // empty items: one line while they fit
+            feeds.append(small)  // no item: one line
+            for count in [1, 3, 24, 25, 26, 40] {  // empty items: one line while they fit
                 small.items = Array(repeating: FeedItem(), count: count)
                 feeds.append(small)
             }

@@ -21,19 +21,26 @@ struct GofeedTranslatorTests {
     /// `extensions/`, which pair the same way.
     static let pairs: [Pair] = {
         var pairs: [Pair] = []
-        for directory in ["translator/rss", "translator/atom", "extensions/dublincore", "extensions/itunes",
-                          "extensions/media"] {
+        for directory in [
+            "translator/rss", "translator/atom", "extensions/dublincore", "extensions/itunes",
+            "extensions/media"
+        ] {
             for input in GofeedData.files(directory, suffix: ".xml") {
                 let expected = input.deletingPathExtension().appendingPathExtension("json")
-                pairs.append(Pair(name: "\(directory)/\(input.deletingPathExtension().lastPathComponent)",
-                                  input: input, expected: expected))
+                pairs.append(
+                    Pair(
+                        name: "\(directory)/\(input.deletingPathExtension().lastPathComponent)",
+                        input: input, expected: expected))
             }
         }
-        for input in GofeedData.files("translator/json", suffix: ".json") where !input.path.hasSuffix("_expected.json") {
+        for input in GofeedData.files("translator/json", suffix: ".json") where !input.path.hasSuffix("_expected.json")
+        {
             let base = input.deletingPathExtension()
-            pairs.append(Pair(name: "translator/json/\(base.lastPathComponent)", input: input,
-                              expected: base.deletingLastPathComponent()
-                                .appendingPathComponent(base.lastPathComponent + "_expected.json")))
+            pairs.append(
+                Pair(
+                    name: "translator/json/\(base.lastPathComponent)", input: input,
+                    expected: base.deletingLastPathComponent()
+                        .appendingPathComponent(base.lastPathComponent + "_expected.json")))
         }
         return pairs
     }()
@@ -56,7 +63,7 @@ struct GofeedTranslatorTests {
         "translator/json/json10_full":
             "the file gives persons \"avatar\" and \"url\", which gofeed's Person does not have",
         "translator/json/json11_full":
-            "the file gives persons \"avatar\" and \"url\", which gofeed's Person does not have",
+            "the file gives persons \"avatar\" and \"url\", which gofeed's Person does not have"
     ]
 
     static func compare(_ pair: Pair) throws -> (ours: JSONValue, expected: JSONValue) {
@@ -66,18 +73,24 @@ struct GofeedTranslatorTests {
         return (GofeedJSON.sorted(ours), GofeedJSON.normalized(feed: expected))
     }
 
-    @Test("each pair", .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)), arguments: pairs)
+    @Test(
+        "each pair", .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)), arguments: pairs)
     func pair(_ pair: Pair) throws {
         let (ours, expected) = try Self.compare(pair)
         if let reason = Self.knownExceptions[pair.name] {
-            #expect(ours != expected, Comment(rawValue: "\(pair.name) is listed as an exception (\(reason)) but now matches"))
+            #expect(
+                ours != expected,
+                Comment(rawValue: "\(pair.name) is listed as an exception (\(reason)) but now matches"))
         } else {
-            #expect(ours == expected, Comment(rawValue: "\(pair.name)\n ours:   \(ours.serialized)\n gofeed: \(expected.serialized)"))
+            #expect(
+                ours == expected,
+                Comment(rawValue: "\(pair.name)\n ours:   \(ours.serialized)\n gofeed: \(expected.serialized)"))
         }
     }
 
-    @Test("at least 90% of the pairs match, and the exceptions are exactly the listed ones",
-          .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)))
+    @Test(
+        "at least 90% of the pairs match, and the exceptions are exactly the listed ones",
+        .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)))
     func passRate() throws {
         #expect(Self.pairs.count >= 100)
         var failing: Set<String> = []
@@ -86,12 +99,15 @@ struct GofeedTranslatorTests {
             if ours != expected { failing.insert(pair.name) }
         }
         let passed = Self.pairs.count - failing.count
-        #expect(Double(passed) >= 0.9 * Double(Self.pairs.count), Comment(rawValue: "\(passed) of \(Self.pairs.count) pairs match"))
+        #expect(
+            Double(passed) >= 0.9 * Double(Self.pairs.count),
+            Comment(rawValue: "\(passed) of \(Self.pairs.count) pairs match"))
         #expect(failing == Set(Self.knownExceptions.keys))
     }
 
-    @Test("compared raw, only files holding what gofeed's model has no field for differ",
-          .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)))
+    @Test(
+        "compared raw, only files holding what gofeed's model has no field for differ",
+        .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)))
     func rawComparison() throws {
         var differing: Set<String> = []
         for pair in Self.pairs {

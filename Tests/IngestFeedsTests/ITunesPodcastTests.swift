@@ -90,25 +90,30 @@ struct ITunesPodcastTests {
         #expect(full.isBlocked == true)
     }
 
-    @Test("a duration in every form; garbage, signs, overflow and empty text are nil",
-          arguments: [
-              ("3600", 3600), ("60:00", 3600), ("1:00:00", 3600), ("01:00:00", 3600), ("1:00:00.5", 3601),
-              ("1:00:00.4", 3600), ("59.5", 60), (" 90:00 ", 5400), ("0", 0),
-              ("", nil), ("abc", nil), ("-5", nil), ("+5", nil), ("1:-5", nil), ("1:75", nil), ("1::00", nil),
-              ("1:00:00:00", nil), ("1.5:00", nil), ("5.", nil), (".5", nil), ("1 h", nil),
-              ("99999999999999999999", nil), ("153722867280912931:00", nil), ("9223372036854775807.5", nil),
-          ] as [(String, Int?)])
+    @Test(
+        "a duration in every form; garbage, signs, overflow and empty text are nil",
+        arguments: [
+            ("3600", 3600), ("60:00", 3600), ("1:00:00", 3600), ("01:00:00", 3600), ("1:00:00.5", 3601),
+            ("1:00:00.4", 3600), ("59.5", 60), (" 90:00 ", 5400), ("0", 0),
+            ("", nil), ("abc", nil), ("-5", nil), ("+5", nil), ("1:-5", nil), ("1:75", nil), ("1::00", nil),
+            ("1:00:00:00", nil), ("1.5:00", nil), ("5.", nil), (".5", nil), ("1 h", nil),
+            ("99999999999999999999", nil), ("153722867280912931:00", nil), ("9223372036854775807.5", nil)
+        ] as [(String, Int?)])
     func durations(text: String, seconds: Int?) {
         var iTunes = ITunesItemExtension()
         iTunes.duration = text
         #expect(iTunes.durationSeconds == seconds, "\(text)")
     }
 
-    @Test("episode and season are whole numbers an Int holds; other text keeps its raw value",
-          arguments: [("12", 12), ("0", 0), (" 7 ", 7), ("-1", nil), ("1.5", nil), ("x", nil),
-                      ("99999999999999999999", nil)] as [(String, Int?)])
+    @Test(
+        "episode and season are whole numbers an Int holds; other text keeps its raw value",
+        arguments: [
+            ("12", 12), ("0", 0), (" 7 ", 7), ("-1", nil), ("1.5", nil), ("x", nil),
+            ("99999999999999999999", nil)
+        ] as [(String, Int?)])
     func episodeNumbers(text: String, number: Int?) throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><item>
             <itunes:episode>\(text)</itunes:episode><itunes:season>\(text)</itunes:season></item></channel></rss>
             """)
@@ -118,9 +123,12 @@ struct ITunesPodcastTests {
         #expect(iTunes.episodeText == text.trimmingCharacters(in: .whitespaces))
     }
 
-    @Test("explicit: yes/true/explicit are true, no/false/clean false, in any case; other text nil",
-          arguments: [("yes", true), ("Yes", true), ("TRUE", true), ("explicit", true), ("no", false),
-                      ("false", false), ("Clean", false), ("maybe", nil)] as [(String, Bool?)])
+    @Test(
+        "explicit: yes/true/explicit are true, no/false/clean false, in any case; other text nil",
+        arguments: [
+            ("yes", true), ("Yes", true), ("TRUE", true), ("explicit", true), ("no", false),
+            ("false", false), ("Clean", false), ("maybe", nil)
+        ] as [(String, Bool?)])
     func explicitFlag(text: String, flag: Bool?) {
         var iTunes = ITunesItemExtension()
         iTunes.explicit = text
@@ -130,7 +138,8 @@ struct ITunesPodcastTests {
 
     @Test("empty elements are absent, and an unknown episode type is kept as written")
     func emptyAndUnknown() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
             <itunes:type></itunes:type><item><itunes:episode/><itunes:season> </itunes:season>
             <itunes:episodeType>Teaser</itunes:episodeType><itunes:duration></itunes:duration></item></channel></rss>
@@ -147,7 +156,8 @@ struct ITunesPodcastTests {
 
     @Test("an undeclared itunes: prefix still fills iTunes (read in recovering mode)")
     func undeclaredPrefix() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0"><channel><title>Show</title><itunes:type>episodic</itunes:type>
             <itunes:owner><itunes:name>Ann</itunes:name></itunes:owner>
             <item><title>One</title><itunes:episode>3</itunes:episode><itunes:season>1</itunes:season>
@@ -165,11 +175,15 @@ struct ITunesPodcastTests {
         #expect(parsed.items.first?.extensions["itunes"]?["episode"]?.first?.value == "3")
     }
 
-    @Test("the iTunes namespace in another case or over https is iTunes too; a look-alike is not",
-          arguments: ["http://www.itunes.com/dtds/Podcast-1.0.dtd", "HTTP://WWW.ITUNES.COM/DTDS/PODCAST-1.0.DTD",
-                      "https://www.itunes.com/dtds/podcast-1.0.dtd", "http://www.itunes.com/dtds/podcast-1.0.dtd/x"])
+    @Test(
+        "the iTunes namespace in another case or over https is iTunes too; a look-alike is not",
+        arguments: [
+            "http://www.itunes.com/dtds/Podcast-1.0.dtd", "HTTP://WWW.ITUNES.COM/DTDS/PODCAST-1.0.DTD",
+            "https://www.itunes.com/dtds/podcast-1.0.dtd", "http://www.itunes.com/dtds/podcast-1.0.dtd/x"
+        ])
     func namespaceSpellings(uri: String) throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0" xmlns:it="\(uri)"><channel><title>Show</title><it:type>serial</it:type>
             <item><title>One</title><it:episode>3</it:episode><it:duration>60:00</it:duration></item>
             </channel></rss>
@@ -191,8 +205,10 @@ struct ITunesPodcastTests {
     func json() throws {
         let parsed = try feed(Self.appleSample)
         let item = String(decoding: parsed.items[1].gofeedJSON(), as: UTF8.self)
-        #expect(item.contains(#""itunesExt":{"block":"Yes","duration":"1024","explicit":"yes","episode":"4","#
-                              + #""season":"2","episodeType":"full"}"#))
+        #expect(
+            item.contains(
+                #""itunesExt":{"block":"Yes","duration":"1024","explicit":"yes","episode":"4","#
+                    + #""season":"2","episodeType":"full"}"#))
         let channel = String(decoding: parsed.gofeedJSON(), as: UTF8.self)
         #expect(channel.contains(#""newFeedUrl":"https://example.com/hiking/new.rss","type":"serial"}"#))
         let decoded = try JSONDecoder().decode(Feed.self, from: try JSONEncoder().encode(parsed))

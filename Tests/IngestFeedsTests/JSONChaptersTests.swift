@@ -34,15 +34,19 @@ struct JSONChaptersTests {
         let document = try JSONChapters(data: Data(Self.specExample.utf8))
         #expect(document.version == "1.2.0")
         #expect(document.chapters.map(\.startTime) == [0, 168, 260, 410, 3990.5])
-        #expect(document.chapters.map(\.title)
-                    == ["Intro", "Hearing Aids", "Progress Report", "Namespace", "Just Kidding"])
+        #expect(
+            document.chapters.map(\.title)
+                == ["Intro", "Hearing Aids", "Progress Report", "Namespace", "Just Kidding"])
         #expect(document.chapters[1].img == "https://example.com/images/hearing_aids.jpg")
         #expect(document.chapters[1].url == "https://example.com/hearing-aids")
         #expect(document.chapters[3].toc == false)
         #expect(document.chapters[0].toc == nil)
         #expect(document.chapters[4].endTime == 4010)
-        #expect(document.chapters[4].location == JSONChapters.Location(name: "Austin, TX", geo: "geo:30.2672,97.7431",
-                                                                       osm: "R113314"))
+        #expect(
+            document.chapters[4].location
+                == JSONChapters.Location(
+                    name: "Austin, TX", geo: "geo:30.2672,97.7431",
+                    osm: "R113314"))
     }
 
     @Test("a negative time is refused, naming the chapter and the key")
@@ -72,10 +76,13 @@ struct JSONChaptersTests {
         #expect(JSONChapters.defaultMaximumSize >= 1_000_000)
     }
 
-    @Test("not JSON, or not this format: a clear error",
-          arguments: ["", "not json", "[]", #"{"version":"1.2.0"}"#, #"{"chapters":[]}"#,
-                      #"{"version":"1.2.0","chapters":[{"title":"no start"}]}"#,
-                      #"{"version":"1.2.0","chapters":[{"startTime":"12"}]}"#])
+    @Test(
+        "not JSON, or not this format: a clear error",
+        arguments: [
+            "", "not json", "[]", #"{"version":"1.2.0"}"#, #"{"chapters":[]}"#,
+            #"{"version":"1.2.0","chapters":[{"title":"no start"}]}"#,
+            #"{"version":"1.2.0","chapters":[{"startTime":"12"}]}"#
+        ])
     func notChapters(text: String) throws {
         let error = try #require(throws: JSONChaptersError.self) { try JSONChapters(data: Data(text.utf8)) }
         guard case .notChapters = error else {

@@ -7,7 +7,8 @@ import Testing
 struct JSONFeedTests {
     @Test("JSON Feed 1.0: author, attachments, content_html over content_text, the first item's dates")
     func version1() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             {
               "version": "https://jsonfeed.org/version/1",
               "title": "My Example Feed",
@@ -31,8 +32,11 @@ struct JSONFeedTests {
         #expect(parsed.feedLink == "https://example.org/feed.json")
         #expect(parsed.links.map(\.href) == ["https://example.org/", "https://example.org/feed.json"])
         #expect(parsed.image?.url == "https://example.org/icon.png")
-        #expect(parsed.author == Person(name: "Jo Writer", email: "jo@example.org", url: "https://example.org/jo",
-                                        avatar: "https://example.org/jo.png"))
+        #expect(
+            parsed.author
+                == Person(
+                    name: "Jo Writer", email: "jo@example.org", url: "https://example.org/jo",
+                    avatar: "https://example.org/jo.png"))
         #expect(parsed.authors.count == 1)
         #expect(parsed.publishedParsed?.rfc3339 == "2010-02-07T19:04:00Z")
         #expect(parsed.updated == "2010-02-08T09:00:00Z")
@@ -48,7 +52,8 @@ struct JSONFeedTests {
 
     @Test("JSON Feed 1.1: authors and language; version after the items")
     func version11() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             {"items": [{"id": "a", "authors": [{"name": "A"}, {"name": "B"}], "language": "fr"}],
              "authors": [{"name": "Team"}], "language": "en-GB", "title": "t",
              "version": "https://jsonfeed.org/version/1.1"}
@@ -62,7 +67,9 @@ struct JSONFeedTests {
         #expect(parsed.items[0].author == nil)
     }
 
-    @Test("gofeed's JSON Feed examples, 1.0 and 1.1", .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)))
+    @Test(
+        "gofeed's JSON Feed examples, 1.0 and 1.1",
+        .enabled(if: GofeedData.isPresent, Comment(rawValue: GofeedData.absentMessage)))
     func gofeedExamples() throws {
         let ten = try Feed(contentsOf: GofeedData.root.appendingPathComponent("parser/universal/json10_feed.json"))
         let eleven = try Feed(contentsOf: GofeedData.root.appendingPathComponent("parser/universal/json11_feed.json"))

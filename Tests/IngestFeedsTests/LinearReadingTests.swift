@@ -35,14 +35,17 @@ struct LinearReadingTests {
             let verdict = try spaces.withUnsafeBytes { try sniffer.add($0, final: false) }
             #expect(verdict == nil)
         }
-        let verdict = try Array("\n<?xml version=\"1.0\"?><rss/>".utf8).withUnsafeBytes { try sniffer.add($0, final: false) }
+        let verdict = try Array("\n<?xml version=\"1.0\"?><rss/>".utf8).withUnsafeBytes {
+            try sniffer.add($0, final: false)
+        }
         #expect(verdict?.syntax == .xml)
         #expect(verdict?.whiteSpaceBeforeDeclaration == 0..<640_001)
         #expect(sniffer.bytesExamined == 640_001)
     }
 
-    @Test("white space before the document past the limit is refused as a token is, on the way in",
-          arguments: [FeedReader.Recovery.never, .always])
+    @Test(
+        "white space before the document past the limit is refused as a token is, on the way in",
+        arguments: [FeedReader.Recovery.never, .always])
     func whiteSpaceBounded(recovery: FeedReader.Recovery) throws {
         var options = Self.options
         options.recovery = recovery
@@ -51,15 +54,19 @@ struct LinearReadingTests {
             try Self.push(spaces, chunk: 512, then: "<rss version=\"2.0\"><channel/></rss>", options: options)
         }
         #expect(error.kind == .data)
-        #expect(error.message.contains("more than \(Self.limit) bytes without a complete tag or text: white space"), "\(error)")
+        #expect(
+            error.message.contains("more than \(Self.limit) bytes without a complete tag or text: white space"),
+            "\(error)")
         // Under the limit, the feed is read.
-        let read = try Self.push(Array(spaces.prefix(Self.limit / 2)), chunk: 512,
-                                 then: "<rss version=\"2.0\"><channel><title>T</title></channel></rss>", options: options)
+        let read = try Self.push(
+            Array(spaces.prefix(Self.limit / 2)), chunk: 512,
+            then: "<rss version=\"2.0\"><channel><title>T</title></channel></rss>", options: options)
         #expect(read.title?.value == "T")
     }
 
-    @Test("an attribute value past the limit stops the read at the limit, strict or recovering, pushed or read",
-          arguments: [FeedReader.Recovery.never, .fallback, .always])
+    @Test(
+        "an attribute value past the limit stops the read at the limit, strict or recovering, pushed or read",
+        arguments: [FeedReader.Recovery.never, .fallback, .always])
     func attributeBounded(recovery: FeedReader.Recovery) throws {
         var options = Self.options
         options.recovery = recovery
@@ -76,12 +83,14 @@ struct LinearReadingTests {
         #expect(pushed.message.contains("more than \(Self.limit) bytes without a complete tag or text"), "\(pushed)")
     }
 
-    @Test("a comment past the limit stops the read at the limit, strict or recovering",
-          arguments: [FeedReader.Recovery.never, .always])
+    @Test(
+        "a comment past the limit stops the read at the limit, strict or recovering",
+        arguments: [FeedReader.Recovery.never, .always])
     func commentBounded(recovery: FeedReader.Recovery) throws {
         var options = Self.options
         options.recovery = recovery
-        let comment = "<rss version=\"2.0\"><channel><!--" + String(repeating: "c", count: 3 * Self.limit) + "--></channel></rss>"
+        let comment =
+            "<rss version=\"2.0\"><channel><!--" + String(repeating: "c", count: 3 * Self.limit) + "--></channel></rss>"
         let error = try #require(throws: IngestError.self) {
             try Self.push(Array(comment.utf8), chunk: 1000, then: "", options: options)
         }
@@ -121,7 +130,9 @@ struct LinearReadingTests {
         var cut = XMLRepairFilter(maxTokenBytes: Self.limit)
         var output: [UInt8] = []
         for start in stride(from: 0, to: text.count, by: 100) {
-            try text[start..<min(start + 100, text.count)].withUnsafeBytes { try cut.repair($0, final: false, into: &output) }
+            try text[start..<min(start + 100, text.count)].withUnsafeBytes {
+                try cut.repair($0, final: false, into: &output)
+            }
         }
         try [UInt8]().withUnsafeBytes { try cut.repair($0, final: true, into: &output) }
         #expect(output == expected)
@@ -133,7 +144,9 @@ struct LinearReadingTests {
     func repairFilterBounded() throws {
         var filter = XMLRepairFilter(maxTokenBytes: 10_000)
         var output: [UInt8] = []
-        try Array("<rss><channel><item><link href=\"".utf8).withUnsafeBytes { try filter.repair($0, final: false, into: &output) }
+        try Array("<rss><channel><item><link href=\"".utf8).withUnsafeBytes {
+            try filter.repair($0, final: false, into: &output)
+        }
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 100)
         var pushed = 0
         let error = try #require(throws: IngestError.self) {

@@ -107,21 +107,28 @@ struct MediaRSSTests {
     @Test("the channel's Media RSS elements")
     func channel() throws {
         let parsed = try feed(Self.specExamples)
-        #expect(parsed.mediaRSS?.metadata.thumbnails == [MediaThumbnail(url: "http://www.foo.com/channel.jpg",
-                                                                        width: 75, height: 50)])
+        #expect(
+            parsed.mediaRSS?.metadata.thumbnails == [
+                MediaThumbnail(
+                    url: "http://www.foo.com/channel.jpg",
+                    width: 75, height: 50)
+            ])
     }
 
     @Test("numbers: overflow, signs, fractions where a whole number is due, and empty values are nil")
     func numbers() throws {
-        let item = try #require(try feed("""
-            <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><item>
-            <media:content url="" fileSize="99999999999999999999" bitrate="-64" duration="-3" height="1.5"
-              width="" isDefault="maybe"/>
-            <media:content url="http://a/b" bitrate="1e999" duration="abc" fileSize="+5" height=" 10 "/>
-            <media:thumbnail url="" width="1"/><media:player width="2"/><media:credit role="x"/>
-            <media:title></media:title>
-            </item></channel></rss>
-            """).items.first)
+        let item = try #require(
+            try feed(
+                """
+                <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><item>
+                <media:content url="" fileSize="99999999999999999999" bitrate="-64" duration="-3" height="1.5"
+                  width="" isDefault="maybe"/>
+                <media:content url="http://a/b" bitrate="1e999" duration="abc" fileSize="+5" height=" 10 "/>
+                <media:thumbnail url="" width="1"/><media:player width="2"/><media:credit role="x"/>
+                <media:title></media:title>
+                </item></channel></rss>
+                """
+            ).items.first)
         let media = try #require(item.mediaRSS)
         #expect(media.contents.count == 2)
         let first = media.contents[0]
@@ -145,28 +152,42 @@ struct MediaRSSTests {
     func mediaInPlaceOfEnclosures() throws {
         let items = try feed(Self.specExamples).items
         #expect(items[0].enclosures.isEmpty)
-        #expect(items[0].media == [MediaFile(source: .mediaContent, url: "http://www.foo.com/song.mp3",
-                                             type: "audio/mpeg", byteCount: 1000)])
-        #expect(items[1].media.map(\.url) == ["http://www.foo.com/song64kbps.mp3", "http://www.foo.com/song128kbps.mp3",
-                                              "http://www.foo.com/song.wav"])
+        #expect(
+            items[0].media == [
+                MediaFile(
+                    source: .mediaContent, url: "http://www.foo.com/song.mp3",
+                    type: "audio/mpeg", byteCount: 1000)
+            ])
+        #expect(
+            items[1].media.map(\.url) == [
+                "http://www.foo.com/song64kbps.mp3", "http://www.foo.com/song128kbps.mp3",
+                "http://www.foo.com/song.wav"
+            ])
         #expect(items[2].media.first?.duration == 185)
         #expect(items[2].media.first?.source == .mediaContent)
     }
 
     @Test("media files: an enclosure wins over media:content, trimmed, with the iTunes duration")
     func enclosuresFirst() throws {
-        let item = try #require(try feed("""
-            <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"
-                 xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><item>
-            <enclosure url=" http://example.com/a.mp3 " length="1234" type="audio/mpeg"/>
-            <enclosure url="" type="audio/mpeg"/>
-            <media:content url="http://example.com/a.ogg" type="audio/ogg"/>
-            <itunes:duration>1:00:00.5</itunes:duration>
-            </item></channel></rss>
-            """).items.first)
+        let item = try #require(
+            try feed(
+                """
+                <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"
+                     xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><item>
+                <enclosure url=" http://example.com/a.mp3 " length="1234" type="audio/mpeg"/>
+                <enclosure url="" type="audio/mpeg"/>
+                <media:content url="http://example.com/a.ogg" type="audio/ogg"/>
+                <itunes:duration>1:00:00.5</itunes:duration>
+                </item></channel></rss>
+                """
+            ).items.first)
         #expect(item.enclosures.first?.url == "http://example.com/a.mp3")
-        #expect(item.media == [MediaFile(source: .enclosure, url: "http://example.com/a.mp3", type: "audio/mpeg",
-                                         byteCount: 1234, duration: 3601)])
+        #expect(
+            item.media == [
+                MediaFile(
+                    source: .enclosure, url: "http://example.com/a.mp3", type: "audio/mpeg",
+                    byteCount: 1234, duration: 3601)
+            ])
         #expect(item.mediaRSS?.contents.first?.url == "http://example.com/a.ogg")
     }
 

@@ -8,7 +8,8 @@ import Testing
 struct NumberFieldTests {
     @Test("JSON Feed size_in_bytes: 1e19, 1e400, -5 and \"abc\" are left out; sizes an Int64 holds are kept")
     func jsonFeedSizes() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             {"version": "https://jsonfeed.org/version/1.1", "title": "Sizes", "items": [{"id": "1", "attachments": [
               {"url": "https://example.org/a.mp3", "size_in_bytes": 1e19},
               {"url": "https://example.org/b.mp3", "size_in_bytes": 1e400},

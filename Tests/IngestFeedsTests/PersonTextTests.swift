@@ -3,17 +3,21 @@ import Testing
 
 @Suite("A person written as one string")
 struct PersonTextTests {
-    @Test("gofeed's forms, and RFC 5322's", arguments: [
-        ("email@example.org (Author Name)", "Author Name", "email@example.org"),
-        ("Author Name (email@example.org)", "Author Name", "email@example.org"),
-        ("Author Name", "Author Name", nil),
-        ("email@example.org", nil, "email@example.org"),
-        ("Author Name <email@example.org>", "Author Name", "email@example.org"),
-        ("\"Author, Name\" <email@example.org>", "Author, Name", "email@example.org"),
-        ("Zoë Ünïcödé", "Zoë Ünïcödé", nil),
-    ] as [(String, String?, String?)])
+    @Test(
+        "gofeed's forms, and RFC 5322's",
+        arguments: [
+            ("email@example.org (Author Name)", "Author Name", "email@example.org"),
+            ("Author Name (email@example.org)", "Author Name", "email@example.org"),
+            ("Author Name", "Author Name", nil),
+            ("email@example.org", nil, "email@example.org"),
+            ("Author Name <email@example.org>", "Author Name", "email@example.org"),
+            ("\"Author, Name\" <email@example.org>", "Author, Name", "email@example.org"),
+            ("Zoë Ünïcödé", "Zoë Ünïcödé", nil)
+        ] as [(String, String?, String?)])
     func forms(_ text: String, _ name: String?, _ email: String?) throws {
-        let parsed = try feed("<rss version=\"2.0\"><channel><managingEditor>\(text.replacingOccurrences(of: "<", with: "&lt;"))</managingEditor></channel></rss>")
+        let parsed = try feed(
+            "<rss version=\"2.0\"><channel><managingEditor>\(text.replacingOccurrences(of: "<", with: "&lt;"))</managingEditor></channel></rss>"
+        )
         #expect(parsed.author?.name == name)
         #expect(parsed.author?.email == email)
     }

@@ -5,7 +5,8 @@ import Testing
 /// An RSS feed declaring the Podcasting 2.0 namespace, with `channel` inside its
 /// channel and `item` as its one item (when not empty).
 func podcastFeed(channel: String = "", item: String = "") throws -> Feed {
-    try feed("""
+    try feed(
+        """
         <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Show</title>
         \(channel)
         \(item.isEmpty ? "" : "<item><title>Episode</title>\(item)</item>")
@@ -17,19 +18,20 @@ func podcastFeed(channel: String = "", item: String = "") throws -> Feed {
 struct PodcastChannelTagTests {
     @Test("locked, guid, medium, images, podping, updateFrequency, chat")
     func singleTags() throws {
-        let parsed = try podcastFeed(channel: """
-            <podcast:locked owner="email@example.com">yes</podcast:locked>
-            <podcast:guid>917393e3-1b1e-5cef-ace4-edaa54e1f810</podcast:guid>
-            <podcast:medium>music</podcast:medium>
-            <podcast:images srcset="https://example.com/images/pci_avatar-massive.jpg 1500w,
-                https://example.com/images/pci_avatar-middle.jpg 600w" />
-            <podcast:podping usesPodping="true"/>
-            <podcast:updateFrequency rrule="FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;COUNT=10"
-                dtstart="2023-08-28T00:00:00.000Z">
-                Every other Monday for 10 episodes starting on Aug 28, 2023
-            </podcast:updateFrequency>
-            <podcast:chat server="irc.zeronode.net" protocol="irc" accountId="@jsmith" space="#myawesomepodcast"/>
-            """)
+        let parsed = try podcastFeed(
+            channel: """
+                <podcast:locked owner="email@example.com">yes</podcast:locked>
+                <podcast:guid>917393e3-1b1e-5cef-ace4-edaa54e1f810</podcast:guid>
+                <podcast:medium>music</podcast:medium>
+                <podcast:images srcset="https://example.com/images/pci_avatar-massive.jpg 1500w,
+                    https://example.com/images/pci_avatar-middle.jpg 600w" />
+                <podcast:podping usesPodping="true"/>
+                <podcast:updateFrequency rrule="FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;COUNT=10"
+                    dtstart="2023-08-28T00:00:00.000Z">
+                    Every other Monday for 10 episodes starting on Aug 28, 2023
+                </podcast:updateFrequency>
+                <podcast:chat server="irc.zeronode.net" protocol="irc" accountId="@jsmith" space="#myawesomepodcast"/>
+                """)
         let podcast = try #require(parsed.podcast)
         #expect(podcast.locked?.isLocked == true)
         #expect(podcast.locked?.owner == "email@example.com")
@@ -47,29 +49,33 @@ struct PodcastChannelTagTests {
         #expect(podcast.chat?.chatProtocol == "irc")
         #expect(podcast.chat?.accountId == "@jsmith")
         #expect(podcast.chat?.space == "#myawesomepodcast")
-        #expect(try podcastFeed(channel: """
-            <podcast:updateFrequency complete="true">That's all folks!</podcast:updateFrequency>
-            """).podcast?.updateFrequency?.complete == true)
+        #expect(
+            try podcastFeed(
+                channel: """
+                    <podcast:updateFrequency complete="true">That's all folks!</podcast:updateFrequency>
+                    """
+            ).podcast?.updateFrequency?.complete == true)
     }
 
     @Test("funding, persons, locations, trailers, license")
     func showTags() throws {
-        let parsed = try podcastFeed(channel: """
-            <podcast:funding url="https://www.example.com/donations">Support the show!</podcast:funding>
-            <podcast:funding url="https://www.example.com/members">Become a member!</podcast:funding>
-            <podcast:person href="https://example.com/johnsmith/blog"
-                img="http://example.com/images/johnsmith.jpg">John Smith</podcast:person>
-            <podcast:person group="writing" role="guest"
-                href="https://www.wikipedia/alicebrown">Alice Brown</podcast:person>
-            <podcast:location geo="geo:30.2672,97.7431" osm="R113314">Austin, TX</podcast:location>
-            <podcast:location rel="creator" country="US"
-                geo="geo:39.7837304,-100.445882">United States</podcast:location>
-            <podcast:trailer pubdate="Thu, 01 Apr 2021 08:00:00 EST" url="https://example.org/trailers/teaser"
-                length="12345678" type="audio/mp3">Coming April 1st, 2021</podcast:trailer>
-            <podcast:trailer pubdate="Thu, 01 Apr 2021 08:00:00 EST" url="https://example.org/trailers/season4teaser"
-                length="12345678" type="video/mp4" season="4">Season 4: Race for the Whitehouse</podcast:trailer>
-            <podcast:license url="https://example.org/mypodcastlicense/full.pdf">my-podcast-license-v1</podcast:license>
-            """)
+        let parsed = try podcastFeed(
+            channel: """
+                <podcast:funding url="https://www.example.com/donations">Support the show!</podcast:funding>
+                <podcast:funding url="https://www.example.com/members">Become a member!</podcast:funding>
+                <podcast:person href="https://example.com/johnsmith/blog"
+                    img="http://example.com/images/johnsmith.jpg">John Smith</podcast:person>
+                <podcast:person group="writing" role="guest"
+                    href="https://www.wikipedia/alicebrown">Alice Brown</podcast:person>
+                <podcast:location geo="geo:30.2672,97.7431" osm="R113314">Austin, TX</podcast:location>
+                <podcast:location rel="creator" country="US"
+                    geo="geo:39.7837304,-100.445882">United States</podcast:location>
+                <podcast:trailer pubdate="Thu, 01 Apr 2021 08:00:00 EST" url="https://example.org/trailers/teaser"
+                    length="12345678" type="audio/mp3">Coming April 1st, 2021</podcast:trailer>
+                <podcast:trailer pubdate="Thu, 01 Apr 2021 08:00:00 EST" url="https://example.org/trailers/season4teaser"
+                    length="12345678" type="video/mp4" season="4">Season 4: Race for the Whitehouse</podcast:trailer>
+                <podcast:license url="https://example.org/mypodcastlicense/full.pdf">my-podcast-license-v1</podcast:license>
+                """)
         let podcast = try #require(parsed.podcast)
         #expect(podcast.funding.map(\.url) == ["https://www.example.com/donations", "https://www.example.com/members"])
         #expect(podcast.funding.map(\.text) == ["Support the show!", "Become a member!"])
@@ -101,19 +107,20 @@ struct PodcastChannelTagTests {
 
     @Test("value with recipients, at the channel")
     func value() throws {
-        let parsed = try podcastFeed(channel: """
-            <podcast:value type="lightning" method="keysend" suggested="0.00000005000">
-                <podcast:valueRecipient name="Alice (Podcaster)" type="node"
-                    address="02d5c1bf8b940dc9cadca86d1b0a3c37fbe39cee4c7e839e33bef9174531d27f52" split="40"/>
-                <podcast:valueRecipient name="Bob (Podcaster)" type="node"
-                    address="032f4ffbbafffbe51726ad3c164a3d0d37ec27bc67b29a159b0f49ae8ac21b8508" split="40"/>
-                <podcast:valueRecipient name="Carol (Producer)" type="node"
-                    address="02dd306e68c46681aa21d88a436fb35355a8579dd30201581cefa17cb179fc4c15" split="15"/>
-                <podcast:valueRecipient name="Hosting Provider" type="node" customKey="112111100"
-                    customValue="wal_ZmqFg13L8j"
-                    address="03ae9f91a0cb8ff43840e3c322c4c61f019d8c1c3cea15a25cfc425ac605e61a4a" split="5" fee="true"/>
-            </podcast:value>
-            """)
+        let parsed = try podcastFeed(
+            channel: """
+                <podcast:value type="lightning" method="keysend" suggested="0.00000005000">
+                    <podcast:valueRecipient name="Alice (Podcaster)" type="node"
+                        address="02d5c1bf8b940dc9cadca86d1b0a3c37fbe39cee4c7e839e33bef9174531d27f52" split="40"/>
+                    <podcast:valueRecipient name="Bob (Podcaster)" type="node"
+                        address="032f4ffbbafffbe51726ad3c164a3d0d37ec27bc67b29a159b0f49ae8ac21b8508" split="40"/>
+                    <podcast:valueRecipient name="Carol (Producer)" type="node"
+                        address="02dd306e68c46681aa21d88a436fb35355a8579dd30201581cefa17cb179fc4c15" split="15"/>
+                    <podcast:valueRecipient name="Hosting Provider" type="node" customKey="112111100"
+                        customValue="wal_ZmqFg13L8j"
+                        address="03ae9f91a0cb8ff43840e3c322c4c61f019d8c1c3cea15a25cfc425ac605e61a4a" split="5" fee="true"/>
+                </podcast:value>
+                """)
         let value = try #require(parsed.podcast?.values.first)
         #expect(value.type == "lightning")
         #expect(value.method == "keysend")
@@ -130,18 +137,19 @@ struct PodcastChannelTagTests {
 
     @Test("remote items: in the channel, a podroll, a publisher")
     func remoteItems() throws {
-        let parsed = try podcastFeed(channel: """
-            <podcast:remoteItem feedGuid="917393e3-1b1e-5cef-ace4-edaa54e1f810" itemGuid="asdf089j0-ep240-20230510"
-                medium="music"/>
-            <podcast:podroll>
-                <podcast:remoteItem feedGuid="28ba9a8b-3e0b-5f2c-9c6b-b9f5a2b4b5e4"/>
-                <podcast:remoteItem feedUrl="https://feeds.example.org/other.xml"/>
-            </podcast:podroll>
-            <podcast:publisher>
-                <podcast:remoteItem medium="publisher" feedGuid="003af0a0-6a45-55cf-b765-68e3d349551a"
-                    feedUrl="https://agilesetmedia.com/assets/static/agilesetmedia.xml"/>
-            </podcast:publisher>
-            """)
+        let parsed = try podcastFeed(
+            channel: """
+                <podcast:remoteItem feedGuid="917393e3-1b1e-5cef-ace4-edaa54e1f810" itemGuid="asdf089j0-ep240-20230510"
+                    medium="music"/>
+                <podcast:podroll>
+                    <podcast:remoteItem feedGuid="28ba9a8b-3e0b-5f2c-9c6b-b9f5a2b4b5e4"/>
+                    <podcast:remoteItem feedUrl="https://feeds.example.org/other.xml"/>
+                </podcast:podroll>
+                <podcast:publisher>
+                    <podcast:remoteItem medium="publisher" feedGuid="003af0a0-6a45-55cf-b765-68e3d349551a"
+                        feedUrl="https://agilesetmedia.com/assets/static/agilesetmedia.xml"/>
+                </podcast:publisher>
+                """)
         let podcast = try #require(parsed.podcast)
         #expect(podcast.remoteItems.count == 1)
         #expect(podcast.remoteItems[0].feedGuid == "917393e3-1b1e-5cef-ace4-edaa54e1f810")
@@ -156,15 +164,16 @@ struct PodcastChannelTagTests {
 
     @Test("block, txt, socialInteract, image")
     func platformTags() throws {
-        let parsed = try podcastFeed(channel: """
-            <podcast:block>yes</podcast:block>
-            <podcast:block id="google">no</podcast:block>
-            <podcast:txt>naj3eEZaWVVY9a38uhX8FekACyhtqP4JN</podcast:txt>
-            <podcast:txt purpose="verify">S6lpp-7ZCn8-dZfGc-OoyaG</podcast:txt>
-            <podcast:socialInteract protocol="disabled" />
-            <podcast:image alt="An antenna emanating signal waves" purpose="artwork social" type="image/jpeg"
-                aspect-ratio="16/9" width="1920" href="https://example.com/images/pci_landscape-massive.jpg"/>
-            """)
+        let parsed = try podcastFeed(
+            channel: """
+                <podcast:block>yes</podcast:block>
+                <podcast:block id="google">no</podcast:block>
+                <podcast:txt>naj3eEZaWVVY9a38uhX8FekACyhtqP4JN</podcast:txt>
+                <podcast:txt purpose="verify">S6lpp-7ZCn8-dZfGc-OoyaG</podcast:txt>
+                <podcast:socialInteract protocol="disabled" />
+                <podcast:image alt="An antenna emanating signal waves" purpose="artwork social" type="image/jpeg"
+                    aspect-ratio="16/9" width="1920" href="https://example.com/images/pci_landscape-massive.jpg"/>
+                """)
         let podcast = try #require(parsed.podcast)
         #expect(podcast.blocks.map(\.isBlocked) == [true, false])
         #expect(podcast.blocks.map(\.id) == [nil, "google"])
@@ -185,20 +194,21 @@ struct PodcastChannelTagTests {
 
     @Test("liveItem: attributes, dates, title, guid, content links and alternate enclosures")
     func liveItem() throws {
-        let parsed = try podcastFeed(channel: """
-            <podcast:liveItem status="live" start="2021-09-26T07:30:00.000-0600" end="2021-09-26T09:30:00.000-0600">
-                <title>Podcasting 2.0 Live Show</title>
-                <guid isPermaLink="true">https://example.com/live</guid>
-                <podcast:person href="https://example.com/adam"
-                    img="https://example.com/images/adamcurry.jpg">Adam Curry</podcast:person>
-                <podcast:alternateEnclosure type="audio/mpeg" length="312" default="true">
-                    <podcast:source uri="https://example.com/pc20/livestream" />
-                </podcast:alternateEnclosure>
-                <enclosure url="https://example.com/pc20/livestream?format=.mp3" type="audio/mpeg" length="312" />
-                <podcast:contentLink href="https://www.youtube.com/pc20/livestream">YouTube!</podcast:contentLink>
-                <podcast:contentLink href="https://example.com/html/livestream">Listen Live!</podcast:contentLink>
-            </podcast:liveItem>
-            """)
+        let parsed = try podcastFeed(
+            channel: """
+                <podcast:liveItem status="live" start="2021-09-26T07:30:00.000-0600" end="2021-09-26T09:30:00.000-0600">
+                    <title>Podcasting 2.0 Live Show</title>
+                    <guid isPermaLink="true">https://example.com/live</guid>
+                    <podcast:person href="https://example.com/adam"
+                        img="https://example.com/images/adamcurry.jpg">Adam Curry</podcast:person>
+                    <podcast:alternateEnclosure type="audio/mpeg" length="312" default="true">
+                        <podcast:source uri="https://example.com/pc20/livestream" />
+                    </podcast:alternateEnclosure>
+                    <enclosure url="https://example.com/pc20/livestream?format=.mp3" type="audio/mpeg" length="312" />
+                    <podcast:contentLink href="https://www.youtube.com/pc20/livestream">YouTube!</podcast:contentLink>
+                    <podcast:contentLink href="https://example.com/html/livestream">Listen Live!</podcast:contentLink>
+                </podcast:liveItem>
+                """)
         let live = try #require(parsed.podcast?.liveItems.first)
         #expect(live.status == "live")
         #expect(live.start == "2021-09-26T07:30:00.000-0600")
@@ -206,8 +216,11 @@ struct PodcastChannelTagTests {
         #expect(live.endParsed?.rfc3339 == "2021-09-26T15:30:00Z")
         #expect(live.title == "Podcasting 2.0 Live Show")
         #expect(live.guid == "https://example.com/live")
-        #expect(live.contentLinks.map(\.href) == ["https://www.youtube.com/pc20/livestream",
-                                                  "https://example.com/html/livestream"])
+        #expect(
+            live.contentLinks.map(\.href) == [
+                "https://www.youtube.com/pc20/livestream",
+                "https://example.com/html/livestream"
+            ])
         #expect(live.contentLinks.map(\.text) == ["YouTube!", "Listen Live!"])
         #expect(live.alternateEnclosures.first?.isDefault == true)
         #expect(live.alternateEnclosures.first?.sources.map(\.uri) == ["https://example.com/pc20/livestream"])

@@ -7,7 +7,8 @@ import Testing
 struct PodcastTagEdgeCaseTests {
     @Test("no podcast: element, no typed view; an unknown one gives an empty view and stays in the tree")
     func absence() throws {
-        let plain = try feed("""
+        let plain = try feed(
+            """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>T</title>
             <itunes:author>Jo</itunes:author><item><title>I</title><itunes:duration>12</itunes:duration></item>
             </channel></rss>
@@ -16,25 +17,28 @@ struct PodcastTagEdgeCaseTests {
         #expect(plain.podcast == nil)
         #expect(plain.items.first?.podcast == nil)
         #expect(!String(decoding: plain.gofeedJSON(), as: UTF8.self).contains("podcastExt"))
-        let unknown = try podcastFeed(channel: "<podcast:futureTag x=\"1\">later</podcast:futureTag>",
-                                      item: "<podcast:otherTag/>")
+        let unknown = try podcastFeed(
+            channel: "<podcast:futureTag x=\"1\">later</podcast:futureTag>",
+            item: "<podcast:otherTag/>")
         #expect(unknown.podcast == PodcastFeedExtension())
         #expect(unknown.items.first?.podcast == PodcastItemExtension())
         #expect(unknown.extensions["podcast"]?["futureTag"]?.first?.value == "later")
         #expect(unknown.items.first?.extensions["podcast"]?["otherTag"]?.count == 1)
     }
 
-    @Test("times: not numbers, negative, NaN, infinite, hexadecimal or overflowing are nil; the entry is kept",
-          arguments: ["abc", "-5", "NaN", "nan", "inf", "-infinity", "1e400", "0x10", "", "1:30", "12 s"])
+    @Test(
+        "times: not numbers, negative, NaN, infinite, hexadecimal or overflowing are nil; the entry is kept",
+        arguments: ["abc", "-5", "NaN", "nan", "inf", "-infinity", "1e400", "0x10", "", "1:30", "12 s"])
     func badTimes(_ text: String) throws {
-        let parsed = try podcastFeed(item: """
-            <podcast:soundbite startTime="\(text)" duration="\(text)">Bite</podcast:soundbite>
-            <podcast:value type="lightning" method="keysend">
-                <podcast:valueTimeSplit startTime="\(text)" duration="\(text)" remoteStartTime="\(text)">
-                    <podcast:remoteItem feedGuid="g"/>
-                </podcast:valueTimeSplit>
-            </podcast:value>
-            """)
+        let parsed = try podcastFeed(
+            item: """
+                <podcast:soundbite startTime="\(text)" duration="\(text)">Bite</podcast:soundbite>
+                <podcast:value type="lightning" method="keysend">
+                    <podcast:valueTimeSplit startTime="\(text)" duration="\(text)" remoteStartTime="\(text)">
+                        <podcast:remoteItem feedGuid="g"/>
+                    </podcast:valueTimeSplit>
+                </podcast:value>
+                """)
         let podcast = try #require(parsed.items.first?.podcast)
         #expect(podcast.soundbites.count == 1)
         #expect(podcast.soundbites[0].startTime == nil)
@@ -49,9 +53,10 @@ struct PodcastTagEdgeCaseTests {
 
     @Test("times: white space trimmed, exponents read, negative zero is zero")
     func goodTimes() throws {
-        let parsed = try podcastFeed(item: """
-            <podcast:soundbite startTime=" 12.5 " duration="1e2"/><podcast:soundbite startTime="-0" duration="0"/>
-            """)
+        let parsed = try podcastFeed(
+            item: """
+                <podcast:soundbite startTime=" 12.5 " duration="1e2"/><podcast:soundbite startTime="-0" duration="0"/>
+                """)
         let soundbites = try #require(parsed.items.first?.podcast?.soundbites)
         #expect(soundbites.map(\.startTime) == [12.5, 0])
         #expect(soundbites.map(\.duration) == [100, 0])
@@ -61,18 +66,20 @@ struct PodcastTagEdgeCaseTests {
     @Test("whole numbers: fractions, words, negative sizes and overflow are nil")
     func badIntegers() throws {
         let overflow = "99999999999999999999"
-        let parsed = try podcastFeed(channel: """
-            <podcast:trailer url="https://example.org/t1" length="-1" season="x" pubdate="soon">One</podcast:trailer>
-            <podcast:trailer url="https://example.org/t2" length="\(overflow)"
-                season="\(overflow)">Two</podcast:trailer>
-            <podcast:socialInteract protocol="activitypub" uri="https://example.org/p" priority="1.5"/>
-            """, item: """
-            <podcast:season>3.5</podcast:season>
-            <podcast:episode>NaN</podcast:episode>
-            <podcast:alternateEnclosure type="audio/mpeg" length="\(overflow)" height="-1" bitrate="fast"
-                default="maybe"/>
-            <podcast:image href="https://example.org/i.jpg" width="wide" height="\(overflow)"/>
-            """)
+        let parsed = try podcastFeed(
+            channel: """
+                <podcast:trailer url="https://example.org/t1" length="-1" season="x" pubdate="soon">One</podcast:trailer>
+                <podcast:trailer url="https://example.org/t2" length="\(overflow)"
+                    season="\(overflow)">Two</podcast:trailer>
+                <podcast:socialInteract protocol="activitypub" uri="https://example.org/p" priority="1.5"/>
+                """,
+            item: """
+                <podcast:season>3.5</podcast:season>
+                <podcast:episode>NaN</podcast:episode>
+                <podcast:alternateEnclosure type="audio/mpeg" length="\(overflow)" height="-1" bitrate="fast"
+                    default="maybe"/>
+                <podcast:image href="https://example.org/i.jpg" width="wide" height="\(overflow)"/>
+                """)
         let trailers = try #require(parsed.podcast?.trailers)
         #expect(trailers.map(\.length) == [nil, nil])
         #expect(trailers.map(\.season) == [nil, nil])
@@ -99,10 +106,11 @@ struct PodcastTagEdgeCaseTests {
 
     @Test("flags: yes/true and no/false in any case; anything else nil")
     func flags() throws {
-        let parsed = try podcastFeed(channel: """
-            <podcast:locked>maybe</podcast:locked><podcast:block>YES</podcast:block><podcast:block>False</podcast:block>
-            <podcast:podping usesPodping="sometimes"/>
-            """)
+        let parsed = try podcastFeed(
+            channel: """
+                <podcast:locked>maybe</podcast:locked><podcast:block>YES</podcast:block><podcast:block>False</podcast:block>
+                <podcast:podping usesPodping="sometimes"/>
+                """)
         #expect(parsed.podcast?.locked != nil)
         #expect(parsed.podcast?.locked?.isLocked == nil)
         #expect(parsed.podcast?.blocks.map(\.isBlocked) == [true, false])
@@ -111,50 +119,53 @@ struct PodcastTagEdgeCaseTests {
 
     @Test("remotePercentage is held to 0…100, as the namespace says")
     func remotePercentage() throws {
-        let parsed = try podcastFeed(item: """
-            <podcast:value type="lightning" method="keysend">
-                <podcast:valueTimeSplit startTime="1" duration="2" remotePercentage="150">
-                    <podcast:remoteItem feedGuid="a"/>
-                </podcast:valueTimeSplit>
-                <podcast:valueTimeSplit startTime="1" duration="2" remotePercentage="-3">
-                    <podcast:remoteItem feedGuid="b"/>
-                </podcast:valueTimeSplit>
-                <podcast:valueTimeSplit startTime="1" duration="2" remotePercentage="most">
-                    <podcast:remoteItem feedGuid="c"/>
-                </podcast:valueTimeSplit>
-            </podcast:value>
-            """)
+        let parsed = try podcastFeed(
+            item: """
+                <podcast:value type="lightning" method="keysend">
+                    <podcast:valueTimeSplit startTime="1" duration="2" remotePercentage="150">
+                        <podcast:remoteItem feedGuid="a"/>
+                    </podcast:valueTimeSplit>
+                    <podcast:valueTimeSplit startTime="1" duration="2" remotePercentage="-3">
+                        <podcast:remoteItem feedGuid="b"/>
+                    </podcast:valueTimeSplit>
+                    <podcast:valueTimeSplit startTime="1" duration="2" remotePercentage="most">
+                        <podcast:remoteItem feedGuid="c"/>
+                    </podcast:valueTimeSplit>
+                </podcast:value>
+                """)
         #expect(parsed.items.first?.podcast?.values.first?.timeSplits.map(\.remotePercentage) == [100, 0, nil])
     }
 
     @Test("an entry without what it points at is skipped; other missing attributes are nil")
     func missingRequiredAttributes() throws {
-        let parsed = try podcastFeed(channel: """
-            <podcast:funding>No link</podcast:funding>
-            <podcast:person href="https://example.org/nobody"/>
-            <podcast:person>   </podcast:person>
-            <podcast:trailer pubdate="Thu, 01 Apr 2021 08:00:00 EST">No file</podcast:trailer>
-            <podcast:location/>
-            <podcast:location geo="geo:1,2"/>
-            <podcast:txt purpose="verify"/>
-            <podcast:license/>
-            <podcast:podroll><podcast:remoteItem itemGuid="only-an-item"/></podcast:podroll>
-            <podcast:publisher><podcast:remoteItem medium="publisher"/></podcast:publisher>
-            <podcast:socialInteract accountId="@nobody"/>
-            <podcast:chat space="#room"/>
-            <podcast:image alt="no href"/>
-            <podcast:value>
-                <podcast:valueRecipient name="No address" split="50"/>
-                <podcast:valueRecipient address="abc"/>
-            </podcast:value>
-            <podcast:liveItem><podcast:contentLink>No href</podcast:contentLink></podcast:liveItem>
-            """, item: """
-            <podcast:transcript type="text/vtt"/>
-            <podcast:transcript url="https://example.org/t.srt"/>
-            <podcast:chapters type="application/json+chapters"/>
-            <podcast:alternateEnclosure><podcast:source contentType="x/y"/><podcast:integrity/>
-                </podcast:alternateEnclosure>
-            """)
+        let parsed = try podcastFeed(
+            channel: """
+                <podcast:funding>No link</podcast:funding>
+                <podcast:person href="https://example.org/nobody"/>
+                <podcast:person>   </podcast:person>
+                <podcast:trailer pubdate="Thu, 01 Apr 2021 08:00:00 EST">No file</podcast:trailer>
+                <podcast:location/>
+                <podcast:location geo="geo:1,2"/>
+                <podcast:txt purpose="verify"/>
+                <podcast:license/>
+                <podcast:podroll><podcast:remoteItem itemGuid="only-an-item"/></podcast:podroll>
+                <podcast:publisher><podcast:remoteItem medium="publisher"/></podcast:publisher>
+                <podcast:socialInteract accountId="@nobody"/>
+                <podcast:chat space="#room"/>
+                <podcast:image alt="no href"/>
+                <podcast:value>
+                    <podcast:valueRecipient name="No address" split="50"/>
+                    <podcast:valueRecipient address="abc"/>
+                </podcast:value>
+                <podcast:liveItem><podcast:contentLink>No href</podcast:contentLink></podcast:liveItem>
+                """,
+            item: """
+                <podcast:transcript type="text/vtt"/>
+                <podcast:transcript url="https://example.org/t.srt"/>
+                <podcast:chapters type="application/json+chapters"/>
+                <podcast:alternateEnclosure><podcast:source contentType="x/y"/><podcast:integrity/>
+                    </podcast:alternateEnclosure>
+                """)
         let podcast = try #require(parsed.podcast)
         #expect(podcast.funding.isEmpty)
         #expect(podcast.persons.isEmpty)
@@ -229,8 +240,10 @@ struct PodcastTagEdgeCaseTests {
     func codableRoundTrip() throws {
         let original = try podcastFeed(channel: Self.richFeed, item: Self.richItem)
         #expect(original.podcast?.values.first?.recipients.first?.split == 90.5)
-        let encodings = [original.gofeedJSON(), original.gofeedJSON(prettyPrinted: true),
-                         try JSONEncoder().encode(original)]
+        let encodings = [
+            original.gofeedJSON(), original.gofeedJSON(prettyPrinted: true),
+            try JSONEncoder().encode(original)
+        ]
         for data in encodings {
             let decoded = try JSONDecoder().decode(Feed.self, from: data)
             #expect(decoded.podcast == original.podcast)
@@ -244,7 +257,8 @@ struct PodcastTagEdgeCaseTests {
 
     @Test("gofeed's JSON: podcastExt right after itunesExt, numbers as numbers, empty members left out")
     func gofeedJSONShape() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"
                  xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>T</title>
             <itunes:author>Jo</itunes:author><podcast:guid>g</podcast:guid>
@@ -267,8 +281,9 @@ struct PodcastTagEdgeCaseTests {
         let feedText = String(decoding: try podcastFeed(channel: Self.richFeed).gofeedJSON(), as: UTF8.self)
         #expect(feedText.contains(#""startParsed":"2021-09-26T13:30:00Z""#))
         #expect(feedText.contains(#""pubdateParsed":"2021-04-01T13:00:00Z""#))
-        #expect(feedText.contains(
-            #""socialInteracts":[{"uri":"https://example.org/p","protocol":"activitypub","priority":2}]"#))
+        #expect(
+            feedText.contains(
+                #""socialInteracts":[{"uri":"https://example.org/p","protocol":"activitypub","priority":2}]"#))
         #expect(feedText.contains(#""locked":{"locked":true,"owner":"o@example.org"}"#))
     }
 }

@@ -29,20 +29,26 @@ struct PodloveChaptersTests {
         #expect(chapters[2].startText == "00:08:26.250")
     }
 
-    @Test("normal play time in every form the specification allows",
-          arguments: [("01:02:03.500", 3723.5), ("1:02:03.5", 3723.5), ("02:03", 123), ("45", 45), ("45.125", 45.125),
-                      ("0", 0)] as [(String, Double)])
+    @Test(
+        "normal play time in every form the specification allows",
+        arguments: [
+            ("01:02:03.500", 3723.5), ("1:02:03.5", 3723.5), ("02:03", 123), ("45", 45), ("45.125", 45.125),
+            ("0", 0)
+        ] as [(String, Double)])
     func startTimes(text: String, seconds: Double) throws {
-        let chapters = try feed("""
+        let chapters = try feed(
+            """
             <rss version="2.0" xmlns:psc="http://podlove.org/simple-chapters"><channel><item>
             <psc:chapters><psc:chapter start="\(text)" title="t"/></psc:chapters></item></channel></rss>
-            """).items.first?.chapters
+            """
+        ).items.first?.chapters
         #expect(chapters?.map(\.start) == [seconds])
     }
 
     @Test("chapters whose start is missing or not a time are skipped; the others are kept")
     func invalidStarts() throws {
-        let chapters = try feed("""
+        let chapters = try feed(
+            """
             <rss version="2.0" xmlns:psc="http://podlove.org/simple-chapters"><channel><item>
             <psc:chapters version="1.2">
               <psc:chapter start="-00:00:05" title="negative"/><psc:chapter title="no start"/>
@@ -50,14 +56,16 @@ struct PodloveChaptersTests {
               <psc:chapter start="99999999999999999999:00" title="overflow"/><psc:chapter start="ten" title="words"/>
               <psc:chapter start="00:00:10" title="kept"/>
             </psc:chapters></item></channel></rss>
-            """).items.first?.chapters
+            """
+        ).items.first?.chapters
         #expect(chapters?.map(\.title) == ["kept"])
         #expect(chapters?.first?.start == 10)
     }
 
     @Test("a prefix other than psc is matched by the namespace; items without chapters have none")
     func otherPrefix() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0" xmlns:chap="http://podlove.org/simple-chapters"><channel>
             <item><chap:chapters><chap:chapter start="5" title="Five"/></chap:chapters></item>
             <item><title>plain</title></item></channel></rss>

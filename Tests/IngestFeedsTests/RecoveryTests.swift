@@ -7,7 +7,8 @@ import Testing
 struct RecoveryTests {
     @Test("an undeclared prefix: read by its usual meaning, marked not well-formed")
     func undeclaredPrefix() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0">
               <channel>
                 <title>t</title>
@@ -28,7 +29,8 @@ struct RecoveryTests {
 
     @Test("a bare ampersand and HTML entities are kept as text; later references still decode")
     func ampersands() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0"><channel>
             <title>Fish & Chips &amp; more &lt;3</title>
             <link>https://example.org/?a=1&b=2</link>
@@ -45,7 +47,8 @@ struct RecoveryTests {
 
     @Test("a missing end tag: the items read so far, the one cut short included")
     func truncated() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0"><channel><title>t</title>
             <item><title>one</title></item>
             <item><title>two</title><description>cut short
@@ -57,7 +60,8 @@ struct RecoveryTests {
 
     @Test("mismatched tags in the middle: the rest is read, entities and all")
     func mismatched() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>
             <entry><title>a</b></title><id>1</id></entry>
             <entry><title>x &amp; y</title><id>2</id></entry>
@@ -70,7 +74,8 @@ struct RecoveryTests {
 
     @Test("HTML left open in a description (<br>, <img>) and a bare <: the next item is still an item")
     func htmlInText() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0"><channel><title>t</title>
             <item><guid>1</guid><description>line<br>next <img src="a.png"> 1 < 2</description></item>
             <item><guid>2</guid><description>ok</description></item>
@@ -109,8 +114,9 @@ struct RecoveryTests {
         #expect(always.title?.value == "A & B")
         #expect(!always.wellFormed)
         // Well-formed input read with libxml2 is well-formed.
-        let clean = try feed(#"<rss version="2.0"><channel><title>A &amp; B</title></channel></rss>"#,
-                             options: FeedReader.Options(recovery: .always))
+        let clean = try feed(
+            #"<rss version="2.0"><channel><title>A &amp; B</title></channel></rss>"#,
+            options: FeedReader.Options(recovery: .always))
         #expect(clean.wellFormed)
         #expect(clean.firstError == nil)
     }
@@ -120,7 +126,14 @@ struct RecoveryTests {
         let bytes = Array(#"<rss version="2.0"><channel><title>A & B</title></channel></rss>"#.utf8)
         func once() -> GeneratedSource {
             var sent = false
-            return GeneratedSource { sent ? nil : { sent = true; return bytes }() }
+            return GeneratedSource {
+                sent
+                    ? nil
+                    : {
+                        sent = true
+                        return bytes
+                    }()
+            }
         }
         let feed = try FeedReader().read(once()) { _, _ in }
         #expect(feed.title?.value == "A & B")

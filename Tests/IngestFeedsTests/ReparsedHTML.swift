@@ -32,10 +32,11 @@ struct ReparsedHTML {
                 var property = current.pointee.properties
                 while let attribute = property {
                     let name = String(cString: attribute.pointee.name)
-                    let value = xmlGetProp(current, attribute.pointee.name).map { pointer in
-                        defer { ingest_xml_free(pointer) }
-                        return String(cString: pointer)
-                    } ?? ""
+                    let value =
+                        xmlGetProp(current, attribute.pointee.name).map { pointer in
+                            defer { ingest_xml_free(pointer) }
+                            return String(cString: pointer)
+                        } ?? ""
                     attributes.append((name, value))
                     property = attribute.pointee.next
                 }

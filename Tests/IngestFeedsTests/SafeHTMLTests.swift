@@ -9,7 +9,7 @@ struct SafeHTMLTests {
     private static let forbiddenElements: Set<String> = [
         "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "base", "meta", "link",
         "form", "input", "button", "select", "textarea", "option", "svg", "math", "template", "noscript", "xml",
-        "bgsound", "param", "title", "head",
+        "bgsound", "param", "title", "head"
     ]
 
     /// The scheme of a URL as a browser reads it (controls and white space gone,
@@ -29,16 +29,21 @@ struct SafeHTMLTests {
             if forbiddenElements.contains(element.name) { problems.append("element <\(element.name)>") }
             for (name, value) in element.attributes {
                 if name.hasPrefix("on") { problems.append("attribute \(name) on <\(element.name)>") }
-                let urls = name == "srcset"
+                let urls =
+                    name == "srcset"
                     ? value.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) }
-                    : ["href", "src", "cite", "poster", "action", "formaction", "background", "data", "dynsrc",
-                       "lowsrc", "longdesc", "codebase", "xlink:href"].contains(name) ? [value] : []
+                    : [
+                        "href", "src", "cite", "poster", "action", "formaction", "background", "data", "dynsrc",
+                        "lowsrc", "longdesc", "codebase", "xlink:href"
+                    ].contains(name) ? [value] : []
                 for url in urls {
                     guard let scheme = scheme(url) else { continue }
-                    let imageData = element.name == "img" && name == "src"
+                    let imageData =
+                        element.name == "img" && name == "src"
                         && url.lowercased().hasPrefix("data:image/") && !url.lowercased().hasPrefix("data:image/svg")
                     if ["javascript", "vbscript", "livescript", "data"].contains(scheme) && !imageData
-                        || !["http", "https", "mailto", "data"].contains(scheme) {
+                        || !["http", "https", "mailto", "data"].contains(scheme)
+                    {
                         problems.append("\(name)=\(url) on <\(element.name)>")
                     }
                 }
@@ -70,49 +75,62 @@ struct SafeHTMLTests {
         #expect(!Self.problems(in: #"<p style="width: expression(alert(1))">x</p>"#).isEmpty)
     }
 
-    @Test("markup that presents text is kept as it is", arguments: [
-        #"<p>One <b>bold</b>, <i>italic</i>, <em>em</em>, <strong>strong</strong>.</p>"#,
-        #"<p><a href="https://example.org/a?b=1&amp;c=2" title="A link">link</a></p>"#,
-        #"<img src="https://example.org/a.png" alt="A picture" width="10" height="20">"#,
-        #"<ul><li>one</li><li>two</li></ul><ol start="3"><li>three</li></ol>"#,
-        #"<table><tr><th>h</th></tr><tr><td colspan="2">d</td></tr></table>"#,
-        #"<blockquote cite="https://example.org/q">quoted</blockquote>"#,
-        "<pre><code>let x = 1 &lt; 2 &amp;&amp; y</code></pre>",
-        ##"<p>Mail <a href="mailto:me@example.org">me</a>, <a href="/about">about</a>, <a href="#top">top</a>.</p>"##,
-        #"<h2>Title</h2><hr><p>a<br>b</p>"#,
-        #"<img src="data:image/png;base64,iVBORw0KGgo=" alt="">"#,
-        #"<video controls poster="/p.jpg"><source src="https://example.org/v.mp4" type="video/mp4"></video>"#,
-        #"<p style="color: red; text-align: center">styled</p>"#,
-        #"<img src="a.png" srcset="a.png 1x, https://example.org/a2.png 2x">"#,
-    ])
+    @Test(
+        "markup that presents text is kept as it is",
+        arguments: [
+            #"<p>One <b>bold</b>, <i>italic</i>, <em>em</em>, <strong>strong</strong>.</p>"#,
+            #"<p><a href="https://example.org/a?b=1&amp;c=2" title="A link">link</a></p>"#,
+            #"<img src="https://example.org/a.png" alt="A picture" width="10" height="20">"#,
+            #"<ul><li>one</li><li>two</li></ul><ol start="3"><li>three</li></ol>"#,
+            #"<table><tr><th>h</th></tr><tr><td colspan="2">d</td></tr></table>"#,
+            #"<blockquote cite="https://example.org/q">quoted</blockquote>"#,
+            "<pre><code>let x = 1 &lt; 2 &amp;&amp; y</code></pre>",
+            ##"<p>Mail <a href="mailto:me@example.org">me</a>, <a href="/about">about</a>, <a href="#top">top</a>.</p>"##,
+            #"<h2>Title</h2><hr><p>a<br>b</p>"#,
+            #"<img src="data:image/png;base64,iVBORw0KGgo=" alt="">"#,
+            #"<video controls poster="/p.jpg"><source src="https://example.org/v.mp4" type="video/mp4"></video>"#,
+            #"<p style="color: red; text-align: center">styled</p>"#,
+            #"<img src="a.png" srcset="a.png 1x, https://example.org/a2.png 2x">"#
+        ])
     func kept(_ html: String) {
         #expect(SafeHTML.sanitize(html) == html)
     }
 
-    @Test("what is not allowed goes, and the rest stays", arguments: [
-        (#"<p onclick="x()">Hi <a href="javascript:x()">there</a><script>x()</script></p>"#, "<p>Hi <a>there</a></p>"),
-        (#"<div id="main" name="n" class="c" target="_blank">x</div>"#, #"<div class="c">x</div>"#),
-        (#"<blink>old</blink> <custom-tag>new</custom-tag>"#, "old new"),
-        (#"<form action="/x"><input name="q"><button>Go</button></form>"#, "Go"),
-        (#"<iframe src="https://example.org"><p>fallback</p></iframe>after"#, "after"),
-        (#"<svg><a href="javascript:x()">svg</a></svg>after"#, "after"),
-        ("<!-- a comment -->text<?pi x?>", "text"),
-        (#"<p style="color: red; background: url(x.png); width: 10px">x</p>"#, "<p>x</p>"),
-        (#"<p style="color: red; position: fixed; width: 10px">x</p>"#, #"<p style="color: red; width: 10px">x</p>"#),
-        (#"<p style="font-family: 'Times New Roman', serif">x</p>"#,
-         #"<p style="font-family: &#39;times new roman&#39;, serif">x</p>"#),
-        (#"<img src="data:text/html,x"><a href="data:image/png;base64,AA">a</a>"#, "<img><a>a</a>"),
-        (#"<a href="ftp://example.org/">f</a>"#, "<a>f</a>"),
-        (#"<p>unclosed <b>bold <i>both"#, "<p>unclosed <b>bold <i>both</i></b></p>"),
-        (#"<p title='"quoted" & <angled>'>x</p>"#, #"<p title="&quot;quoted&quot; &amp; &lt;angled&gt;">x</p>"#),
-    ])
+    @Test(
+        "what is not allowed goes, and the rest stays",
+        arguments: [
+            (
+                #"<p onclick="x()">Hi <a href="javascript:x()">there</a><script>x()</script></p>"#,
+                "<p>Hi <a>there</a></p>"
+            ),
+            (#"<div id="main" name="n" class="c" target="_blank">x</div>"#, #"<div class="c">x</div>"#),
+            (#"<blink>old</blink> <custom-tag>new</custom-tag>"#, "old new"),
+            (#"<form action="/x"><input name="q"><button>Go</button></form>"#, "Go"),
+            (#"<iframe src="https://example.org"><p>fallback</p></iframe>after"#, "after"),
+            (#"<svg><a href="javascript:x()">svg</a></svg>after"#, "after"),
+            ("<!-- a comment -->text<?pi x?>", "text"),
+            (#"<p style="color: red; background: url(x.png); width: 10px">x</p>"#, "<p>x</p>"),
+            (
+                #"<p style="color: red; position: fixed; width: 10px">x</p>"#,
+                #"<p style="color: red; width: 10px">x</p>"#
+            ),
+            (
+                #"<p style="font-family: 'Times New Roman', serif">x</p>"#,
+                #"<p style="font-family: &#39;times new roman&#39;, serif">x</p>"#
+            ),
+            (#"<img src="data:text/html,x"><a href="data:image/png;base64,AA">a</a>"#, "<img><a>a</a>"),
+            (#"<a href="ftp://example.org/">f</a>"#, "<a>f</a>"),
+            (#"<p>unclosed <b>bold <i>both"#, "<p>unclosed <b>bold <i>both</i></b></p>"),
+            (#"<p title='"quoted" & <angled>'>x</p>"#, #"<p title="&quot;quoted&quot; &amp; &lt;angled&gt;">x</p>"#)
+        ])
     func cleaned(_ html: String, _ expected: String) {
         #expect(SafeHTML.sanitize(html) == expected)
     }
 
     @Test("references are decoded as HTML reads them and written escaped again")
     func references() {
-        #expect(SafeHTML.sanitize("Fish &amp; Chips &lt;b&gt; &eacute;t&#233; &#x2014;")
+        #expect(
+            SafeHTML.sanitize("Fish &amp; Chips &lt;b&gt; &eacute;t&#233; &#x2014;")
                 == "Fish &amp; Chips &lt;b&gt; été —")
         #expect(SafeHTML.sanitize("1 < 2 && 3 > 2") == "1 &lt; 2 &amp;&amp; 3 &gt; 2")
         #expect(SafeHTML.sanitize("plain text, no markup") == "plain text, no markup")
@@ -122,7 +140,8 @@ struct SafeHTMLTests {
     @Test("relative links are resolved against the base before sanitizing")
     func base() {
         let html = #"<a href="../post/1">p</a> <img src="a.png"> <a href="javascript:x()">j</a>"#
-        #expect(SafeHTML.sanitize(html, base: "https://example.org/blog/feed/")
+        #expect(
+            SafeHTML.sanitize(html, base: "https://example.org/blog/feed/")
                 == #"<a href="https://example.org/blog/post/1">p</a> "#
                 + #"<img src="https://example.org/blog/feed/a.png"> <a>j</a>"#)
         #expect(SafeHTML.sanitize(#"<a href="a">a</a>"#, base: "not absolute") == #"<a href="a">a</a>"#)
@@ -135,7 +154,8 @@ struct SafeHTMLTests {
         #expect(sanitized == String(repeating: "<div>", count: 100) + "deep" + String(repeating: "</div>", count: 100))
         // Past 1024 open elements the parse stops: what is written so far is closed.
         let deeper = String(repeating: "<div>", count: 5000) + "deep"
-        #expect(SafeHTML.sanitize(deeper)
+        #expect(
+            SafeHTML.sanitize(deeper)
                 == String(repeating: "<div>", count: 100) + String(repeating: "</div>", count: 100))
     }
 
@@ -155,8 +175,9 @@ struct SafeHTMLTests {
     func model() {
         var item = FeedItem()
         item.description = FeedText(#"<p onclick="x()">d</p>"#, type: .html)
-        item.content = FeedText(#"<div xmlns="http://www.w3.org/1999/xhtml"><b>c</b><script>x()</script></div>"#,
-                                type: .xhtml)
+        item.content = FeedText(
+            #"<div xmlns="http://www.w3.org/1999/xhtml"><b>c</b><script>x()</script></div>"#,
+            type: .xhtml)
         item.title = FeedText("<script>title</script>", type: .text)
         var feed = Feed(format: FeedFormat(.rss, version: "2.0"))
         feed.description = FeedText("<b onmouseover=x()>f</b>", type: .html)
@@ -193,7 +214,8 @@ struct SafeHTMLReaderTests {
         let options = FeedReader.Options(baseURL: URL(string: "https://feeds.example/rss"))
         var feed = try Feed(data: Data(xml.utf8), options: options)
         feed.sanitizeHTML()
-        #expect(feed.items.first?.description?.value
+        #expect(
+            feed.items.first?.description?.value
                 == #"<a href="https://example.org/posts/one">one</a> <img src="https://example.org/i.png"> <a>j</a>"#)
     }
 }

@@ -22,8 +22,12 @@ struct SampleFeedTests {
         #expect(podcast.items.count == 3)
         let episode = podcast.items[0]
         #expect(episode.guid == "lowtide-ep-42")
-        #expect(episode.enclosures == [Enclosure(url: "https://media.lowtide.example.org/ep42.mp3", length: "48213760",
-                                                 type: "audio/mpeg")])
+        #expect(
+            episode.enclosures == [
+                Enclosure(
+                    url: "https://media.lowtide.example.org/ep42.mp3", length: "48213760",
+                    type: "audio/mpeg")
+            ])
         #expect(episode.iTunes?.durationSeconds == 3013)
         #expect(episode.image?.url == "https://lowtide.example.org/img/ep42.jpg")
         #expect(episode.content?.plainText.hasPrefix("Jory Pascoe has cut canvas for sixty years.") == true)
@@ -31,8 +35,10 @@ struct SampleFeedTests {
         #expect(podcast.items[1].title == FeedText("Episode 41: Harbour Masters & Their Ledgers", type: .text))
         #expect(podcast.items[1].image?.url == "https://lowtide.example.org/art/ep41.jpg")
         #expect(podcast.items[2].iTunes?.durationSeconds == 723)
-        #expect(podcast.items.map { $0.publishedParsed?.rfc3339 } ==
-                ["2026-11-19T06:00:00Z", "2026-11-05T06:00:00Z", "2026-10-26T17:30:00Z"])
+        #expect(
+            podcast.items.map { $0.publishedParsed?.rfc3339 } == [
+                "2026-11-19T06:00:00Z", "2026-11-05T06:00:00Z", "2026-10-26T17:30:00Z"
+            ])
     }
 
     @Test("news.atom: Atom 1.0 with xml:base, XHTML and HTML content, an enclosure")
@@ -52,7 +58,10 @@ struct SampleFeedTests {
         #expect(trains.categories == ["Trains", "europe"])
         #expect(trains.content?.type == .xhtml)
         #expect(trains.content?.value.contains(#"<a href="https://notes.example.net/timetables/nj-468.pdf">"#) == true)
-        #expect(trains.content?.plainText == "The sleeper returns three nights a week from December, calling at Munich & Strasbourg. Timetable: NJ 468 (PDF)")
+        #expect(
+            trains.content?.plainText
+                == "The sleeper returns three nights a week from December, calling at Munich & Strasbourg. Timetable: NJ 468 (PDF)"
+        )
         let maps = news.items[1]
         #expect(maps.title?.plainText == "Mapping osm2pgsql output in five minutes")
         #expect(maps.publishedParsed == maps.updatedParsed)
@@ -71,8 +80,11 @@ struct SampleFeedTests {
         #expect(recipes.items[0].categories == ["soup", "vegetarian", "autumn"])
         #expect(recipes.items[0].publishedParsed?.rfc3339 == "2026-11-18T23:30:00Z")
         #expect(recipes.updated == "2026-11-19T08:05:12-05:00")
-        #expect(recipes.items[1].links.map(\.href) == ["https://kitchentable.example.com/2026/11/kitchen-radio-ep-7",
-                                                       "https://radio.example.org/kitchen-table/7"])
+        #expect(
+            recipes.items[1].links.map(\.href) == [
+                "https://kitchentable.example.com/2026/11/kitchen-radio-ep-7",
+                "https://radio.example.org/kitchen-table/7"
+            ])
         #expect(recipes.items[1].enclosures.first?.byteCount == 23_761_904)
         #expect(recipes.items[1].authors.count == 2)
     }

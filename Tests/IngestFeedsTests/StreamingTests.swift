@@ -12,14 +12,16 @@ struct StreamingTests {
         return GeneratedSource {
             defer { next += 1 }
             if next == 0 {
-                return Array("""
+                return Array(
+                    """
                     <?xml version="1.0" encoding="UTF-8"?>
                     <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
                     <title>Generated</title><link>https://example.org/</link>\n
                     """.utf8)
             }
             if next > count { return next == count + 1 ? Array("</channel></rss>\n".utf8) : nil }
-            return Array("""
+            return Array(
+                """
                 <item><title>Item \(next) &amp; more</title><link>https://example.org/\(next)</link>
                 <guid isPermaLink="false">id-\(next)</guid><pubDate>Mon, 02 Jan 2006 15:04:05 GMT</pubDate>
                 <dc:creator>Writer \(next % 7)</dc:creator><description>\(filler)</description></item>\n
@@ -51,9 +53,11 @@ struct StreamingTests {
     /// The test binary, to run one test in a process of its own (Linux).
     static var testBinary: String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") }
 
-    @Test("50 000 generated items: every one handed over, memory flat (measured in a process of its own)",
-          .enabled(if: testBinary != nil && ProcessInfo.processInfo.environment[childVariable] == nil,
-                   "needs /proc/self/exe to run the measurement alone"))
+    @Test(
+        "50 000 generated items: every one handed over, memory flat (measured in a process of its own)",
+        .enabled(
+            if: testBinary != nil && ProcessInfo.processInfo.environment[childVariable] == nil,
+            "needs /proc/self/exe to run the measurement alone"))
     func largeFeed() throws {
         // Other tests run in parallel in this process and move its resident size:
         // the read runs again, alone, in a child process that prints what it saw.
@@ -76,8 +80,9 @@ struct StreamingTests {
         #expect(fields[2] < 8 << 20, "resident memory grew by \(fields[2] >> 20) MB over 45 000 items")
     }
 
-    @Test("the large read, alone (run by the test above in a child process)",
-          .enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil, "runs only as largeFeed's child"))
+    @Test(
+        "the large read, alone (run by the test above in a child process)",
+        .enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil, "runs only as largeFeed's child"))
     func largeFeedAlone() throws {
         let result = try Self.readLargeFeed()
         #expect(result.lastGUID == "id-50000")
@@ -113,7 +118,9 @@ struct StreamingTests {
         </channel></rss>
         """
 
-    @Test("split anywhere: pushing one byte at a time gives what one read gives", arguments: [FeedReader.Recovery.never, .always])
+    @Test(
+        "split anywhere: pushing one byte at a time gives what one read gives",
+        arguments: [FeedReader.Recovery.never, .always])
     func pushedByteByByte(_ recovery: FeedReader.Recovery) throws {
         let whole = try feed(Self.sample)
         var items: [FeedItem] = []
@@ -129,11 +136,13 @@ struct StreamingTests {
     @Test("AsyncSequence over a file, with the fallback to recovering mode")
     func asyncFileWithFallback() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString).rss")
-        try Data("""
+        try Data(
+            """
             <rss version="2.0"><channel><title>t</title>
             <item><guid>1</guid></item><item><guid>2</guid><title>A & B</title></item><item><guid>3</guid></item>
             </channel></rss>
-            """.utf8).write(to: url)
+            """.utf8
+        ).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         var guids: [String] = []
         for try await (item, _) in FeedReader(options: FeedReader.Options(chunkSize: 64)).items(contentsOf: url) {
@@ -175,11 +184,16 @@ struct StreamingTests {
         options.limits = ParseLimits(maxTextBytes: 1_000)
         let big = String(repeating: "x", count: 5_000)
         let error = try #require(throws: IngestError.self) {
-            try feed("<rss version=\"2.0\"><channel><item><description>\(big)</description></item></channel></rss>", options: options)
+            try feed(
+                "<rss version=\"2.0\"><channel><item><description>\(big)</description></item></channel></rss>",
+                options: options)
         }
         #expect(error.kind == .data)
         #expect(error.message.contains("1000 bytes"))
-        #expect(try feed("<rss version=\"2.0\"><channel><title>\(big.prefix(900))</title></channel></rss>", options: options)
+        #expect(
+            try feed(
+                "<rss version=\"2.0\"><channel><title>\(big.prefix(900))</title></channel></rss>", options: options
+            )
             .title?.value.count == 900)
     }
 

@@ -4,24 +4,27 @@ import Testing
 
 @Suite("Text as given, with its type and a plain view; namespaces by URI; extensions as data")
 struct TextAndNamespaceTests {
-    @Test("plain text: tags out, references decoded, white space collapsed", arguments: [
-        (FeedText("Fish &amp; <b>Chips</b>", type: .html), "Fish & Chips"),
-        (FeedText("<p>one</p><p>two</p>", type: .html), "one two"),
-        (FeedText("Hello <b>w</b>orld", type: .html), "Hello world"),
-        (FeedText("a<br/>b &nbsp; c &#8217;d&#x2019;", type: .html), "a b c \u{2019}d\u{2019}"),
-        (FeedText("<script>alert(1)</script>Safe<style>p{}</style> text<!-- hidden -->", type: .html), "Safe text"),
-        (FeedText("  spaced\n\n  out\ttext  ", type: .text), "spaced out text"),
-        (FeedText("5 < 6 & 7 > 3", type: .text), "5 < 6 & 7 > 3"),
-        (FeedText("a &bogus; b & c", type: .html), "a &bogus; b & c"),
-        (FeedText("&#150; dash", type: .html), "\u{2013} dash"),
-    ])
+    @Test(
+        "plain text: tags out, references decoded, white space collapsed",
+        arguments: [
+            (FeedText("Fish &amp; <b>Chips</b>", type: .html), "Fish & Chips"),
+            (FeedText("<p>one</p><p>two</p>", type: .html), "one two"),
+            (FeedText("Hello <b>w</b>orld", type: .html), "Hello world"),
+            (FeedText("a<br/>b &nbsp; c &#8217;d&#x2019;", type: .html), "a b c \u{2019}d\u{2019}"),
+            (FeedText("<script>alert(1)</script>Safe<style>p{}</style> text<!-- hidden -->", type: .html), "Safe text"),
+            (FeedText("  spaced\n\n  out\ttext  ", type: .text), "spaced out text"),
+            (FeedText("5 < 6 & 7 > 3", type: .text), "5 < 6 & 7 > 3"),
+            (FeedText("a &bogus; b & c", type: .html), "a &bogus; b & c"),
+            (FeedText("&#150; dash", type: .html), "\u{2013} dash")
+        ])
     func plainText(_ text: FeedText, _ expected: String) {
         #expect(text.plainText == expected)
     }
 
     @Test("RSS: HTML in a title keeps its markup and is typed HTML; a plain title is text")
     func rssTitles() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0"><channel><title>Plain &amp; simple</title>
             <item><title>&lt;b&gt;Bold&lt;/b&gt; move</title><description><![CDATA[<p>Para</p>]]></description></item>
             <item><title>Naked <i>markup</i> here</title></item>
@@ -36,7 +39,8 @@ struct TextAndNamespaceTests {
 
     @Test("Atom XHTML content keeps its markup in document order")
     func xhtmlOrder() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <feed xmlns="http://www.w3.org/2005/Atom"><entry>
             <title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">Hello <em>there</em> &amp; <b>welcome</b>.</div></title>
             <content type="xhtml"><xhtml:div xmlns:xhtml="http://www.w3.org/1999/xhtml"><xhtml:p>One <xhtml:br/>two</xhtml:p><xhtml:p>3 &lt; 4</xhtml:p></xhtml:div></content>
@@ -53,7 +57,8 @@ struct TextAndNamespaceTests {
 
     @Test("Atom: html and text types, Base64 content")
     func atomTypes() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <feed xmlns="http://www.w3.org/2005/Atom"><entry>
             <title type="html">&lt;i&gt;It&lt;/i&gt; &amp;amp; more</title>
             <content type="application/octet-stream">SGVsbG8sIHdvcmxk</content>
@@ -64,9 +69,12 @@ struct TextAndNamespaceTests {
         #expect(parsed.items[0].content?.value == "Hello, world")
     }
 
-    @Test("namespaces by URI: DC:creator and dc:creator bound to one URI are one element; a prefix bound to another URI is not")
+    @Test(
+        "namespaces by URI: DC:creator and dc:creator bound to one URI are one element; a prefix bound to another URI is not"
+    )
     func namespacesByURI() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0" xmlns:DC="http://purl.org/dc/elements/1.1/" xmlns:dc="http://example.org/not-dublin-core">
             <channel><item>
               <DC:creator>Right</DC:creator>
@@ -86,7 +94,8 @@ struct TextAndNamespaceTests {
 
     @Test("extensions as data: iTunes, podcast:, Media RSS, content:encoded, and any other namespace")
     func extensions() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
                  xmlns:i="http://www.itunes.com/DTDs/PodCast-1.0.dtd"
                  xmlns:podcast="https://podcastindex.org/namespace/1.0" xmlns:media="http://search.yahoo.com/mrss/"
@@ -109,10 +118,13 @@ struct TextAndNamespaceTests {
             """)
         let iTunes = try #require(parsed.iTunes)
         #expect(iTunes.owner == ITunesOwner(email: "o@example.org", name: "Owner"))
-        #expect(iTunes.categories == [ITunesCategory(text: "Technology", subcategory: ITunesCategory(text: "Podcasting"))])
+        #expect(
+            iTunes.categories == [ITunesCategory(text: "Technology", subcategory: ITunesCategory(text: "Podcasting"))])
         #expect(iTunes.explicit == "false")
         #expect(parsed.categories == ["Technology", "Podcasting"])
-        #expect(parsed.extensions["podcast"]?["locked"]?.first == Extension(name: "locked", value: "yes", attributes: ["owner": "o@example.org"]))
+        #expect(
+            parsed.extensions["podcast"]?["locked"]?.first
+                == Extension(name: "locked", value: "yes", attributes: ["owner": "o@example.org"]))
         let item = try #require(parsed.items.first)
         #expect(item.iTunes?.duration == "1:02:03")
         #expect(item.iTunes?.durationSeconds == 3723)
@@ -122,9 +134,12 @@ struct TextAndNamespaceTests {
         #expect(media.child("title")?.value == "Clip")
         #expect(item.content == FeedText("<p>Full</p>", type: .html))
         #expect(item.extensions["geo"]?["lat"]?.first?.value == "51.5")
-        #expect(item.extensions["my"]?["rating"]?.first == Extension(name: "rating", value: "4", attributes: ["scale": "5"]))
+        #expect(
+            item.extensions["my"]?["rating"]?.first == Extension(name: "rating", value: "4", attributes: ["scale": "5"])
+        )
         // Apple's lowercase iTunes URI and gofeed's CamelCase one are both iTunes.
-        let lowercase = try feed("""
+        let lowercase = try feed(
+            """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
             <itunes:author>Jo</itunes:author><itunes:image href="https://example.org/c.jpg"/></channel></rss>
             """)
@@ -135,7 +150,8 @@ struct TextAndNamespaceTests {
 
     @Test("RSS items' unknown elements are gofeed's custom fields")
     func custom() throws {
-        let parsed = try feed(#"<rss version="2.0"><channel><item><rank>3</rank><note>a <b>b</b></note></item></channel></rss>"#)
+        let parsed = try feed(
+            #"<rss version="2.0"><channel><item><rank>3</rank><note>a <b>b</b></note></item></channel></rss>"#)
         #expect(parsed.items[0].custom == ["rank": "3", "note": "a <b>b</b>"])
     }
 }

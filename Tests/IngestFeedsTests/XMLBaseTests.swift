@@ -7,7 +7,8 @@ import Testing
 struct XMLBaseTests {
     @Test("Atom: nested xml:base, on links, ids, logos, authors' URIs and inside HTML and XHTML content")
     func atom() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             <feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.org/blog/">
               <title>t</title>
               <link href="index.html"/>
@@ -32,10 +33,16 @@ struct XMLBaseTests {
         let first = parsed.items[0]
         #expect(first.guid == "http://example.org/blog/2024/post-1")
         #expect(first.link == "http://example.org/blog/2024/post-1.html")
-        #expect(first.enclosures == [Enclosure(url: "http://example.org/blog/audio/ep1.mp3", length: "100", type: "audio/mpeg")])
+        #expect(
+            first.enclosures == [
+                Enclosure(url: "http://example.org/blog/audio/ep1.mp3", length: "100", type: "audio/mpeg")
+            ])
         #expect(first.authors.first?.url == "http://example.org/people/a")
         #expect(first.description?.value == #"See <a href="http://example.org/blog/2024/more.html">more</a>"#)
-        #expect(first.content?.value == #"<p>Read <a href="http://other.example/x/y">this</a> &amp; <img src="http://other.example/i.png"/></p>"#)
+        #expect(
+            first.content?.value
+                == #"<p>Read <a href="http://other.example/x/y">this</a> &amp; <img src="http://other.example/i.png"/></p>"#
+        )
         #expect(first.content?.type == .xhtml)
         #expect(parsed.items[1].link == "http://example.org/blog/plain.html")
     }
@@ -54,7 +61,8 @@ struct XMLBaseTests {
               <item xml:base="https://cdn.example.net/feed/"><link>2</link></item>
             </channel></rss>
             """
-        let parsed = try feed(text, options: FeedReader.Options(baseURL: URL(string: "https://example.org/news/rss.xml")))
+        let parsed = try feed(
+            text, options: FeedReader.Options(baseURL: URL(string: "https://example.org/news/rss.xml")))
         #expect(parsed.link == "https://example.org/")
         #expect(parsed.image == Image(url: "https://example.org/news/logo.png", title: "L"))
         #expect(parsed.items[0].link == "https://example.org/news/posts/1")
@@ -69,7 +77,8 @@ struct XMLBaseTests {
 
     @Test("JSON Feed: relative URLs against the feed's own URL")
     func jsonFeed() throws {
-        let parsed = try feed("""
+        let parsed = try feed(
+            """
             {"version": "https://jsonfeed.org/version/1.1", "home_page_url": "/",
              "items": [{"id": "1", "url": "posts/1", "content_html": "<a href=\\"x\\">x</a>"}]}
             """, options: FeedReader.Options(baseURL: URL(string: "https://example.org/feed.json")))
@@ -81,15 +90,17 @@ struct XMLBaseTests {
     /// A long base and many short relative links (issue 27, item 2): 134 KB of feed
     /// once made a 200 MB item, and 525 KB trapped. Resolving may add at most 8 times
     /// the bytes of the values it rewrites, plus 4 MiB, in one document.
-    @Test("Links resolved against a long base may not amplify the document: a data error, at once",
-          arguments: ["html", "link", "json"])
+    @Test(
+        "Links resolved against a long base may not amplify the document: a data error, at once",
+        arguments: ["html", "link", "json"])
     func amplificationRefused(shape: String) throws {
         let base = "http://example.com/" + String(repeating: "a/", count: 50_000)
         let text: String
         switch shape {
         case "html":
             let links = String(repeating: "&lt;a href=&quot;x&quot;&gt;l&lt;/a&gt;", count: 20_000)
-            text = #"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title><item><description>\#(links)</description></item></channel></rss>"#
+            text =
+                #"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title><item><description>\#(links)</description></item></channel></rss>"#
         case "link":
             let items = String(repeating: "<item><title>i</title><link>x</link></item>", count: 20_000)
             text = #"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title>\#(items)</channel></rss>"#
@@ -115,7 +126,8 @@ struct XMLBaseTests {
         let items = (0..<5_000).map {
             "<item><link>p\($0).html</link><description>&lt;img src=&quot;i\($0).png&quot;&gt;</description></item>"
         }.joined()
-        let parsed = try feed(#"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title>\#(items)</channel></rss>"#)
+        let parsed = try feed(
+            #"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title>\#(items)</channel></rss>"#)
         #expect(parsed.items.count == 5_000)
         #expect(parsed.items[4_999].link == base + "p4999.html")
         #expect(parsed.items[4_999].description?.value == #"<img src="\#(base)i4999.png">"#)

@@ -10,8 +10,9 @@ import IngestTestSupport
 @Suite struct FileOutputLockTests {
     let factory = RecordFactory()
 
-    @Test("While one run holds the lock, another open fails .temporary after its timeout; after the commit it proceeds",
-          arguments: [FileOutput.Format.json, .jsonLines, .propertyList(.binary), .keyedArchive(.xml)])
+    @Test(
+        "While one run holds the lock, another open fails .temporary after its timeout; after the commit it proceeds",
+        arguments: [FileOutput.Format.json, .jsonLines, .propertyList(.binary), .keyedArchive(.xml)])
     func secondOpenWaits(format: FileOutput.Format) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("out")
@@ -51,11 +52,15 @@ import IngestTestSupport
         try touch(directory.path(leftover), "an earlier process's")
         let output = FileOutput(path: directory.path("out.json"), format: .json)
         try output.writeAndCommit { try $0.write(factory.record("t", [("a", .text("x"))])) }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [leftover, "out.json"].sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+                == [leftover, "out.json"].sorted())
         #expect(try String(contentsOfFile: directory.path(leftover), encoding: .utf8) == "an earlier process's")
     }
 
-    @Test("200 outputs open at once from many tasks: each temporary file has its own name and is registered for signal cleanup until it ends")
+    @Test(
+        "200 outputs open at once from many tasks: each temporary file has its own name and is registered for signal cleanup until it ends"
+    )
     func manyOutputsAtOnce() async throws {
         let directory = try TemporaryDirectory()
         let count = 200
@@ -94,6 +99,8 @@ import IngestTestSupport
         let output = FileOutput(path: directory.path("out.plist"), format: .propertyList(.xml))
         try output.writeAndCommit { try $0.write(factory.record("t", [("a", .text("x"))])) }
         #expect(output.removedTemporaryFiles == stale.map(directory.path).sorted())
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == (kept + ["out.plist"]).sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+                == (kept + ["out.plist"]).sorted())
     }
 }

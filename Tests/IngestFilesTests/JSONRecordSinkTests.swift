@@ -8,15 +8,21 @@ import IngestTestSupport
 @Suite struct JSONRecordSinkTests {
     let factory = RecordFactory()
 
-    func write(_ records: [IngestCore.Record], _ format: JSONRecordSink.Format, renames: [Int: (String, String)] = [:]) throws -> Data {
+    func write(_ records: [IngestCore.Record], _ format: JSONRecordSink.Format, renames: [Int: (String, String)] = [:])
+        throws -> Data
+    {
         let directory = try TemporaryDirectory()
         return try writeFile(records, in: directory, renames: renames, format: format == .array ? .json : .jsonLines)
     }
 
     var mixed: IngestCore.Record {
-        factory.record("t", [("n", factory.inferred("42")), ("r", factory.inferred("2.5")), ("b", .bool(false)),
-                             ("s", .text("a \"quoted\"\n line")), ("z", .null), ("huge", factory.inferred("18446744073709551616")),
-                             ("tags", .json(#"["x","y"]"#, .array)), ("o", .json(#"{"k":"v"}"#, .object))])
+        factory.record(
+            "t",
+            [
+                ("n", factory.inferred("42")), ("r", factory.inferred("2.5")), ("b", .bool(false)),
+                ("s", .text("a \"quoted\"\n line")), ("z", .null), ("huge", factory.inferred("18446744073709551616")),
+                ("tags", .json(#"["x","y"]"#, .array)), ("o", .json(#"{"k":"v"}"#, .object))
+            ])
     }
 
     @Test func arrayKeepsTypesAndEmbedsNestedJSON() throws {
@@ -44,8 +50,10 @@ import IngestTestSupport
     }
 
     @Test func severalTablesMakeAnObjectOfArrays() throws {
-        let records = [factory.record("catalog", [("t", .text("A"))]), factory.record("magazine", [("t", .text("M"))]),
-                       factory.record("book", [("t", .text("B"))])]
+        let records = [
+            factory.record("catalog", [("t", .text("A"))]), factory.record("magazine", [("t", .text("M"))]),
+            factory.record("book", [("t", .text("B"))])
+        ]
         let data = try write(records, .array, renames: [0: ("catalog", "book")])
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [[String: String]]])
         #expect(root == ["book": [["t": "A"], ["t": "B"]], "magazine": [["t": "M"]]])
@@ -53,11 +61,13 @@ import IngestTestSupport
 
     @Test(arguments: [JSONRecordSink.Format.array, .lines])
     func dataIsABase64String(format: JSONRecordSink.Format) throws {
-        let record = factory.record("t", [("d", .data([0, 1, 2, 0xFF])), ("e", .data([])), ("f", .data(Array("foobar".utf8)))])
+        let record = factory.record(
+            "t", [("d", .data([0, 1, 2, 0xFF])), ("e", .data([])), ("f", .data(Array("foobar".utf8)))])
         let data = try write([record], format)
         #expect(String(decoding: data, as: UTF8.self).contains(#"{"d":"AAEC/w==","e":"","f":"Zm9vYmFy"}"#))
         let object = try JSONSerialization.jsonObject(with: data)
-        let row = try #require((format == .array ? (object as? [[String: String]])?.first : object as? [String: String]))
+        let row = try #require(
+            (format == .array ? (object as? [[String: String]])?.first : object as? [String: String]))
         #expect(row == ["d": "AAEC/w==", "e": "", "f": "Zm9vYmFy"])
         #expect(Data(base64Encoded: row["d"]!) == Data([0, 1, 2, 0xFF]))
     }

@@ -24,7 +24,8 @@ final class ArchivedPerson: NSObject, NSSecureCoding {
 
     init?(coder: NSCoder) {
         guard let first = coder.decodeObject(of: NSString.self, forKey: "firstName"),
-              let last = coder.decodeObject(of: NSString.self, forKey: "lastName") else { return nil }
+            let last = coder.decodeObject(of: NSString.self, forKey: "lastName")
+        else { return nil }
         firstName = first as String
         lastName = last as String
     }
@@ -46,7 +47,9 @@ final class Sample: NSObject, NSSecureCoding {
         flag = coder.decodeBool(forKey: "flag")
         name = coder.decodeObject(of: NSString.self, forKey: "name") as String?
         tags = coder.decodeObject(of: [NSArray.self, NSString.self, NSNumber.self], forKey: "tags") as? NSArray
-        address = coder.decodeObject(of: [NSDictionary.self, NSArray.self, NSString.self, NSNumber.self], forKey: "address") as? NSDictionary
+        address =
+            coder.decodeObject(of: [NSDictionary.self, NSArray.self, NSString.self, NSNumber.self], forKey: "address")
+            as? NSDictionary
         hasMissing = coder.containsValue(forKey: "missing")
     }
 }
@@ -92,7 +95,8 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
     var objects: [(classes: [String], keys: [String])]
 
     static func == (a: ArchiveShape, b: ArchiveShape) -> Bool {
-        a.archiver == b.archiver && a.version == b.version && a.topKeys == b.topKeys && a.rootClassChain == b.rootClassChain
+        a.archiver == b.archiver && a.version == b.version && a.topKeys == b.topKeys
+            && a.rootClassChain == b.rootClassChain
             && a.objects.count == b.objects.count
             && zip(a.objects, b.objects).allSatisfy { $0.classes == $1.classes && $0.keys == $1.keys }
     }
@@ -149,16 +153,20 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
     func folksUnarchiveAsThreePeopleInOrder(format: PlistFormat) throws {
         let data = try archiveOfFolks(format)
         #expect(data.starts(with: Array((format == .binary ? "bplist00" : "<?xml").utf8)))
-        let people = try #require(try unarchive(data, classes: [ArchivedPerson.self], names: ["Person": ArchivedPerson.self]) as? [ArchivedPerson])
+        let people = try #require(
+            try unarchive(data, classes: [ArchivedPerson.self], names: ["Person": ArchivedPerson.self])
+                as? [ArchivedPerson])
         #expect(people.map(\.firstName) == ["Matt", "Snidely", "Dudley"])
         #expect(people.map(\.lastName) == ["Neuburg", "Whiplash", "Doright"])
     }
 
     @Test(arguments: PlistFormat.allCases)
     func sameStructureAsFoundationsOwnArchive(format: PlistFormat) throws {
-        let people: NSArray = [ArchivedPerson(firstName: "Matt", lastName: "Neuburg"),
-                               ArchivedPerson(firstName: "Snidely", lastName: "Whiplash"),
-                               ArchivedPerson(firstName: "Dudley", lastName: "Doright")]
+        let people: NSArray = [
+            ArchivedPerson(firstName: "Matt", lastName: "Neuburg"),
+            ArchivedPerson(firstName: "Snidely", lastName: "Whiplash"),
+            ArchivedPerson(firstName: "Dudley", lastName: "Doright")
+        ]
         let foundation = try NSKeyedArchiver.archivedData(withRootObject: people, requiringSecureCoding: true)
         let expected = try ArchiveShape(foundation)
         // swift-corelibs-foundation ignores setClassName(_:for:) and archives a Swift
@@ -172,7 +180,9 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
         #expect(ours.rootClassChain == ["NSArray", "NSObject"])
         #expect(ours.objects.map(\.classes) == Array(repeating: [swiftName, "NSObject"], count: 3))
         #expect(ours.objects.map(\.keys) == Array(repeating: ["firstName", "lastName"], count: 3))
-        #expect(try ArchiveShape(archiveOfFolks(format)).objects.map(\.classes) == Array(repeating: ["Person", "NSObject"], count: 3))
+        #expect(
+            try ArchiveShape(archiveOfFolks(format)).objects.map(\.classes)
+                == Array(repeating: ["Person", "NSObject"], count: 3))
         // Top level keys and $top → UID 1, as Foundation writes them.
         let archive = try #require(try readPlist(archiveOfFolks(format)) as? [String: Any])
         #expect(archive.keys.sorted() == ["$archiver", "$objects", "$top", "$version"])
@@ -181,19 +191,23 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
 
     @Test(arguments: PlistFormat.allCases)
     func fieldsAreEncodedAsNSCoderStoresThem(format: PlistFormat) throws {
-        let record = factory.record("samples", [
-            ("count", factory.inferred("-12345678901")),
-            ("ratio", factory.inferred("2.5")),
-            ("flag", .bool(true)),
-            ("name", .text("Zürich 😀")),
-            ("missing", .null),
-            ("tags", .json(#"["a","b",null,"a"]"#, .array)),
-            ("address", .json(#"{"city":"Bern","zip":3000,"codes":[1,"x"],"ok":false}"#, .object)),
-        ])
+        let record = factory.record(
+            "samples",
+            [
+                ("count", factory.inferred("-12345678901")),
+                ("ratio", factory.inferred("2.5")),
+                ("flag", .bool(true)),
+                ("name", .text("Zürich 😀")),
+                ("missing", .null),
+                ("tags", .json(#"["a","b",null,"a"]"#, .array)),
+                ("address", .json(#"{"city":"Bern","zip":3000,"codes":[1,"x"],"ok":false}"#, .object))
+            ])
         let directory = try TemporaryDirectory()
         let data = try writeFile([record], in: directory, format: .keyedArchive(format))
-        let decoded = try #require(try unarchive(data, classes: [Sample.self, NSString.self, NSNumber.self, NSDictionary.self],
-                                                 names: ["Sample": Sample.self]) as? [Sample])
+        let decoded = try #require(
+            try unarchive(
+                data, classes: [Sample.self, NSString.self, NSNumber.self, NSDictionary.self],
+                names: ["Sample": Sample.self]) as? [Sample])
         let sample = try #require(decoded.first)
         #expect(decoded.count == 1)
         #expect(sample.count == -12_345_678_901)
@@ -227,8 +241,10 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
         let record = factory.record("dataSamples", [("blob", .data(bytes)), ("empty", .data([])), ("name", .text("x"))])
         let directory = try TemporaryDirectory()
         let data = try writeFile([record], in: directory, format: .keyedArchive(format))
-        let decoded = try #require(try unarchive(data, classes: [DataSample.self, NSData.self],
-                                                 names: ["DataSample": DataSample.self]) as? [DataSample])
+        let decoded = try #require(
+            try unarchive(
+                data, classes: [DataSample.self, NSData.self],
+                names: ["DataSample": DataSample.self]) as? [DataSample])
         #expect(decoded.count == 1)
         #expect(decoded.first?.blob as Data? == Data(bytes))
         #expect(decoded.first?.empty as Data? == Data(), "empty data is an empty NSData, not nil")
@@ -246,12 +262,15 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
         #expect(try dataEntry(data) as? Data == Data(bytes))
         // … just as Foundation's own archiver stores an NSData property.
         let foundation = try NSKeyedArchiver.archivedData(
-            withRootObject: [DataSample(blob: NSData(data: Data(bytes)), empty: NSData())] as NSArray, requiringSecureCoding: true)
+            withRootObject: [DataSample(blob: NSData(data: Data(bytes)), empty: NSData())] as NSArray,
+            requiringSecureCoding: true)
         #expect(try dataEntry(foundation) as? Data == Data(bytes))
     }
 
     @Test func equalStringsShareOneUID() throws {
-        let rows = (0..<10).map { factory.record("people", [("firstName", .text("Matt")), ("lastName", .text("L\($0 % 2)"))]) }
+        let rows = (0..<10).map {
+            factory.record("people", [("firstName", .text("Matt")), ("lastName", .text("L\($0 % 2)"))])
+        }
         let directory = try TemporaryDirectory()
         let data = try writeFile(rows, in: directory, format: .keyedArchive(.binary))
         let archive = try #require(try readPlist(data) as? [String: Any])
@@ -264,17 +283,23 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
     }
 
     @Test func classNamesFollowTheTableOrTheOverride() throws {
-        let records = [factory.record("catalog", [("title", .text("A"))]),
-                       factory.record("magazines", [("title", .text("M"))]),
-                       factory.record("book", [("title", .text("B"))])]
+        let records = [
+            factory.record("catalog", [("title", .text("A"))]),
+            factory.record("magazines", [("title", .text("M"))]),
+            factory.record("book", [("title", .text("B"))])
+        ]
         let directory = try TemporaryDirectory()
         for format in PlistFormat.allCases {
-            let data = try writeFile(records, in: directory, name: "derived-\(format)", renames: [0: ("catalog", "book")],
-                                     format: .keyedArchive(format))
-            #expect(try ArchiveShape(data).objects.map { $0.classes.first } == ["Book", "Magazine", "Book"], "\(format)")
-            let named = try writeFile(records, in: directory, name: "named-\(format)",
-                                      format: .keyedArchive(format, className: "Item"))
-            #expect(try ArchiveShape(named).objects.map { $0.classes } == Array(repeating: ["Item", "NSObject"], count: 3))
+            let data = try writeFile(
+                records, in: directory, name: "derived-\(format)", renames: [0: ("catalog", "book")],
+                format: .keyedArchive(format))
+            #expect(
+                try ArchiveShape(data).objects.map { $0.classes.first } == ["Book", "Magazine", "Book"], "\(format)")
+            let named = try writeFile(
+                records, in: directory, name: "named-\(format)",
+                format: .keyedArchive(format, className: "Item"))
+            #expect(
+                try ArchiveShape(named).objects.map { $0.classes } == Array(repeating: ["Item", "NSObject"], count: 3))
         }
     }
 
@@ -288,20 +313,26 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
 
     @Test func manyRecordsStillUnarchive() throws {
         // More than 65 536 $objects and bplist objects: 4-byte references and UIDs.
-        let rows = (0..<25_000).map { factory.record("people", [("firstName", .text("F\($0)")), ("lastName", .text("L\($0)"))]) }
+        let rows = (0..<25_000).map {
+            factory.record("people", [("firstName", .text("F\($0)")), ("lastName", .text("L\($0)"))])
+        }
         let directory = try TemporaryDirectory()
         let data = try writeFile(rows, in: directory, format: .keyedArchive(.binary))
         #expect(BinaryPlistTrailer(data).refSize == 4)
-        let people = try #require(try unarchive(data, classes: [ArchivedPerson.self], names: ["Person": ArchivedPerson.self]) as? [ArchivedPerson])
+        let people = try #require(
+            try unarchive(data, classes: [ArchivedPerson.self], names: ["Person": ArchivedPerson.self])
+                as? [ArchivedPerson])
         #expect(people.count == 25_000)
         #expect(people[24_999].firstName == "F24999")
         #expect(people[12_345].lastName == "L12345")
     }
 
-    @Test(arguments: [("people", "Person"), ("items", "Item"), ("item", "Item"), ("categories", "Category"),
-                      ("boxes", "Box"), ("addresses", "Address"), ("status", "Status"), ("analysis", "Analysis"),
-                      ("posts", "Post"), ("children", "Child"), ("dc:entries", "Entry"), ("row-set", "Row_set"),
-                      ("catalog", "Catalog"), ("", "Record"), ("Matches", "Match")])
+    @Test(arguments: [
+        ("people", "Person"), ("items", "Item"), ("item", "Item"), ("categories", "Category"),
+        ("boxes", "Box"), ("addresses", "Address"), ("status", "Status"), ("analysis", "Analysis"),
+        ("posts", "Post"), ("children", "Child"), ("dc:entries", "Entry"), ("row-set", "Row_set"),
+        ("catalog", "Catalog"), ("", "Record"), ("Matches", "Match")
+    ])
     func classNameRule(table: String, expected: String) {
         #expect(ArchiveClassName.forTable(table) == expected)
     }

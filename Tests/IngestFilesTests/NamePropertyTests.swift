@@ -17,11 +17,12 @@ struct FileNamePropertyTests {
     @Test("Every value under exactly one key", arguments: ["plist", "archive", "json"])
     func everyValueUnderOneKey(output: String) throws {
         let directory = try TemporaryDirectory()
-        let format: FileOutput.Format = switch output {
-        case "plist": .propertyList(.xml)
-        case "archive": .keyedArchive(.xml)
-        default: .json
-        }
+        let format: FileOutput.Format =
+            switch output {
+            case "plist": .propertyList(.xml)
+            case "archive": .keyedArchive(.xml)
+            default: .json
+            }
         for seed in UInt64(0)..<80 {
             let document = NameCase(seed: seed)
             let input = directory.path("\(seed).json")
@@ -32,11 +33,12 @@ struct FileNamePropertyTests {
                 try Importer().run([InputFile(path: input)], into: FileOutput(path: path, format: format))
                 files.append(try Data(contentsOf: URL(fileURLWithPath: path)))
             }
-            let stored = switch output {
-            case "plist": try Self.plistValues(files[0])
-            case "archive": try Self.archiveValues(files[0])
-            default: try Self.jsonValues(files[0])
-            }
+            let stored =
+                switch output {
+                case "plist": try Self.plistValues(files[0])
+                case "archive": try Self.archiveValues(files[0])
+                default: try Self.jsonValues(files[0])
+                }
             #expect(document.problems(in: stored) == [], "\(document)")
             #expect(files[0] == files[1], "the same names in every run: \(document)")
         }
@@ -77,7 +79,8 @@ struct FileNamePropertyTests {
     /// as written (Foundation's folds canonically equivalent keys into one).
     static func jsonValues(_ data: Data) throws -> [NameCase.Stored] {
         let root = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
-        let tables: [(key: String, value: JSONValue)] = if case .object(let members) = root { members } else { [("", root)] }
+        let tables: [(key: String, value: JSONValue)] =
+            if case .object(let members) = root { members } else { [("", root)] }
         return tables.flatMap { table, records -> [NameCase.Stored] in
             guard case .array(let items) = records else { return [] }
             return items.flatMap { record -> [NameCase.Stored] in
@@ -121,14 +124,20 @@ final class XMLTree: NSObject, XMLParserDelegate {
         return tree.stack[0]
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         stack.append(Node(name: elementName))
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         let node = stack.removeLast()
-        if node.name == "plist" { stack[stack.count - 1].children.append(contentsOf: node.children) } else { stack[stack.count - 1].children.append(node) }
+        if node.name == "plist" {
+            stack[stack.count - 1].children.append(contentsOf: node.children)
+        } else {
+            stack[stack.count - 1].children.append(node)
+        }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

@@ -9,7 +9,9 @@ import IngestTestSupport
 @Suite struct PlistSinkTests {
     let factory = RecordFactory()
 
-    func write(_ records: [IngestCore.Record], _ format: PlistFormat, renames: [Int: (String, String)] = [:]) throws -> Data {
+    func write(_ records: [IngestCore.Record], _ format: PlistFormat, renames: [Int: (String, String)] = [:]) throws
+        -> Data
+    {
         let directory = try TemporaryDirectory()
         return try writeFile(records, in: directory, renames: renames, format: .propertyList(format))
     }
@@ -22,31 +24,40 @@ import IngestTestSupport
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(data.starts(with: Array((format == .xml ? "<?xml" : "bplist00").utf8)))
         let people = try #require(try readPlist(data) as? [[String: String]])
-        #expect(people == [["firstName": "Matt", "lastName": "Neuburg"],
-                           ["firstName": "Snidely", "lastName": "Whiplash"],
-                           ["firstName": "Dudley", "lastName": "Doright"]])
+        #expect(
+            people == [
+                ["firstName": "Matt", "lastName": "Neuburg"],
+                ["firstName": "Snidely", "lastName": "Whiplash"],
+                ["firstName": "Dudley", "lastName": "Doright"]
+            ])
     }
 
     @Test(arguments: PlistFormat.allCases)
     func valueTypes(format: PlistFormat) throws {
-        let record = factory.record("t", [
-            ("int", factory.inferred("42")),
-            ("negative", factory.inferred("-7")),
-            ("big", factory.inferred("9223372036854775807")),
-            ("min", factory.inferred("-9223372036854775808")),
-            ("u32", factory.inferred("4294967295")),
-            ("huge", factory.inferred("18446744073709551616")),
-            ("leadingZero", factory.inferred("007")),
-            ("real", factory.inferred("472.942")),
-            ("wholeReal", factory.inferred("73.0")),
-            ("yes", .bool(true)),
-            ("no", .bool(false)),
-            ("day", .text("1961-04-05")),
-            ("instant", .text("2024-02-29T23:59:58Z")),
-            ("missing", .null),
-            ("tags", .json(#"["a","b"]"#, .array)),
-            ("address", .json(#"{"@kind":"home","city":"Zürich","n":[1,2.5,"x",true,null],"empty":{},"gone":null}"#, .object)),
-        ])
+        let record = factory.record(
+            "t",
+            [
+                ("int", factory.inferred("42")),
+                ("negative", factory.inferred("-7")),
+                ("big", factory.inferred("9223372036854775807")),
+                ("min", factory.inferred("-9223372036854775808")),
+                ("u32", factory.inferred("4294967295")),
+                ("huge", factory.inferred("18446744073709551616")),
+                ("leadingZero", factory.inferred("007")),
+                ("real", factory.inferred("472.942")),
+                ("wholeReal", factory.inferred("73.0")),
+                ("yes", .bool(true)),
+                ("no", .bool(false)),
+                ("day", .text("1961-04-05")),
+                ("instant", .text("2024-02-29T23:59:58Z")),
+                ("missing", .null),
+                ("tags", .json(#"["a","b"]"#, .array)),
+                (
+                    "address",
+                    .json(
+                        #"{"@kind":"home","city":"Zürich","n":[1,2.5,"x",true,null],"empty":{},"gone":null}"#, .object)
+                )
+            ])
         let plist = try #require(try readPlist(write([record], format)) as? [[String: Any]])
         let dict = try #require(plist.first)
         #expect(plist.count == 1)
@@ -112,7 +123,7 @@ import IngestTestSupport
         "2023-02-29", "1900-02-29", "2023-13-01", "2023-00-10", "2023-04-31", "0000-01-01",
         "2023-01-01T24:00:00Z", "2023-01-01T10:60:00Z", "2023-01-01T10:00:60Z",
         "2023-01-01T10:00:00+01:00", "2023-01-01T10:00:00.5Z", "2023-01-01T10:00:00",
-        "2023-1-01", "20230101", "2023-01-01 10:00:00Z", "２０２３-01-01",
+        "2023-1-01", "20230101", "2023-01-01 10:00:00Z", "２０２３-01-01"
     ])
     func textThatIsNotADateStaysText(text: String) throws {
         let plist = try readPlist(write([factory.record("t", [("v", .text(text))])], .binary)) as? [[String: Any]]
@@ -120,9 +131,11 @@ import IngestTestSupport
     }
 
     @Test func datesAtTheEdges() throws {
-        for text in ["2000-02-29", "0001-01-01", "9999-12-31T23:59:59Z", "2001-01-01T00:00:00Z", "1969-12-31T23:59:59Z"] {
+        for text in ["2000-02-29", "0001-01-01", "9999-12-31T23:59:59Z", "2001-01-01T00:00:00Z", "1969-12-31T23:59:59Z"]
+        {
             for format in PlistFormat.allCases {
-                let plist = try readPlist(write([factory.record("t", [("v", .text(text))])], format)) as? [[String: Any]]
+                let plist =
+                    try readPlist(write([factory.record("t", [("v", .text(text))])], format)) as? [[String: Any]]
                 let date = try #require(plist?.first?["v"] as? Date, "\(text) \(format)")
                 if text.hasPrefix("0001") {
                     // Foundation's ISO 8601 formatter uses the Julian calendar before 1582.
@@ -150,7 +163,8 @@ import IngestTestSupport
     }
 
     @Test func escapingAndCharactersXMLCannotCarry() throws {
-        let text = "a & b < c > d ]]> \"q\" 'a' tab\t lf\n cr\r nul\u{0} bell\u{7} esc\u{1B} fffe\u{FFFE} ffff\u{FFFF} del\u{7F} end"
+        let text =
+            "a & b < c > d ]]> \"q\" 'a' tab\t lf\n cr\r nul\u{0} bell\u{7} esc\u{1B} fffe\u{FFFE} ffff\u{FFFF} del\u{7F} end"
         let record = factory.record("t", [("v", .text(text)), ("<&>", .text("key"))])
         let xml = try #require(try readPlist(write([record], .xml)) as? [[String: String]])
         let replaced = text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
@@ -158,7 +172,9 @@ import IngestTestSupport
             .replacingOccurrences(of: "\u{1B}", with: "\u{FFFD}")
             .replacingOccurrences(of: "\u{FFFE}", with: "\u{FFFD}")
             .replacingOccurrences(of: "\u{FFFF}", with: "\u{FFFD}")
-        #expect(xml.first?["v"] == replaced, "XML replaces what XML 1.0 cannot carry with U+FFFD, keeps CR, tab, LF and DEL")
+        #expect(
+            xml.first?["v"] == replaced, "XML replaces what XML 1.0 cannot carry with U+FFFD, keeps CR, tab, LF and DEL"
+        )
         #expect(xml.first?["<&>"] == "key")
         let binary = try #require(try readPlist(write([record], .binary)) as? [[String: String]])
         #expect(binary.first?["v"] == text, "the binary format carries every character exactly")
@@ -170,7 +186,7 @@ import IngestTestSupport
             factory.record("catalog", [("title", .text("A"))]),
             factory.record("magazine", [("name", .text("M1"))]),
             factory.record("book", [("title", .text("B"))]),
-            factory.record("magazine", [("name", .text("M2"))]),
+            factory.record("magazine", [("name", .text("M2"))])
         ]
         // After the first record the mapping learns that "catalog" holds books.
         let data = try write(records, format, renames: [0: ("catalog", "book")])
@@ -180,8 +196,9 @@ import IngestTestSupport
         #expect(root["magazine"] == [["name": "M1"], ["name": "M2"]])
         if format == .xml {
             let text = String(decoding: data, as: UTF8.self)
-            #expect(text.range(of: "<key>book</key>")!.lowerBound < text.range(of: "<key>magazine</key>")!.lowerBound,
-                    "tables in the order first met")
+            #expect(
+                text.range(of: "<key>book</key>")!.lowerBound < text.range(of: "<key>magazine</key>")!.lowerBound,
+                "tables in the order first met")
         }
     }
 
@@ -197,14 +214,18 @@ import IngestTestSupport
     @Test(arguments: [(50, 1), (300, 2), (70_000, 4)])
     func referenceSizeFollowsTheObjectCount(records: Int, expectedRefSize: Int) throws {
         // Distinct strings, so every record adds objects that cannot be shared.
-        let rows = (0..<records).map { factory.record("t", [("id", .text("id-\($0)")), ("n", factory.inferred(String($0)))]) }
+        let rows = (0..<records).map {
+            factory.record("t", [("id", .text("id-\($0)")), ("n", factory.inferred(String($0)))])
+        }
         let data = try write(rows, .binary)
         let trailer = BinaryPlistTrailer(data)
         #expect(trailer.refSize == expectedRefSize)
         #expect(trailer.objectCount > UInt64(records), "\(trailer.objectCount)")
         let needed = trailer.objectCount <= 256 ? 1 : trailer.objectCount <= 65_536 ? 2 : 4
         #expect(trailer.refSize == needed, "reference size sized to the object count \(trailer.objectCount)")
-        #expect(trailer.offsetTableOffset + UInt64(trailer.objectCount) * UInt64(trailer.offsetSize) + 32 == UInt64(data.count))
+        #expect(
+            trailer.offsetTableOffset + UInt64(trailer.objectCount) * UInt64(trailer.offsetSize) + 32
+                == UInt64(data.count))
         let plist = try #require(try readPlist(data) as? [[String: Any]])
         #expect(plist.count == records)
         for index in [0, records / 2, records - 1] {
@@ -215,9 +236,13 @@ import IngestTestSupport
 
     @Test func keysAndRepeatedValuesAreStoredOnce() throws {
         let rows = (0..<1_000).map { index in
-            factory.record("t", [("firstName", .text(["Matt", "Snidely", "Dudley"][index % 3])),
-                                 ("score", factory.inferred("1.5")),
-                                 ("bio", .text(String(repeating: "long text ", count: 10) + String(index % 2)))])
+            factory.record(
+                "t",
+                [
+                    ("firstName", .text(["Matt", "Snidely", "Dudley"][index % 3])),
+                    ("score", factory.inferred("1.5")),
+                    ("bio", .text(String(repeating: "long text ", count: 10) + String(index % 2)))
+                ])
         }
         let data = try write(rows, .binary)
         #expect(data.occurrences(of: Array("firstName".utf8)) == 1)
@@ -230,7 +255,9 @@ import IngestTestSupport
     }
 
     @Test func samplesLoadInBothFormats() throws {
-        for (sample, records) in [("folks.xml", nil), ("catalog.xml", nil), ("feed.rss", "rss/channel/item")] as [(String, String?)] {
+        for (sample, records) in [("folks.xml", nil), ("catalog.xml", nil), ("feed.rss", "rss/channel/item")]
+            as [(String, String?)]
+        {
             let collector = CollectingSink()
             try Importer(options: .init(recordPath: try records.map(RecordPath.init)))
                 .read(InputFile(path: packageRoot.appendingPathComponent("Samples/\(sample)").path), into: collector)
@@ -249,7 +276,8 @@ import IngestTestSupport
                 #expect(rows.count == collector.records.count, "\(sample) \(format)")
                 // Every non-null field of every record is there, under its name.
                 for (row, expected) in zip(rows, collector.records) where tables.count == 1 {
-                    #expect(Set(row.keys) == Set(expected.fields.filter { $0.value != .null }.keys), "\(sample) \(format)")
+                    #expect(
+                        Set(row.keys) == Set(expected.fields.filter { $0.value != .null }.keys), "\(sample) \(format)")
                 }
             }
         }

@@ -10,7 +10,8 @@ struct RecordFactory {
     let names = NameTable()
 
     func record(_ table: String, _ fields: [(String, FieldValue)]) -> IngestCore.Record {
-        IngestCore.Record(table: table, fields: fields.map { IngestCore.Record.Field(name: names.intern($0.0), value: $0.1) })
+        IngestCore.Record(
+            table: table, fields: fields.map { IngestCore.Record.Field(name: names.intern($0.0), value: $0.1) })
     }
 
     /// A value as the XML mapping would classify `text`.
@@ -22,8 +23,10 @@ struct RecordFactory {
 
 /// Writes `records` (with `renames` applied after the record of the given index)
 /// to a fresh file output of `format`, and returns the file's bytes.
-func writeFile(_ records: [IngestCore.Record], in directory: TemporaryDirectory, name: String = "out",
-               renames: [Int: (String, String)] = [:], format: FileOutput.Format) throws -> Data {
+func writeFile(
+    _ records: [IngestCore.Record], in directory: TemporaryDirectory, name: String = "out",
+    renames: [Int: (String, String)] = [:], format: FileOutput.Format
+) throws -> Data {
     let path = directory.path(name)
     try FileOutput(path: path, format: format, replace: true).writeAndCommit { sink in
         for (index, record) in records.enumerated() {
@@ -37,8 +40,9 @@ func writeFile(_ records: [IngestCore.Record], in directory: TemporaryDirectory,
 /// Maps Samples/`name` with the automatic mapping into a new file at `path`.
 func importSample(_ name: String, records: String? = nil, to path: String, format: FileOutput.Format) throws {
     let importer = Importer(options: .init(recordPath: try records.map(RecordPath.init)))
-    try importer.run([InputFile(path: packageRoot.appendingPathComponent("Samples/\(name)").path)],
-                     into: FileOutput(path: path, format: format))
+    try importer.run(
+        [InputFile(path: packageRoot.appendingPathComponent("Samples/\(name)").path)],
+        into: FileOutput(path: path, format: format))
 }
 
 /// Foundation's reading of a property list.

@@ -15,14 +15,16 @@ import IngestTestSupport
     /// list (two JSON levels per XML level), then a second record.
     static func xml(depth: Int) -> String {
         let n = depth - 3
-        return "<r><a><id>1</id>" + String(repeating: #"<x k="1">"#, count: n) + "v" + String(repeating: "<x/></x>", count: n)
+        return "<r><a><id>1</id>" + String(repeating: #"<x k="1">"#, count: n) + "v"
+            + String(repeating: "<x/></x>", count: n)
             + "</a><a><id>2</id></a></r>"
     }
 
     /// A top-level array of two records, the first with arrays down to `depth`.
     static func json(depth: Int) -> String {
         let n = depth - 3
-        return #"[{"id":1,"x":"# + String(repeating: "[", count: n) + "1" + String(repeating: "]", count: n) + #"},{"id":2}]"#
+        return #"[{"id":1,"x":"# + String(repeating: "[", count: n) + "1" + String(repeating: "]", count: n)
+            + #"},{"id":2}]"#
     }
 
     /// Runs `body` on a new thread with `stack` bytes of stack (by default 256 KiB,
@@ -69,11 +71,15 @@ import IngestTestSupport
         let box = Box()
         try onThread { box.summary = try importer.run([InputFile(path: path)], into: output.value) }
         #expect(box.summary?.recordCount == 2)
-        let size = (try FileManager.default.attributesOfItem(atPath: directory.path("out.\(kind.rawValue)"))[.size] as? Int) ?? 0
+        let size =
+            (try FileManager.default.attributesOfItem(atPath: directory.path("out.\(kind.rawValue)"))[.size] as? Int)
+            ?? 0
         #expect(size > 1000)
     }
 
-    @Test("Importer.read on a thread with a main thread's 8 MiB, the deepest shape: the record whole", arguments: [XMLParserKind.expat, .libxml2])
+    @Test(
+        "Importer.read on a thread with a main thread's 8 MiB, the deepest shape: the record whole",
+        arguments: [XMLParserKind.expat, .libxml2])
     func readWithinAMainThreadsStack(_ parser: XMLParserKind) throws {
         let directory = try TemporaryDirectory()
         try Data(Self.xml(depth: Self.cap).utf8).write(to: URL(fileURLWithPath: directory.path("deep.xml")))
@@ -89,7 +95,9 @@ import IngestTestSupport
         }
         // Two JSON levels per XML level below the record's field.
         #expect(text.hasPrefix(String(repeating: #"{"@k":"1","x":["#, count: 3)))
-        #expect(text.utf8.count == (Self.cap - 4) * #"{"@k":"1","x":[,""]}"#.utf8.count + ##"{"@k":"1","x":"","#text":"v"}"##.utf8.count)
+        #expect(
+            text.utf8.count == (Self.cap - 4) * #"{"@k":"1","x":[,""]}"#.utf8.count
+                + ##"{"@k":"1","x":"","#text":"v"}"##.utf8.count)
     }
 
     /// A recursive model: how deep the arrays go (a number is 0 deep).
@@ -116,7 +124,9 @@ import IngestTestSupport
         let url = URL(fileURLWithPath: directory.path("deep.json"))
         try Data(Self.json(depth: Self.cap).utf8).write(to: url)
         var decoded: [Record] = []
-        for try await record in records(Record.self, at: "item", from: url, options: .init(limits: ParseLimits(maxDepth: Self.cap))) {
+        for try await record in records(
+            Record.self, at: "item", from: url, options: .init(limits: ParseLimits(maxDepth: Self.cap)))
+        {
             decoded.append(record)
         }
         #expect(decoded.map(\.id) == [1, 2])

@@ -19,14 +19,19 @@ struct RecordEncoderTests {
     }
 
     static let people = [
-        Person(firstName: "Matt", lastName: "Neuburg", age: 60, score: 1.5, member: true, tags: ["a", "b"], address: .init(city: "Ojai")),
-        Person(firstName: "Zoë \"Q\"", lastName: "田中", age: nil, score: 0.1, member: false, tags: [], address: nil),
+        Person(
+            firstName: "Matt", lastName: "Neuburg", age: 60, score: 1.5, member: true, tags: ["a", "b"],
+            address: .init(city: "Ojai")),
+        Person(firstName: "Zoë \"Q\"", lastName: "田中", age: nil, score: 0.1, member: false, tags: [], address: nil)
     ]
 
     @Test func fieldsFollowTheLosslessRulesAndNestedValuesBecomeJSON() throws {
         let names = NameTable()
         let record = try RecordEncoder.record(Self.people[0], table: "people", names: names)
-        #expect(record.fields.map(\.name.qualified) == ["firstName", "lastName", "age", "score", "member", "tags", "address"])
+        #expect(
+            record.fields.map(\.name.qualified) == [
+                "firstName", "lastName", "age", "score", "member", "tags", "address"
+            ])
         #expect(record["firstName"] == .text("Matt"))
         #expect(record["age"] == .number(.init(text: "60", kind: .integer)))
         #expect(record["score"] == .number(.init(text: "1.5", kind: .real)))
@@ -52,7 +57,8 @@ struct RecordEncoderTests {
 
         let queue = try DatabaseQueue(path: path)
         let rows = try await queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT firstName, lastName, age, typeof(age), score, member, tags, address FROM people")
+            try Row.fetchAll(
+                db, sql: "SELECT firstName, lastName, age, typeof(age), score, member, tags, address FROM people")
         }
         #expect(rows.count == 2)
         #expect(rows[0]["firstName"] as String? == "Matt")
@@ -65,7 +71,10 @@ struct RecordEncoderTests {
     }
 
     @Test func datesBecomePlistDatesAndDataPlistData() throws {
-        struct Event: Encodable { var at: Date; var blob: Data }
+        struct Event: Encodable {
+            var at: Date
+            var blob: Data
+        }
         let at = Date(timeIntervalSince1970: 1_700_000_000)
         let directory = try TemporaryDirectory()
         let path = directory.path("events.plist")
@@ -92,7 +101,8 @@ struct RecordEncoderTests {
         #expect(record["thumbnail"] == .data([]))
         // Inside nested JSON there are no bytes: base64 text, as before.
         #expect(record["parts"] == .json(#"["/w=="]"#, .array))
-        let absent = try RecordEncoder.record(Attachment(name: "b", bytes: Data(), thumbnail: nil, parts: []), table: "t", names: NameTable())
+        let absent = try RecordEncoder.record(
+            Attachment(name: "b", bytes: Data(), thumbnail: nil, parts: []), table: "t", names: NameTable())
         #expect(absent["thumbnail"] == nil)
     }
 

@@ -23,7 +23,8 @@ import IngestTestSupport
     @Test func catalogWithAttributesAndNesting() throws {
         let sink = try mapXML(sample("catalog.xml"))
         #expect(sink.records.map(\.table) == ["catalog", "catalog", "catalog"])
-        #expect(sink.records.map { $0.fields["id"] } == ["1", "2", "3"].map { .number(.init(text: $0, kind: .integer)) })
+        #expect(
+            sink.records.map { $0.fields["id"] } == ["1", "2", "3"].map { .number(.init(text: $0, kind: .integer)) })
         #expect(sink.records[2].fields["authors"] == .json(#"["Terry Pratchett","Neil Gaiman"]"#, .array))
         #expect(sink.records[1].fields["isbn"] == .text("0062500000"))
         #expect(sink.records[0].fields["price"] == .json(##"{"@currency":"USD","#text":"39.99"}"##, .object))

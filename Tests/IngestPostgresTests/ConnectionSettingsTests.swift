@@ -10,7 +10,8 @@ import Testing
     let defaultSocket = PostgresConnectionSettings.defaultSocketDirectory
 
     func settings(_ string: String, _ environment: [String: String] = [:]) throws -> PostgresConnectionSettings {
-        try PostgresConnectionSettings(string, environment: environment, systemUser: "osuser", homeDirectory: "/nonexistent")
+        try PostgresConnectionSettings(
+            string, environment: environment, systemUser: "osuser", homeDirectory: "/nonexistent")
     }
 
     func usageError(_ string: String, _ environment: [String: String] = [:]) -> IngestError? {
@@ -63,8 +64,10 @@ import Testing
     }
 
     @Test func aPasswordAnywhereInTheStringIsRefusedWithTheWayToGiveIt() {
-        for string in ["postgresql://me:secret@h/db", "postgresql://me:@h/db", "postgresql://h/db?password=secret",
-                       "host=h password=secret", "host=h password='a b'"] {
+        for string in [
+            "postgresql://me:secret@h/db", "postgresql://me:@h/db", "postgresql://h/db?password=secret",
+            "host=h password=secret", "host=h password='a b'"
+        ] {
             let error = usageError(string)
             #expect(error?.kind == .usage, "\(string)")
             #expect(error?.message.contains("PGPASSWORD") == true, "\(string)")
@@ -85,7 +88,10 @@ import Testing
 
     @Test func severalHostsAreTriedInTurnWithOneOrOnePortEach() throws {
         let each = try settings("postgresql://a:5001,b:5002,[::1]:5003/db")
-        #expect(each.endpoints == [Endpoint(host: "a", port: 5001), Endpoint(host: "b", port: 5002), Endpoint(host: "::1", port: 5003)])
+        #expect(
+            each.endpoints == [
+                Endpoint(host: "a", port: 5001), Endpoint(host: "b", port: 5002), Endpoint(host: "::1", port: 5003)
+            ])
         let shared = try settings("host=a,b port=6000 dbname=db")
         #expect(shared.endpoints == [Endpoint(host: "a", port: 6000), Endpoint(host: "b", port: 6000)])
         let defaults = try settings("postgresql://a,/db")
@@ -95,7 +101,9 @@ import Testing
     }
 
     @Test func queryParametersSetOptionsAndOverrideTheAddress() throws {
-        let s = try settings("postgresql://user@ignored:1/db?host=real&port=7000&dbname=other&sslmode=require&connect_timeout=30&application_name=cron")
+        let s = try settings(
+            "postgresql://user@ignored:1/db?host=real&port=7000&dbname=other&sslmode=require&connect_timeout=30&application_name=cron"
+        )
         #expect(s.endpoints == [Endpoint(host: "real", port: 7000)])
         #expect(s.database == "other")
         #expect(s.sslMode == .require)
@@ -114,8 +122,10 @@ import Testing
     }
 
     @Test func theEnvironmentFillsWhatTheStringLeavesOut() throws {
-        let environment = ["PGHOST": "envhost", "PGPORT": "6001", "PGUSER": "envuser", "PGDATABASE": "envdb",
-                           "PGSSLMODE": "disable", "PGCONNECT_TIMEOUT": "7", "PGAPPNAME": "envapp"]
+        let environment = [
+            "PGHOST": "envhost", "PGPORT": "6001", "PGUSER": "envuser", "PGDATABASE": "envdb",
+            "PGSSLMODE": "disable", "PGCONNECT_TIMEOUT": "7", "PGAPPNAME": "envapp"
+        ]
         let fromEnvironment = try settings("", environment)
         #expect(fromEnvironment.endpoints == [Endpoint(host: "envhost", port: 6001)])
         #expect(fromEnvironment.user == "envuser")
@@ -124,7 +134,8 @@ import Testing
         #expect(fromEnvironment.connectTimeout == 7)
         #expect(fromEnvironment.applicationName == "envapp")
 
-        let overridden = try settings("postgresql://me@h:5/db?sslmode=verify-full&connect_timeout=0&application_name=mine", environment)
+        let overridden = try settings(
+            "postgresql://me@h:5/db?sslmode=verify-full&connect_timeout=0&application_name=mine", environment)
         #expect(overridden.endpoints == [Endpoint(host: "h", port: 5)])
         #expect(overridden.user == "me")
         #expect(overridden.database == "db")
@@ -148,7 +159,8 @@ import Testing
         #expect(s.applicationName == "ingest")
         #expect(s.passwordFilePath == "/nonexistent/.pgpass")
         #expect(try settings("host=h fallback_application_name=fallback").applicationName == "fallback")
-        #expect(try settings("host=h fallback_application_name=fallback", ["PGAPPNAME": "env"]).applicationName == "env")
+        #expect(
+            try settings("host=h fallback_application_name=fallback", ["PGAPPNAME": "env"]).applicationName == "env")
     }
 
     @Test func connectTimeoutFollowsLibpq() throws {
@@ -173,7 +185,9 @@ import Testing
         let error = usageError("postgresql://h/db?sslmode=always")
         #expect(error?.message.contains("always") == true)
         #expect(error?.message.contains("verify-full") == true)
-        #expect(usageError("", ["PGSSLMODE": "on"])?.message.contains("PGSSLMODE") == true, "the message names where the value came from")
+        #expect(
+            usageError("", ["PGSSLMODE": "on"])?.message.contains("PGSSLMODE") == true,
+            "the message names where the value came from")
     }
 
     @Test func portsMustBeNumbersInRange() {
@@ -184,14 +198,16 @@ import Testing
     }
 
     @Test func keywordValueStringsWithQuotesAndEscapes() throws {
-        let s = try settings(#"  host = localhost port=5433 dbname='my db' user=o\'neil application_name='it\'s \\ done'  "#)
+        let s = try settings(
+            #"  host = localhost port=5433 dbname='my db' user=o\'neil application_name='it\'s \\ done'  "#)
         #expect(s.endpoints == [Endpoint(host: "localhost", port: 5433)])
         #expect(s.database == "my db")
         #expect(s.user == "o'neil")
         #expect(s.applicationName == #"it's \ done"#)
         #expect(usageError("dbname='open")?.kind == .usage)
         #expect(usageError("host localhost port=5")?.message.contains("missing \"=\" after \"host\"") == true)
-        #expect(try settings("dbname=''", ["PGDATABASE": "env"]).database == "env", "an empty value counts as not given")
+        #expect(
+            try settings("dbname=''", ["PGDATABASE": "env"]).database == "env", "an empty value counts as not given")
     }
 
     @Test func aBareWordIsADatabaseName() throws {
@@ -202,8 +218,10 @@ import Testing
 
     @Test func theDescriptionIsAURIWithoutPasswordThatParsesBack() throws {
         let environment = ["PGPASSWORD": "hunter2"]
-        for string in ["postgresql://me@db.example:5433/feeds", "postgresql:///feeds?host=/run/postgresql&user=me",
-                       "postgresql://a%20b@[::1]:7/d%2Fb", "host=/tmp,/run port=1,2 dbname=x user=y"] {
+        for string in [
+            "postgresql://me@db.example:5433/feeds", "postgresql:///feeds?host=/run/postgresql&user=me",
+            "postgresql://a%20b@[::1]:7/d%2Fb", "host=/tmp,/run port=1,2 dbname=x user=y"
+        ] {
             let s = try settings(string, environment)
             #expect(!s.description.contains("hunter2"))
             let again = try settings(s.description, environment)
@@ -230,29 +248,41 @@ import Testing
     }
 
     @Test func passwordFileLinesMatchAsLibpqMatchesThem() {
-        let file = PasswordFile(path: "test", contents: """
-            # comment: *:*:*:*:never
-            db.example:5432:feeds:loader:first
-            db.example:5432:feeds:loader:second (never: the first match wins)
-            db.example:*:*:loader:any-port-any-db
-            /run/postgresql:5432:*:me:socket-dir
-            localhost:5432:*:me:default-socket
-            weird\\:host:5432:*:me:escaped\\:colon\\\\and\\slash
-            *:*:*:short
-            *:*:*:*:fallback:ignored-after-unescaped-colon
+        let file = PasswordFile(
+            path: "test",
+            contents: """
+                # comment: *:*:*:*:never
+                db.example:5432:feeds:loader:first
+                db.example:5432:feeds:loader:second (never: the first match wins)
+                db.example:*:*:loader:any-port-any-db
+                /run/postgresql:5432:*:me:socket-dir
+                localhost:5432:*:me:default-socket
+                weird\\:host:5432:*:me:escaped\\:colon\\\\and\\slash
+                *:*:*:short
+                *:*:*:*:fallback:ignored-after-unescaped-colon
 
-            """)
+                """)
         #expect(file.password(host: "db.example", port: "5432", database: "feeds", user: "loader") == "first")
         #expect(file.password(host: "db.example", port: "6000", database: "other", user: "loader") == "any-port-any-db")
         #expect(file.password(host: "/run/postgresql", port: "5432", database: "x", user: "me") == "socket-dir")
         #expect(file.password(host: "localhost", port: "5432", database: "x", user: "me") == "default-socket")
-        #expect(file.password(host: "weird:host", port: "5432", database: "x", user: "me") == #"escaped:colon\andslash"#)
-        #expect(file.password(host: "DB.EXAMPLE", port: "5432", database: "feeds", user: "loader") == "fallback", "matching is exact")
-        #expect(file.password(host: "other", port: "1", database: "d", user: "short") == "fallback", "a line with too few fields never matches")
-        #expect(PasswordFile(path: "empty", contents: "").password(host: "h", port: "1", database: "d", user: "u") == nil)
-        #expect(PasswordFile(path: "crlf", contents: "h:1:d:u:pw\r\n").password(host: "h", port: "1", database: "d", user: "u") == "pw")
-        #expect(PasswordFile(path: "star", contents: "*x:1:d:u:pw\n").password(host: "h", port: "1", database: "d", user: "u") == nil,
-                "only a field that is exactly * is a wildcard")
+        #expect(
+            file.password(host: "weird:host", port: "5432", database: "x", user: "me") == #"escaped:colon\andslash"#)
+        #expect(
+            file.password(host: "DB.EXAMPLE", port: "5432", database: "feeds", user: "loader") == "fallback",
+            "matching is exact")
+        #expect(
+            file.password(host: "other", port: "1", database: "d", user: "short") == "fallback",
+            "a line with too few fields never matches")
+        #expect(
+            PasswordFile(path: "empty", contents: "").password(host: "h", port: "1", database: "d", user: "u") == nil)
+        #expect(
+            PasswordFile(path: "crlf", contents: "h:1:d:u:pw\r\n").password(
+                host: "h", port: "1", database: "d", user: "u") == "pw")
+        #expect(
+            PasswordFile(path: "star", contents: "*x:1:d:u:pw\n").password(
+                host: "h", port: "1", database: "d", user: "u") == nil,
+            "only a field that is exactly * is a wildcard")
     }
 
     @Test func theDefaultSocketDirectoryIsLocalhostInThePasswordFile() throws {
@@ -280,7 +310,8 @@ import Testing
         try withTemporaryFile(contents: "*:*:*:*:private\n", permissions: 0o400) { path in
             let s = try settings("postgresql://me@h/db", ["PGPASSFILE": path])
             var warnings: [String] = []
-            #expect(s.password(for: s.endpoints[0], warnings: &warnings) == "private", "read-only for the owner is fine")
+            #expect(
+                s.password(for: s.endpoints[0], warnings: &warnings) == "private", "read-only for the owner is fine")
         }
         let missing = try settings("postgresql://me@h/db", ["PGPASSFILE": "/nonexistent/pgpass"])
         var warnings: [String] = []

@@ -17,17 +17,23 @@ import Testing
         try length.check(rowBytes: 1_000_000_000, adding: 73_741_823, field: "f", table: "t", position: nil)
     }
 
-    @Test("a field that takes the row past the limit: .data naming the field, the table, the size and the limit", arguments: [
-        (0, 1_073_741_824, "1073741824"), (1_000_000_000, 100_000_000, "1100000000"), (0, 5 << 30, "5368709120"),
-        (10, Int.max, "more than \(Int.max)"),
-    ])
+    @Test(
+        "a field that takes the row past the limit: .data naming the field, the table, the size and the limit",
+        arguments: [
+            (0, 1_073_741_824, "1073741824"), (1_000_000_000, 100_000_000, "1100000000"), (0, 5 << 30, "5368709120"),
+            (10, Int.max, "more than \(Int.max)")
+        ])
     func pastLimit(rowBytes: Int, fieldBytes: Int, size: String) throws {
         let position = SourcePosition(line: 2, column: 1, byteOffset: 10)
         let error = #expect(throws: IngestError.self) {
-            try CopyRowLength().check(rowBytes: rowBytes, adding: fieldBytes, field: "body", table: "pages", position: position)
+            try CopyRowLength().check(
+                rowBytes: rowBytes, adding: fieldBytes, field: "body", table: "pages", position: position)
         }
         #expect(error?.kind == .data)
         #expect(error?.position == position)
-        #expect(error?.message == "field body makes the row for table pages \(size) bytes, more than PostgreSQL's limit of 1073741823 bytes for one row")
+        #expect(
+            error?.message
+                == "field body makes the row for table pages \(size) bytes, more than PostgreSQL's limit of 1073741823 bytes for one row"
+        )
     }
 }

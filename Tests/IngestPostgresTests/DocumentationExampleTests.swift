@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The Swift blocks of the documentation are checked to stand here as written.)
 import Foundation
 import IngestCore
 import IngestParsers

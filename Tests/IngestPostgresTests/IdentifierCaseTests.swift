@@ -7,19 +7,25 @@ import Testing
 /// Tables and columns grown from the records are named in lower case, as PostgreSQL
 /// folds unquoted names, unless the output keeps them exact; names that fold alike
 /// stay apart; appends find tables and columns made with either spelling.
-@Suite(.enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+@Suite(
+    .enabled(
+        if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct IdentifierCaseTests {
     /// The columns of `table`, in order.
     static func columns(_ table: String, _ server: TestPostgresServer, _ database: String) throws -> [String] {
-        try server.psql("""
+        try server.psql(
+            """
             SELECT column_name::text FROM information_schema.columns
             WHERE table_schema = 'public' AND table_name = '\(table)' ORDER BY ordinal_position
-            """, database: database).map { $0[0]! }
+            """, database: database
+        ).map { $0[0]! }
     }
 
     static func folks(_ make: RecordMaker, table: String = "People") -> [IngestCore.Record] {
-        [make.record(table, ["firstName": .text("Matt"), "lastName": .text("Neuburg")]),
-         make.record(table, ["firstName": .text("Snidely"), "lastName": .text("Whiplash")])]
+        [
+            make.record(table, ["firstName": .text("Matt"), "lastName": .text("Neuburg")]),
+            make.record(table, ["firstName": .text("Snidely"), "lastName": .text("Whiplash")])
+        ]
     }
 
     @Test func namesFromTheRecordsAreLowerCaseSoQueriesNeedNoQuotes() async throws {
@@ -30,7 +36,8 @@ struct IdentifierCaseTests {
             let make = RecordMaker()
             try run(PostgresOutput(settings: settings)) { Self.folks(make) }
         }
-        #expect(try server.psql("select firstname, lastname from people", database: database)
+        #expect(
+            try server.psql("select firstname, lastname from people", database: database)
                 == [["Matt", "Neuburg"], ["Snidely", "Whiplash"]])
         #expect(try server.tables(in: database) == ["people"])
         #expect(try Self.columns("people", server, database) == ["firstname", "lastname"])
@@ -56,14 +63,21 @@ struct IdentifierCaseTests {
         try await onThread {
             let make = RecordMaker()
             try run(PostgresOutput(settings: settings)) {
-                [make.record("Things", pairs: [("ID", .text("upper")), ("id", .text("lower")), ("Id", .text("mixed")),
-                                               ("id_2", .text("literal"))]),
-                 make.record("things", pairs: [("id", .text("other table"))])]
+                [
+                    make.record(
+                        "Things",
+                        pairs: [
+                            ("ID", .text("upper")), ("id", .text("lower")), ("Id", .text("mixed")),
+                            ("id_2", .text("literal"))
+                        ]),
+                    make.record("things", pairs: [("id", .text("other table"))])
+                ]
             }
         }
         #expect(try server.tables(in: database) == ["things", "things_2"])
         #expect(try Self.columns("things", server, database) == ["id", "id_2", "id_3", "id_2_2"])
-        #expect(try server.psql("select id, id_2, id_3, id_2_2 from things", database: database)
+        #expect(
+            try server.psql("select id, id_2, id_3, id_2_2 from things", database: database)
                 == [["upper", "lower", "mixed", "literal"]])
         #expect(try server.psql("select id from things_2", database: database) == [["other table"]])
     }
@@ -79,9 +93,11 @@ struct IdentifierCaseTests {
             let make = RecordMaker()
             try run(PostgresOutput(settings: settings)) { [make.record("t", pairs: fields.map { ($0, .text($0)) })] }
         }
-        #expect(try Self.columns("t", server, database) == ["name", "name_2", "name_2_2", "name_2_3", "Ünï", "ünï", "ÜnÏ"],
-                "only ASCII letters fold, as PostgreSQL folds unquoted names")
-        #expect(try server.psql(#"select name, name_2, name_2_2, name_2_3, "Ünï", "ünï", "ÜnÏ" from t"#, database: database)
+        #expect(
+            try Self.columns("t", server, database) == ["name", "name_2", "name_2_2", "name_2_3", "Ünï", "ünï", "ÜnÏ"],
+            "only ASCII letters fold, as PostgreSQL folds unquoted names")
+        #expect(
+            try server.psql(#"select name, name_2, name_2_2, name_2_3, "Ünï", "ünï", "ÜnÏ" from t"#, database: database)
                 == [fields])
     }
 
@@ -97,7 +113,10 @@ struct IdentifierCaseTests {
         }
         #expect(try server.tables(in: database) == ["order"])
         #expect(try Self.columns("order", server, database) == ["user", "select", "from"])
-        #expect(try server.psql(#"select "user", "select"::text, "from" from "order""#, database: database) == [["ann", "1", "x"]])
+        #expect(
+            try server.psql(#"select "user", "select"::text, "from" from "order""#, database: database) == [
+                ["ann", "1", "x"]
+            ])
     }
 
     @Test func anAppendFindsTheMixedCaseTableAndColumnsOfAnEarlierVersion() async throws {
@@ -105,7 +124,11 @@ struct IdentifierCaseTests {
         let database = try server.makeDatabase("append_exact")
         let settings = try server.settings(database)
         @Sendable func records(_ make: RecordMaker, _ run: String) -> [IngestCore.Record] {
-            [make.record("People", pairs: [("ID", .text("\(run) upper")), ("id", .text("\(run) lower")), ("firstName", .text(run))])]
+            [
+                make.record(
+                    "People",
+                    pairs: [("ID", .text("\(run) upper")), ("id", .text("\(run) lower")), ("firstName", .text(run))])
+            ]
         }
         // As versions before names were folded made it: "People" ("ID", "id_2", "firstName").
         try await onThread {
@@ -119,7 +142,8 @@ struct IdentifierCaseTests {
         }
         #expect(try server.tables(in: database) == ["People"], "no lower-case table beside it")
         #expect(try Self.columns("People", server, database) == ["ID", "id_2", "firstName"], "no column added")
-        #expect(try server.psql(#"SELECT "ID", id_2, "firstName" FROM "People""#, database: database)
+        #expect(
+            try server.psql(#"SELECT "ID", id_2, "firstName" FROM "People""#, database: database)
                 == [["old upper", "old lower", "old"], ["new upper", "new lower", "new"]])
     }
 
@@ -137,7 +161,8 @@ struct IdentifierCaseTests {
         }
         #expect(try server.tables(in: database) == ["people"])
         #expect(try Self.columns("people", server, database) == ["id", "id_2"])
-        #expect(try server.psql("select id, id_2 from people", database: database)
+        #expect(
+            try server.psql("select id, id_2 from people", database: database)
                 == [["first upper", "first lower"], ["second upper", "second lower"]])
     }
 
@@ -161,11 +186,16 @@ struct IdentifierCaseTests {
         let server = try TestPostgresServer.shared.get()
         let database = try server.makeDatabase("design_names")
         let settings = try server.settings(database)
-        let design = TableDesign(tables: [
-            TableDesign.Table(name: "People", columns: [.init(name: "personID", type: .integer, notNull: true),
-                                                        .init(name: "firstName", type: .text)],
-                              primaryKey: ["personID"]),
-        ], upsert: false)
+        let design = TableDesign(
+            tables: [
+                TableDesign.Table(
+                    name: "People",
+                    columns: [
+                        .init(name: "personID", type: .integer, notNull: true),
+                        .init(name: "firstName", type: .text)
+                    ],
+                    primaryKey: ["personID"])
+            ], upsert: false)
         try await onThread {
             let make = RecordMaker()
             try run(PostgresOutput(settings: settings, design: design)) {

@@ -6,7 +6,9 @@ import Testing
 
 /// Create and replace: new tables built under temporary names and swapped in at the
 /// commit; a reader sees the old rows or the new, a failure leaves the old.
-@Suite(.enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+@Suite(
+    .enabled(
+        if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct ReplaceGuaranteeTests {
     /// `count` people rows tagged `tag`, made one at a time.
     static func person(_ make: RecordMaker, _ index: Int, tag: String) -> Record {
@@ -14,8 +16,9 @@ struct ReplaceGuaranteeTests {
     }
 
     static func seed(_ server: TestPostgresServer, _ database: String, rows: Int) throws {
-        try server.psql("CREATE TABLE people AS SELECT g::bigint AS id, 'person ' || g AS name, 'old' AS tag FROM generate_series(1, \(rows)) g",
-                        database: database)
+        try server.psql(
+            "CREATE TABLE people AS SELECT g::bigint AS id, 'person ' || g AS name, 'old' AS tag FROM generate_series(1, \(rows)) g",
+            database: database)
     }
 
     @Test func aReaderSeesTheOldRowsOrTheNewNeverAHalf() async throws {
@@ -72,8 +75,9 @@ struct ReplaceGuaranteeTests {
             output.batchSize = 1_024
             do {
                 try stream(output, count: 5_001) { index in
-                    index < 5_000 ? Self.person(make, index, tag: "new")
-                                  : make.record("other", ["x": .text("bad \u{0} text")])
+                    index < 5_000
+                        ? Self.person(make, index, tag: "new")
+                        : make.record("other", ["x": .text("bad \u{0} text")])
                 }
                 return nil
             } catch let error as IngestError {
@@ -96,7 +100,9 @@ struct ReplaceGuaranteeTests {
         let error = try await onThread { () -> IngestError? in
             let make = RecordMaker()
             do {
-                try stream(PostgresOutput(settings: settings, mode: .replace), count: 100) { Self.person(make, $0, tag: "new") }
+                try stream(PostgresOutput(settings: settings, mode: .replace), count: 100) {
+                    Self.person(make, $0, tag: "new")
+                }
                 return nil
             } catch let error as IngestError {
                 return error
@@ -172,12 +178,18 @@ struct ReplaceGuaranteeTests {
         }
         // The server ends the session's transaction; wait until no session of the import is left.
         for _ in 0..<100 {
-            if try server.value("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'ingest'", database: database) == "0" { break }
+            if try server.value(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'ingest'",
+                database: database) == "0"
+            {
+                break
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(try server.value("SELECT count(*) FROM people", database: database) == "7")
         #expect(try server.tables(in: database) == ["people"])
-        #expect(try server.value("SELECT count(*) FROM pg_class WHERE relname LIKE 'ingest%'", database: database) == "0")
+        #expect(
+            try server.value("SELECT count(*) FROM pg_class WHERE relname LIKE 'ingest%'", database: database) == "0")
     }
 
     @Test func createRefusesATableThatExists() async throws {
@@ -188,7 +200,9 @@ struct ReplaceGuaranteeTests {
         let error = try await onThread { () -> IngestError? in
             let make = RecordMaker()
             do {
-                try stream(PostgresOutput(settings: settings, mode: .create), count: 5) { Self.person(make, $0, tag: "new") }
+                try stream(PostgresOutput(settings: settings, mode: .create), count: 5) {
+                    Self.person(make, $0, tag: "new")
+                }
                 return nil
             } catch let error as IngestError {
                 return error
@@ -206,12 +220,15 @@ struct ReplaceGuaranteeTests {
         let server = try TestPostgresServer.shared.get()
         let database = try server.makeDatabase("schemas")
         try Self.seed(server, database, rows: 3)
-        try server.psql("CREATE TABLE unrelated (x int); INSERT INTO unrelated VALUES (1); CREATE SCHEMA other; CREATE TABLE other.people (x int); INSERT INTO other.people VALUES (42)",
-                        database: database)
+        try server.psql(
+            "CREATE TABLE unrelated (x int); INSERT INTO unrelated VALUES (1); CREATE SCHEMA other; CREATE TABLE other.people (x int); INSERT INTO other.people VALUES (42)",
+            database: database)
         let settings = try server.settings(database)
         try await onThread {
             let make = RecordMaker()
-            try stream(PostgresOutput(settings: settings, mode: .replace), count: 5) { Self.person(make, $0, tag: "new") }
+            try stream(PostgresOutput(settings: settings, mode: .replace), count: 5) {
+                Self.person(make, $0, tag: "new")
+            }
         }
         #expect(try server.value("SELECT count(*) FROM people WHERE tag = 'new'", database: database) == "5")
         #expect(try server.value("SELECT x::text FROM other.people", database: database) == "42")

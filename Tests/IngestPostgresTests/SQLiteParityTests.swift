@@ -9,15 +9,33 @@ import Testing
 /// The same records into the SQLite output and the PostgreSQL output give the same
 /// tables, the same column names in the same order — in lower case unless the
 /// PostgreSQL output keeps names exact — and the same values.
-@Suite(.enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+@Suite(
+    .enabled(
+        if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct SQLiteParityTests {
     static func records(_ make: RecordMaker) -> [IngestCore.Record] {
-        [make.record("people", pairs: [("id", number("1")), ("name", .text("Zoë")), ("Name", .text("case twin")), ("NAME", .text("another")),
-                                       ("dc:title", .text("prefixed")), ("x\"); DROP TABLE people; --", .text("hostile"))]),
-         make.record("people", pairs: [("id", number("2")), ("late", .text("a field met later")), ("name_2", .text("suffix clash")),
-                                       ("tags", .json(#"["a"]"#, .array))]),
-         make.record("people", pairs: [("id", .text("three")), ("score", number("2.5")), ("tags", .text(""))]),
-         make.record("cities", pairs: [("city", .text("Paris")), ("CITY", .text("PARIS")), ("City_2", .text("clash")), ("", .text("nameless"))])]
+        [
+            make.record(
+                "people",
+                pairs: [
+                    ("id", number("1")), ("name", .text("Zoë")), ("Name", .text("case twin")),
+                    ("NAME", .text("another")),
+                    ("dc:title", .text("prefixed")), ("x\"); DROP TABLE people; --", .text("hostile"))
+                ]),
+            make.record(
+                "people",
+                pairs: [
+                    ("id", number("2")), ("late", .text("a field met later")), ("name_2", .text("suffix clash")),
+                    ("tags", .json(#"["a"]"#, .array))
+                ]),
+            make.record("people", pairs: [("id", .text("three")), ("score", number("2.5")), ("tags", .text(""))]),
+            make.record(
+                "cities",
+                pairs: [
+                    ("city", .text("Paris")), ("CITY", .text("PARIS")), ("City_2", .text("clash")),
+                    ("", .text("nameless"))
+                ])
+        ]
     }
 
     @Test(arguments: PostgresOutput.IdentifierCase.allCases)
@@ -29,7 +47,9 @@ struct SQLiteParityTests {
             let make = RecordMaker()
             try run(PostgresOutput(settings: settings, identifierCase: names)) { Self.records(make) }
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-parity-\(UUID().uuidString).db").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ingest-parity-\(UUID().uuidString).db"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let make = RecordMaker()
         try SQLiteOutput(path: path, mode: .create).writeAndCommit { sink in
@@ -37,10 +57,14 @@ struct SQLiteParityTests {
         }
         let sqlite = try DatabaseQueue(path: path)
         for table in ["people", "cities"] {
-            let sqliteColumns = try await sqlite.read { db in try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]) }
-            let postgresColumns = try server.psql("""
+            let sqliteColumns = try await sqlite.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+            }
+            let postgresColumns = try server.psql(
+                """
                 SELECT column_name::text FROM information_schema.columns WHERE table_name = '\(table)' ORDER BY ordinal_position
-                """, database: database).map { $0[0]! }
+                """, database: database
+            ).map { $0[0]! }
             // The one difference: PostgreSQL cannot name a column "", the SQLite output can.
             // Lower case: SQLite's names with their ASCII letters folded, as PostgreSQL folds unquoted names.
             let expected = sqliteColumns.map { $0.isEmpty ? "_" : names == .lower ? PostgresIdentifier.folded($0) : $0 }

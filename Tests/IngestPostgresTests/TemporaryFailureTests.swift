@@ -12,7 +12,9 @@ import Darwin
 
 /// A server that is not there, a login refused, a restart mid-import: `.temporary`
 /// (exit 75, so cron retries), a message that says what happened, nothing written.
-@Suite(.enabled(if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
+@Suite(
+    .enabled(
+        if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct TemporaryFailureTests {
     static func openFailure(_ settings: PostgresConnectionSettings) async throws -> IngestError? {
         try await onThread { () -> IngestError? in
@@ -29,10 +31,12 @@ struct TemporaryFailureTests {
     }
 
     @Test func noServerOnTheSocketIsTemporary() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-pg-nobody-\(getpid())").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-pg-nobody-\(getpid())")
+            .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let settings = try PostgresConnectionSettings("postgresql:///db?host=\(directory)&user=me", environment: [:], homeDirectory: "/nonexistent")
+        let settings = try PostgresConnectionSettings(
+            "postgresql:///db?host=\(directory)&user=me", environment: [:], homeDirectory: "/nonexistent")
         let error = try await Self.openFailure(settings)
         #expect(error?.kind == .temporary)
         #expect(error?.kind.exitCode == 75)
@@ -44,8 +48,9 @@ struct TemporaryFailureTests {
     @Test func aRefusedTCPConnectionIsTemporary() async throws {
         // A port on the loopback that nothing listens on: bind one, note it, close it.
         let port = try unusedLoopbackPort()
-        let settings = try PostgresConnectionSettings("postgresql://me@127.0.0.1:\(port)/db?sslmode=disable&connect_timeout=5",
-                                                      environment: [:], homeDirectory: "/nonexistent")
+        let settings = try PostgresConnectionSettings(
+            "postgresql://me@127.0.0.1:\(port)/db?sslmode=disable&connect_timeout=5",
+            environment: [:], homeDirectory: "/nonexistent")
         let error = try await Self.openFailure(settings)
         #expect(error?.kind == .temporary)
         #expect(error?.message.contains("127.0.0.1:\(port)") == true, "\(error?.message ?? "")")
@@ -56,8 +61,9 @@ struct TemporaryFailureTests {
     @Test func severalHostsAreTriedInTurn() async throws {
         let server = try TestPostgresServer.shared.get()
         let database = try server.makeDatabase("hosts")
-        let settings = try PostgresConnectionSettings("host=/nonexistent-socket-dir,\(server.socketDirectory) dbname=\(database) user=\(TestPostgresServer.superuser)",
-                                                      environment: [:], homeDirectory: "/nonexistent")
+        let settings = try PostgresConnectionSettings(
+            "host=/nonexistent-socket-dir,\(server.socketDirectory) dbname=\(database) user=\(TestPostgresServer.superuser)",
+            environment: [:], homeDirectory: "/nonexistent")
         try await onThread {
             let make = RecordMaker()
             try run(PostgresOutput(settings: settings)) { [make.record("t", ["a": .text("reached the second host")])] }
@@ -85,8 +91,11 @@ struct TemporaryFailureTests {
         #expect(missing?.reason == .serverUnavailable(.passwordMissing))
 
         // The password file: the socket directory as host (it is not the default one), escapes.
-        let escaped = TestPostgresServer.password.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
-        try await withTemporaryFile(contents: "# ingest tests\n\(server.socketDirectory):5432:\(database):\(user):\(escaped)\n") { path in
+        let escaped = TestPostgresServer.password.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+            of: ":", with: "\\:")
+        try await withTemporaryFile(
+            contents: "# ingest tests\n\(server.socketDirectory):5432:\(database):\(user):\(escaped)\n"
+        ) { path in
             let settings = try server.settings(database, user: user, environment: ["PGPASSFILE": path])
             try await onThread {
                 let make = RecordMaker()
@@ -94,7 +103,9 @@ struct TemporaryFailureTests {
             }
         }
         #expect(try server.value("SELECT who FROM t", database: database) == "password user")
-        #expect(try server.value("SELECT tableowner::text FROM pg_tables WHERE tablename = 't'", database: database) == user)
+        #expect(
+            try server.value("SELECT tableowner::text FROM pg_tables WHERE tablename = 't'", database: database) == user
+        )
     }
 
     @Test func anUnknownDatabaseIsNotTemporary() async throws {
@@ -110,8 +121,9 @@ struct TemporaryFailureTests {
         let database = try server.makeDatabase("restart")
         // Committed durably: the server runs with synchronous_commit off, and the restart
         // below (an immediate stop) would otherwise lose a commit not yet flushed.
-        try server.psql("SET synchronous_commit = on; CREATE TABLE people AS SELECT g AS id, 'old' AS tag FROM generate_series(1, 5) g",
-                        database: database)
+        try server.psql(
+            "SET synchronous_commit = on; CREATE TABLE people AS SELECT g AS id, 'old' AS tag FROM generate_series(1, 5) g",
+            database: database)
         for mode in [PostgresOutput.Mode.replace, .append] {
             let settings = try server.settings(database)
             let written = Signal()
@@ -123,11 +135,17 @@ struct TemporaryFailureTests {
                     output.batchSize = 1_024
                     do {
                         try output.writeAndCommit { sink in
-                            for index in 0..<2_000 { try sink.write(make.record("people", ["id": number(String(index)), "tag": .text("new")])) }
+                            for index in 0..<2_000 {
+                                try sink.write(
+                                    make.record("people", ["id": number(String(index)), "tag": .text("new")]))
+                            }
                             try output.flush()
                             written.raise()
                             restarted.wait()
-                            for index in 2_000..<4_000 { try sink.write(make.record("people", ["id": number(String(index)), "tag": .text("new")])) }
+                            for index in 2_000..<4_000 {
+                                try sink.write(
+                                    make.record("people", ["id": number(String(index)), "tag": .text("new")]))
+                            }
                         }
                         return nil
                     } catch {
@@ -141,7 +159,8 @@ struct TemporaryFailureTests {
                 try await written.raised()
             } catch {
                 // What the import's session was doing, for the report of a stall.
-                let sessions = try? server.psql("""
+                let sessions = try? server.psql(
+                    """
                     SELECT state, wait_event_type, wait_event, left(query, 60) FROM pg_stat_activity
                     WHERE datname = '\(database)'
                     """)
@@ -151,9 +170,11 @@ struct TemporaryFailureTests {
             restarted.raise()
             let error = try await importer.value
             #expect(error?.kind == .temporary, "\(mode): \(String(describing: error))")
-            #expect(error?.message.contains("lost the connection") == true || error?.message.contains("terminat") == true,
-                    "\(mode): \(error?.message ?? "")")
-            #expect(try server.psql("SELECT count(*)::text, min(tag) FROM people", database: database) == [["5", "old"]])
+            #expect(
+                error?.message.contains("lost the connection") == true || error?.message.contains("terminat") == true,
+                "\(mode): \(error?.message ?? "")")
+            #expect(
+                try server.psql("SELECT count(*)::text, min(tag) FROM people", database: database) == [["5", "old"]])
             #expect(try server.tables(in: database) == ["people"])
         }
     }

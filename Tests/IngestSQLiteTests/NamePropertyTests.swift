@@ -25,7 +25,8 @@ struct SQLiteNamePropertyTests {
             try Importer().run([InputFile(path: inputAgain)], into: SQLiteOutput(path: database, mode: .append))
 
             let stored = try Self.storedValues(database)
-            let firstStored = stored.filter { $0.value < 1_000_000 }, againStored = stored.filter { $0.value >= 1_000_000 }
+            let firstStored = stored.filter { $0.value < 1_000_000 },
+                againStored = stored.filter { $0.value >= 1_000_000 }
             #expect(first.problems(in: firstStored) == [], "\(first)")
             #expect(again.problems(in: againStored) == [], "appended: \(first)")
             #expect(first.names(in: firstStored) == again.names(in: againStored), "appended: \(first)")

@@ -38,7 +38,9 @@ import IngestTestSupport
 
         try first.write { try $0.write(person("first")) }
         try first.commit()
-        #expect(!FileManager.default.fileExists(atPath: directory.path(".out.db.ingest.lock")), "the lock file goes with the lock")
+        #expect(
+            !FileManager.default.fileExists(atPath: directory.path(".out.db.ingest.lock")),
+            "the lock file goes with the lock")
         try second.writeAndCommit { try $0.write(person("second")) }
         #expect(try names(in: path) == ["first", "second"])
     }
@@ -75,7 +77,10 @@ import IngestTestSupport
             do {
                 try SQLiteOutput(path: path, mode: .append).writeAndCommit { sink in
                     for row in 0..<50 {
-                        try sink.write(IngestCore.Record(table: "people", fields: [.init(name: names.intern("name"), value: .text("\(index)-\(row)"))]))
+                        try sink.write(
+                            IngestCore.Record(
+                                table: "people",
+                                fields: [.init(name: names.intern("name"), value: .text("\(index)-\(row)"))]))
                     }
                 }
             } catch {
@@ -107,22 +112,27 @@ import IngestTestSupport
         let directory = try TemporaryDirectory()
         let dead = try deadProcessID()
         let stale = [".out.db.ingest-\(dead)-1.tmp", ".out.db.ingest-\(dead)-27.tmp"]
-        let kept = [".out.db.ingest-\(getpid())-999.tmp",      // a live process (this one)
-                    ".other.db.ingest-\(dead)-1.tmp",          // another output's
-                    ".out.db.ingest-\(dead)-1.tmp.keep",       // not the pattern
-                    ".out.db.ingest-\(dead)-x.tmp",
-                    "out.db.ingest-\(dead)-1.tmp",
-                    ".out.db.ingest-\(dead).tmp"]
+        let kept = [
+            ".out.db.ingest-\(getpid())-999.tmp",  // a live process (this one)
+            ".other.db.ingest-\(dead)-1.tmp",  // another output's
+            ".out.db.ingest-\(dead)-1.tmp.keep",  // not the pattern
+            ".out.db.ingest-\(dead)-x.tmp",
+            "out.db.ingest-\(dead)-1.tmp",
+            ".out.db.ingest-\(dead).tmp"
+        ]
         for name in stale + kept { try touch(directory.path(name), "x") }
 
         let output = SQLiteOutput(path: directory.path("out.db"), mode: .create)
         try output.writeAndCommit { try $0.write(person("p")) }
 
         #expect(output.removedTemporaryFiles == stale.map { directory.path($0) }.sorted())
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == (kept + ["out.db"]).sorted())
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+                == (kept + ["out.db"]).sorted())
     }
 
-    @Test("An append waits for another connection's write transaction, and fails .temporary when it outlasts the timeout")
+    @Test(
+        "An append waits for another connection's write transaction, and fails .temporary when it outlasts the timeout")
     func appendWaitsForWriter() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("shared.db")
@@ -161,6 +171,14 @@ import IngestTestSupport
 final class Failures: @unchecked Sendable {
     private let lock = NSLock()
     private var errors: [any Error] = []
-    func add(_ error: any Error) { lock.lock(); errors.append(error); lock.unlock() }
-    var all: [any Error] { lock.lock(); defer { lock.unlock() }; return errors }
+    func add(_ error: any Error) {
+        lock.lock()
+        errors.append(error)
+        lock.unlock()
+    }
+    var all: [any Error] {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors
+    }
 }

@@ -9,9 +9,12 @@ import IngestTestSupport
 @Suite struct SQLiteSinkTests {
     let names = NameTable()
 
-    func record(_ table: String, _ fields: [(String, FieldValue)], at position: SourcePosition = .start) -> IngestCore.Record {
-        IngestCore.Record(table: table, fields: fields.map { IngestCore.Record.Field(name: names.intern($0.0), value: $0.1) },
-                         position: position)
+    func record(_ table: String, _ fields: [(String, FieldValue)], at position: SourcePosition = .start)
+        -> IngestCore.Record
+    {
+        IngestCore.Record(
+            table: table, fields: fields.map { IngestCore.Record.Field(name: names.intern($0.0), value: $0.1) },
+            position: position)
     }
 
     func number(_ text: String) -> FieldValue {
@@ -38,9 +41,13 @@ import IngestTestSupport
     @Test("Names that differ only in Unicode normalisation are two columns; ASCII case makes a suffixed one")
     func namesCompareByBytes() throws {
         let precomposed = "\u{C1}c", decomposed = "A\u{301}c"
-        let queue = try write([record("t", [(precomposed, .text("1")), (decomposed, .text("2")), ("ID", .text("3")), ("id", .text("4"))])])
+        let queue = try write([
+            record("t", [(precomposed, .text("1")), (decomposed, .text("2")), ("ID", .text("3")), ("id", .text("4"))])
+        ])
         try queue.read { (db: Database) throws in
-            #expect(try db.columns(in: "t").map { Array($0.name.utf8) } == [precomposed, decomposed, "ID", "id_2"].map { Array($0.utf8) })
+            #expect(
+                try db.columns(in: "t").map { Array($0.name.utf8) }
+                    == [precomposed, decomposed, "ID", "id_2"].map { Array($0.utf8) })
             #expect(try String.fetchAll(db, sql: "SELECT * FROM t").count == 1)
         }
     }
@@ -48,13 +55,20 @@ import IngestTestSupport
     @Test("Names from two name tables (two inputs) never share a cached column")
     func namesOfTwoTables() throws {
         let other = NameTable()
-        _ = other.intern("b")   // so "a" has another id in this table than in `names`
+        _ = other.intern("b")  // so "a" has another id in this table than in `names`
         let first = record("t", [("a", .text("1")), ("b", .text("2"))])
-        let second = IngestCore.Record(table: "t", fields: [.init(name: other.intern("a"), value: .text("3")),
-                                                            .init(name: other.intern("b"), value: .text("4"))])
+        let second = IngestCore.Record(
+            table: "t",
+            fields: [
+                .init(name: other.intern("a"), value: .text("3")),
+                .init(name: other.intern("b"), value: .text("4"))
+            ])
         let queue = try write([first, second])
         try queue.read { (db: Database) throws in
-            #expect(try Row.fetchAll(db, sql: "SELECT a, b FROM t ORDER BY rowid").map { [$0[0] as String, $0[1] as String] } == [["1", "2"], ["3", "4"]])
+            #expect(
+                try Row.fetchAll(db, sql: "SELECT a, b FROM t ORDER BY rowid").map {
+                    [$0[0] as String, $0[1] as String]
+                } == [["1", "2"], ["3", "4"]])
         }
     }
 
@@ -63,27 +77,32 @@ import IngestTestSupport
         let queue = try write([
             record("people", [("firstName", .text("Matt"))]),
             record("people", [(evil, .text("boom")), ("select", .text("s"))]),
-            record(#"we"ird table"#, [("", .text("empty name"))]),
+            record(#"we"ird table"#, [("", .text("empty name"))])
         ])
         try queue.read { (db: Database) throws in
             #expect(try db.tableExists("people"))
             let columns = try db.columns(in: "people").map { $0.name }
             #expect(columns == ["firstName", evil, "select"])
-            #expect(try String.fetchOne(db, sql: "SELECT \(evil.quotedSQLIdentifier) FROM people WHERE rowid = 2") == "boom")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT \(evil.quotedSQLIdentifier) FROM people WHERE rowid = 2") == "boom"
+            )
             #expect(try db.tableExists(#"we"ird table"#))
         }
     }
 
-    @Test("Names SQLite keeps to itself or cannot read: sqlite_ tables get a _ in front, a NUL is U+FFFD (found by the fuzzer)")
+    @Test(
+        "Names SQLite keeps to itself or cannot read: sqlite_ tables get a _ in front, a NUL is U+FFFD (found by the fuzzer)"
+    )
     func reservedAndNULNames() throws {
         let queue = try write([
             record("sqlite_authors", [("name", .text("Ann"))]),
             record("SQLite_Master", [("k\u{0}x", .text("nul in a column"))]),
             record("a\u{0}b", [("v", .text("nul in a table"))]),
-            record("sqlite", [("v", .text("short names are SQLite's only with the underscore"))]),
+            record("sqlite", [("v", .text("short names are SQLite's only with the underscore"))])
         ])
         try queue.read { (db: Database) throws in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
             #expect(tables == ["_sqlite_authors", "_SQLite_Master", "a\u{FFFD}b", "sqlite"])
             #expect(try String.fetchOne(db, sql: "SELECT name FROM _sqlite_authors") == "Ann")
             #expect(try db.columns(in: "_SQLite_Master").map(\.name) == ["k\u{FFFD}x"])
@@ -94,10 +113,12 @@ import IngestTestSupport
         let queue = try write([
             record("t", [("n", number("1")), ("r", number("2")), ("s", number("3"))]),
             record("t", [("n", number("4")), ("r", number("2.5")), ("s", number("007"))]),
-            record("t", [("n", number("5")), ("r", number("-3.25")), ("s", number("1.50"))]),
+            record("t", [("n", number("5")), ("r", number("-3.25")), ("s", number("1.50"))])
         ])
         try queue.read { (db: Database) throws in
-            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map { "\($0["name"] as String) \($0["type"] as String)" }
+            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map {
+                "\($0["name"] as String) \($0["type"] as String)"
+            }
             #expect(types == ["n INTEGER", "r REAL", "s TEXT"])
             #expect(try Int.fetchAll(db, sql: "SELECT n FROM t") == [1, 4, 5])
             #expect(try Double.fetchAll(db, sql: "SELECT r FROM t") == [2, 2.5, -3.25])
@@ -109,7 +130,7 @@ import IngestTestSupport
     @Test func fieldsFirstSeenLaterAddColumns() throws {
         let queue = try write([
             record("t", [("a", .text("x"))]),
-            record("t", [("b", number("2")), ("a", .text("y"))]),
+            record("t", [("b", number("2")), ("a", .text("y"))])
         ])
         try queue.read { (db: Database) throws in
             let columns = try db.columns(in: "t").map { $0.name }
@@ -133,7 +154,7 @@ import IngestTestSupport
     @Test func emptyNestedValuesBecomeEmptyJSONOnceTheColumnIsKnownToHoldJSON() throws {
         let queue = try write([
             record("t", [("tags", .text(""))]),
-            record("t", [("tags", .json(#"["a"]"#, .array))]),
+            record("t", [("tags", .json(#"["a"]"#, .array))])
         ])
         try queue.read { (db: Database) throws in
             #expect(try String.fetchAll(db, sql: "SELECT tags FROM t") == ["[]", #"["a"]"#])
@@ -145,7 +166,7 @@ import IngestTestSupport
         let queue = try write([
             record("t", [("a", .text("x")), ("b", .text("y")), ("n", number("7"))]),
             record("t", [("a", .text(""))]),
-            record("t", [("b", .text("é"))]),
+            record("t", [("b", .text("é"))])
         ])
         try queue.read { (db: Database) throws in
             let rows = try Row.fetchAll(db, sql: "SELECT a, b, n FROM t")
@@ -181,10 +202,12 @@ import IngestTestSupport
         let bytes: [UInt8] = [0, 1, 2, 0, 0xFF, 0x80]
         let queue = try write([
             record("t", [("d", .data(bytes)), ("e", .data([])), ("n", .null)]),
-            record("t", [("d", .data([0])), ("e", .data(Array(repeating: 7, count: 100_000)))]),
+            record("t", [("d", .data([0])), ("e", .data(Array(repeating: 7, count: 100_000)))])
         ])
         try queue.read { (db: Database) throws in
-            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map { "\($0["name"] as String) \($0["type"] as String)" }
+            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map {
+                "\($0["name"] as String) \($0["type"] as String)"
+            }
             #expect(types == ["d BLOB", "e BLOB", "n "], "n has held only NULL: untyped")
             let rows = try Row.fetchAll(db, sql: "SELECT d, typeof(d), e, typeof(e), e IS NULL, length(e) FROM t")
             #expect(rows.map { $0[0] as Data? } == [Data(bytes), Data([0])])
@@ -203,12 +226,15 @@ import IngestTestSupport
         let queue = try write([
             record("t", [("m", .text("abc")), ("n", number("42")), ("b", .data([1, 2]))]),
             record("t", [("m", .data([0, 0xFE])), ("n", .data([9])), ("b", .text("words"))]),
-            record("t", [("m", .text("")), ("n", number("7")), ("b", number("2.5"))]),
+            record("t", [("m", .text("")), ("n", number("7")), ("b", number("2.5"))])
         ])
         try queue.read { (db: Database) throws in
-            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map { "\($0["name"] as String) \($0["type"] as String)" }
+            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map {
+                "\($0["name"] as String) \($0["type"] as String)"
+            }
             #expect(types == ["m BLOB", "n BLOB", "b BLOB"])
-            #expect(try String.fetchAll(db, sql: "SELECT typeof(m) || ' ' || typeof(n) || ' ' || typeof(b) FROM t")
+            #expect(
+                try String.fetchAll(db, sql: "SELECT typeof(m) || ' ' || typeof(n) || ' ' || typeof(b) FROM t")
                     == ["text integer blob", "blob blob text", "text integer real"])
             let rows = try Row.fetchAll(db, sql: "SELECT m, n, b FROM t")
             #expect(rows[0]["m"] as String? == "abc")
@@ -241,8 +267,10 @@ import IngestTestSupport
         }
     }
 
-    @Test(arguments: [("BLOB", ColumnType.blob), ("blob", .blob), ("LONGBLOB", .blob), ("", .untyped),
-                      ("TEXT", .text), ("CLOB", .text), ("INTEGER", .integer), ("REAL", .real)])
+    @Test(arguments: [
+        ("BLOB", ColumnType.blob), ("blob", .blob), ("LONGBLOB", .blob), ("", .untyped),
+        ("TEXT", .text), ("CLOB", .text), ("INTEGER", .integer), ("REAL", .real)
+    ])
     func declaredTypesReadAsSQLiteAffinityDoes(declared: String, expected: ColumnType) {
         #expect(ColumnType(declared: declared) == expected)
     }
@@ -257,7 +285,8 @@ import IngestTestSupport
     }
 
     @Test(arguments: [false, true])
-    func anExistingTableRefusesANewFieldWithoutAltersExistingTablesAndTheTransactionRollsBack(laterRecord: Bool) throws {
+    func anExistingTableRefusesANewFieldWithoutAltersExistingTablesAndTheTransactionRollsBack(laterRecord: Bool) throws
+    {
         let queue = try existingDatabase()
         let position = SourcePosition(line: 7, column: 3, byteOffset: 120)
         let error = #expect(throws: IngestError.self) {
@@ -298,7 +327,9 @@ import IngestTestSupport
         #expect(added.map(\.table) == ["t"])
         #expect(added.map(\.columns) == [["b"]])
         try queue.read { (db: Database) throws in
-            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map { "\($0["name"] as String) \($0["type"] as String)" }
+            let types = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('t')").map {
+                "\($0["name"] as String) \($0["type"] as String)"
+            }
             #expect(types == ["a TEXT", "b INTEGER"])
             let rows = try Row.fetchAll(db, sql: "SELECT a, b FROM t ORDER BY rowid")
             #expect(rows.map { $0["a"] as String? } == ["old", "x", "y"])
@@ -387,8 +418,12 @@ import IngestTestSupport
         let path = dir.path("out.db")
         try SQLiteOutput(path: path, mode: .create).writeAndCommit { try $0.write(person("Matt")) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let aged = IngestCore.Record(table: "people", fields: [.init(name: names.intern("firstName"), value: .text("Nell")),
-                                                              .init(name: names.intern("age"), value: .text("7"))])
+        let aged = IngestCore.Record(
+            table: "people",
+            fields: [
+                .init(name: names.intern("firstName"), value: .text("Nell")),
+                .init(name: names.intern("age"), value: .text("7"))
+            ])
         let error = #expect(throws: IngestError.self) {
             try SQLiteOutput(path: path, mode: .append).writeAndCommit { sink in
                 for _ in 0..<1000 { try sink.write(person("Ghost")) }
@@ -400,7 +435,9 @@ import IngestTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["out.db"])
 
         try SQLiteOutput(path: path, mode: .append, altersExistingTables: true).writeAndCommit { try $0.write(aged) }
-        let rows = try DatabaseQueue(path: path).read { try Row.fetchAll($0, sql: "SELECT firstName, age FROM people ORDER BY rowid") }
+        let rows = try DatabaseQueue(path: path).read {
+            try Row.fetchAll($0, sql: "SELECT firstName, age FROM people ORDER BY rowid")
+        }
         #expect(rows.map { $0["firstName"] as String } == ["Matt", "Nell"])
         #expect(rows.map { $0["age"] as String? } == [nil, "7"])
     }

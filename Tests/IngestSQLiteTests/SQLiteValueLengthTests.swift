@@ -21,9 +21,11 @@ struct SQLiteValueLengthTests {
         #expect(try length.checked(1_000_000_000, field: "f", table: "t", position: nil) == 1_000_000_000)
     }
 
-    @Test("past the limit, or past Int32: .data naming the field, the table and the limit", arguments: [
-        1_000_000_001, Int(Int32.max), Int(Int32.max) + 1, 3 << 30, Int.max,
-    ])
+    @Test(
+        "past the limit, or past Int32: .data naming the field, the table and the limit",
+        arguments: [
+            1_000_000_001, Int(Int32.max), Int(Int32.max) + 1, 3 << 30, Int.max
+        ])
     func pastLimit(_ count: Int) throws {
         let length = SQLiteValueLength(limit: 1_000_000_000)
         let position = SourcePosition(line: 3, column: 5, byteOffset: 40)
@@ -32,7 +34,10 @@ struct SQLiteValueLengthTests {
         }
         #expect(error?.kind == .data)
         #expect(error?.position == position)
-        #expect(error?.message == "the value of field description in table items is \(count) bytes, more than SQLite's limit of 1000000000 bytes for one value")
+        #expect(
+            error?.message
+                == "the value of field description in table items is \(count) bytes, more than SQLite's limit of 1000000000 bytes for one value"
+        )
     }
 
     @Test("a limit set above what an Int32 holds is cut to Int32.max")
@@ -40,6 +45,8 @@ struct SQLiteValueLengthTests {
         let length = SQLiteValueLength(limit: Int(Int32.max) + 100)
         #expect(length.limit == Int(Int32.max))
         #expect(try length.checked(Int(Int32.max), field: "f", table: "t", position: nil) == Int32.max)
-        #expect(throws: IngestError.self) { try length.checked(Int(Int32.max) + 1, field: "f", table: "t", position: nil) }
+        #expect(throws: IngestError.self) {
+            try length.checked(Int(Int32.max) + 1, field: "f", table: "t", position: nil)
+        }
     }
 }

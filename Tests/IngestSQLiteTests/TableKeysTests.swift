@@ -8,13 +8,22 @@ import Testing
 /// `SQLiteOutput(keys:)` and upserts that keep the columns a record lacks.
 struct TableKeysTests {
     static func record(_ names: NameTable, _ table: String, _ fields: [(String, String?)]) -> IngestCore.Record {
-        IngestCore.Record(table: table, fields: fields.map { name, text in
-            .init(name: names.intern(name), value: text.map { text in var text = text; return text.withUTF8 { FieldValue.inferring($0) } } ?? .null)
-        }, position: .start)
+        IngestCore.Record(
+            table: table,
+            fields: fields.map { name, text in
+                .init(
+                    name: names.intern(name),
+                    value: text.map { text in
+                        var text = text
+                        return text.withUTF8 { FieldValue.inferring($0) }
+                    } ?? .null)
+            }, position: .start)
     }
 
-    static func write(_ path: String, mode: SQLiteOutput.Mode = .append, design: TableDesign? = nil, keys: TableKeys? = nil,
-                      _ records: [[(String, String?)]], table: String = "t") throws {
+    static func write(
+        _ path: String, mode: SQLiteOutput.Mode = .append, design: TableDesign? = nil, keys: TableKeys? = nil,
+        _ records: [[(String, String?)]], table: String = "t"
+    ) throws {
         let names = NameTable()
         try SQLiteOutput(path: path, mode: mode, design: design, keys: keys).writeAndCommit { sink in
             for fields in records { try sink.write(record(names, table, fields)) }
@@ -35,11 +44,17 @@ struct TableKeysTests {
         try Self.write(path, keys: keys, [[("id", "1"), ("a", "x"), ("b", "y")], [("id", "2"), ("a", "p")]])
         try Self.write(path, keys: keys, [[("id", "1"), ("b", "z")], [("id", "2"), ("a", nil)]])
         #expect(try Self.rows(path, "SELECT name FROM pragma_table_info('t') WHERE pk > 0") == [["id"]])
-        #expect(try Self.rows(path, "SELECT CAST(id AS TEXT), a, b FROM t ORDER BY id") == [["1", "x", "z"], ["2", nil, nil]])
+        #expect(
+            try Self.rows(path, "SELECT CAST(id AS TEXT), a, b FROM t ORDER BY id") == [
+                ["1", "x", "z"], ["2", nil, nil]
+            ])
 
         let whole = TableKeys(primaryKey: ["id"], upsert: true, upsertNulls: true)
         try Self.write(path, keys: whole, [[("id", "1"), ("b", "w")]])
-        #expect(try Self.rows(path, "SELECT CAST(id AS TEXT), a, b FROM t ORDER BY id") == [["1", nil, "w"], ["2", nil, nil]])
+        #expect(
+            try Self.rows(path, "SELECT CAST(id AS TEXT), a, b FROM t ORDER BY id") == [
+                ["1", nil, "w"], ["2", nil, nil]
+            ])
     }
 
     @Test func aRecordWithoutTheKeyOrADuplicateIsADataError() throws {
@@ -63,9 +78,16 @@ struct TableKeysTests {
         let directory = try TemporaryDirectory()
         for nulls in [false, true] {
             let path = directory.path("\(nulls).db")
-            let design = TableDesign(tables: [.init(name: "t", columns: [.init(name: "id", type: .integer, notNull: true),
-                                                                     .init(name: "a", type: .text), .init(name: "b", type: .text)],
-                                                    primaryKey: ["id"])], upsert: true, upsertNulls: nulls)
+            let design = TableDesign(
+                tables: [
+                    .init(
+                        name: "t",
+                        columns: [
+                            .init(name: "id", type: .integer, notNull: true),
+                            .init(name: "a", type: .text), .init(name: "b", type: .text)
+                        ],
+                        primaryKey: ["id"])
+                ], upsert: true, upsertNulls: nulls)
             try Self.write(path, design: design, [[("id", "1"), ("a", "x"), ("b", "y")]])
             try Self.write(path, design: design, [[("id", "1"), ("b", "z")]])
             #expect(try Self.rows(path, "SELECT CAST(id AS TEXT), a, b FROM t") == [["1", nulls ? nil : "x", "z"]])

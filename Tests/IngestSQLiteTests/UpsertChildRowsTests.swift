@@ -8,13 +8,20 @@ import Testing
 /// An upsert into a child table without a primary key of its own: a row already
 /// stored is not stored again, also when one of its columns is NULL.
 struct UpsertChildRowsTests {
-    static let design = TableDesign(tables: [
-        .init(name: "people", columns: [.init(name: "id", type: .integer, notNull: true), .init(name: "name", type: .text)],
-              primaryKey: ["id"], childTables: ["tags"]),
-        .init(name: "tags", columns: [.init(name: "tag", type: .text, notNull: true), .init(name: "note", type: .text),
-                                      .init(name: "weight", type: .real)],
-              foreignKey: .init(column: "person_id", parentTable: "people", parentColumn: "id", type: .integer)),
-    ], upsert: true)
+    static let design = TableDesign(
+        tables: [
+            .init(
+                name: "people",
+                columns: [.init(name: "id", type: .integer, notNull: true), .init(name: "name", type: .text)],
+                primaryKey: ["id"], childTables: ["tags"]),
+            .init(
+                name: "tags",
+                columns: [
+                    .init(name: "tag", type: .text, notNull: true), .init(name: "note", type: .text),
+                    .init(name: "weight", type: .real)
+                ],
+                foreignKey: .init(column: "person_id", parentTable: "people", parentColumn: "id", type: .integer))
+        ], upsert: true)
 
     static func records(_ names: NameTable, tags: [(String, String?, String?)]) -> [IngestCore.Record] {
         func value(_ text: String?) -> FieldValue {
@@ -22,13 +29,23 @@ struct UpsertChildRowsTests {
             return text.withUTF8 { FieldValue.inferring($0) }
         }
         let position = SourcePosition.start
-        return [IngestCore.Record(table: "people", fields: [.init(name: names.intern("id"), value: value("1")),
-                                                 .init(name: names.intern("name"), value: .text("one"))], position: position)]
+        return [
+            IngestCore.Record(
+                table: "people",
+                fields: [
+                    .init(name: names.intern("id"), value: value("1")),
+                    .init(name: names.intern("name"), value: .text("one"))
+                ], position: position)
+        ]
             + tags.map { tag, note, weight in
-                IngestCore.Record(table: "tags", fields: [.init(name: names.intern("person_id"), value: value("1")),
-                                               .init(name: names.intern("tag"), value: .text(tag)),
-                                               .init(name: names.intern("note"), value: note.map(FieldValue.text) ?? .null),
-                                               .init(name: names.intern("weight"), value: value(weight))], position: position)
+                IngestCore.Record(
+                    table: "tags",
+                    fields: [
+                        .init(name: names.intern("person_id"), value: value("1")),
+                        .init(name: names.intern("tag"), value: .text(tag)),
+                        .init(name: names.intern("note"), value: note.map(FieldValue.text) ?? .null),
+                        .init(name: names.intern("weight"), value: value(weight))
+                    ], position: position)
             }
     }
 
@@ -37,7 +54,10 @@ struct UpsertChildRowsTests {
         let path = directory.path("tags.db")
         let runs: [[(String, String?, String?)]] = [
             [("a", nil, nil), ("b", "note", nil), ("c", nil, "0.5")],
-            [("a", nil, nil), ("b", "note", nil), ("c", nil, "0.5"), ("a", "", nil), ("a", nil, "0"), ("d", nil, nil), ("d", nil, nil)],
+            [
+                ("a", nil, nil), ("b", "note", nil), ("c", nil, "0.5"), ("a", "", nil), ("a", nil, "0"),
+                ("d", nil, nil), ("d", nil, nil)
+            ]
         ]
         for tags in runs {
             try SQLiteOutput(path: path, mode: .append, design: Self.design).writeAndCommit { sink in
@@ -50,6 +70,10 @@ struct UpsertChildRowsTests {
             }
         }
         // NULL, '' and 0 are three different values; each row once.
-        #expect(rows == [["a", nil, nil], ["a", nil, "0.0"], ["a", "", nil], ["b", "note", nil], ["c", nil, "0.5"], ["d", nil, nil]])
+        #expect(
+            rows == [
+                ["a", nil, nil], ["a", nil, "0.0"], ["a", "", nil], ["b", "note", nil], ["c", nil, "0.5"],
+                ["d", nil, nil]
+            ])
     }
 }

@@ -30,9 +30,17 @@ struct MappingSchemaFormatTests {
     /// The top level, `$defs/entity` and `$defs/field`, with the model's members.
     static func objects() throws -> [(name: String, object: [String: Any], keys: [String])] {
         let schema = try jsonSchema()
-        return [("top level", schema, MappingSchema.CodingKeys.allCases.map(\.stringValue)),
-                ("$defs/entity", try object("$defs", "entity", in: schema), MappingSchema.Entity.CodingKeys.allCases.map(\.stringValue)),
-                ("$defs/field", try object("$defs", "field", in: schema), MappingSchema.Field.CodingKeys.allCases.map(\.stringValue))]
+        return [
+            ("top level", schema, MappingSchema.CodingKeys.allCases.map(\.stringValue)),
+            (
+                "$defs/entity", try object("$defs", "entity", in: schema),
+                MappingSchema.Entity.CodingKeys.allCases.map(\.stringValue)
+            ),
+            (
+                "$defs/field", try object("$defs", "field", in: schema),
+                MappingSchema.Field.CodingKeys.allCases.map(\.stringValue)
+            )
+        ]
     }
 
     static func decode(_ json: String) throws -> MappingSchema {
@@ -42,7 +50,8 @@ struct MappingSchemaFormatTests {
     /// A decoding error's own message.
     static func message(of error: any Error) -> String {
         switch error as? DecodingError {
-        case .dataCorrupted(let context)?, .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .keyNotFound(_, let context)?:
+        case .dataCorrupted(let context)?, .typeMismatch(_, let context)?, .valueNotFound(_, let context)?,
+            .keyNotFound(_, let context)?:
             return context.debugDescription
         default:
             return "\(error)"
@@ -122,15 +131,21 @@ struct MappingSchemaFormatTests {
     /// Every member, each with a valid value: the top level, one entity with one child
     /// and one field per entity.
     static func everyMember() -> [String: Any] {
-        let field: [String: Any] = ["name": "id", "source": "@id", "type": "integer", "format": "x",
-                                    "required": true, "default": "0", "description": "d",
-                                    "column": "c", "archiveKey": "a", "plistKey": "p"]
-        let child: [String: Any] = ["name": "tag", "records": "tags/tag", "fields": [["name": "tag", "source": "."]],
-                                    "foreignKey": "person_id"]
-        let entity: [String: Any] = ["name": "person", "records": "people/person", "description": "d",
-                                     "table": "people", "archiveClass": "Person", "fields": [field],
-                                     "primaryKey": ["id"], "unique": [["id"]], "indexes": [["id"]],
-                                     "children": [child], "foreignKey": "f"]
+        let field: [String: Any] = [
+            "name": "id", "source": "@id", "type": "integer", "format": "x",
+            "required": true, "default": "0", "description": "d",
+            "column": "c", "archiveKey": "a", "plistKey": "p"
+        ]
+        let child: [String: Any] = [
+            "name": "tag", "records": "tags/tag", "fields": [["name": "tag", "source": "."]],
+            "foreignKey": "person_id"
+        ]
+        let entity: [String: Any] = [
+            "name": "person", "records": "people/person", "description": "d",
+            "table": "people", "archiveClass": "Person", "fields": [field],
+            "primaryKey": ["id"], "unique": [["id"]], "indexes": [["id"]],
+            "children": [child], "foreignKey": "f"
+        ]
         return ["$schema": "./ingest-schema.schema.json", "description": "d", "entities": [entity]]
     }
 
@@ -142,20 +157,26 @@ struct MappingSchemaFormatTests {
         // Removes one member of the top level, of the first entity or of its first field.
         let places: [(name: String, object: [String: Any], remove: (String) -> [String: Any])] = [
             ("top level", schema, { key in full.filter { $0.key != key } }),
-            ("$defs/entity", try Self.object("$defs", "entity", in: schema), { key in
-                var top = full
-                let entity = (full["entities"] as! [[String: Any]])[0]
-                top["entities"] = [entity.filter { $0.key != key }]
-                return top
-            }),
-            ("$defs/field", try Self.object("$defs", "field", in: schema), { key in
-                var top = full
-                var entity = (full["entities"] as! [[String: Any]])[0]
-                let field = (entity["fields"] as! [[String: Any]])[0]
-                entity["fields"] = [field.filter { $0.key != key }]
-                top["entities"] = [entity]
-                return top
-            }),
+            (
+                "$defs/entity", try Self.object("$defs", "entity", in: schema),
+                { key in
+                    var top = full
+                    let entity = (full["entities"] as! [[String: Any]])[0]
+                    top["entities"] = [entity.filter { $0.key != key }]
+                    return top
+                }
+            ),
+            (
+                "$defs/field", try Self.object("$defs", "field", in: schema),
+                { key in
+                    var top = full
+                    var entity = (full["entities"] as! [[String: Any]])[0]
+                    let field = (entity["fields"] as! [[String: Any]])[0]
+                    entity["fields"] = [field.filter { $0.key != key }]
+                    top["entities"] = [entity]
+                    return top
+                }
+            )
         ]
         for (name, object, remove) in places {
             let properties = try #require(object["properties"] as? [String: Any])
@@ -184,13 +205,17 @@ struct MappingSchemaFormatTests {
     }
 
     /// Paths that are right, and wrong, for SchemaPaths.
-    static let recordsPaths = ["people/person", "/people/person", "person", "*/person", "people/*",
-                               "people/person[@type='admin']", "people/person[status=\"active\"]",
-                               "people/person[@type='admin'][status='active']", "person[address/@zip='12345']",
-                               "person[@href='a/b']",
-                               "", "/", "a//b", "//a", "a/", "a[@x='1']/b", "a[@x='1'", "a[@x='1']b"]
-    static let sourcePaths = ["firstName", "address/city", "@id", "address/@zip", ".", "a/b/c/@d",
-                              "", "a//b", "/a", "a/", "@", "a/@", "@a/b", "a/@b/c", "./a"]
+    static let recordsPaths = [
+        "people/person", "/people/person", "person", "*/person", "people/*",
+        "people/person[@type='admin']", "people/person[status=\"active\"]",
+        "people/person[@type='admin'][status='active']", "person[address/@zip='12345']",
+        "person[@href='a/b']",
+        "", "/", "a//b", "//a", "a/", "a[@x='1']/b", "a[@x='1'", "a[@x='1']b"
+    ]
+    static let sourcePaths = [
+        "firstName", "address/city", "@id", "address/@zip", ".", "a/b/c/@d",
+        "", "a//b", "/a", "a/", "@", "a/@", "@a/b", "a/@b/c", "./a"
+    ]
 
     /// A JSON Schema pattern, as an editor runs it (ECMA-262: unanchored search).
     static func matches(_ pattern: String, _ text: String) throws -> Bool {
@@ -201,8 +226,10 @@ struct MappingSchemaFormatTests {
     @Test("The records and source patterns never refuse a path SchemaPaths takes")
     func patternsAreNoStricterThanSchemaPaths() throws {
         let schema = try Self.jsonSchema()
-        let records = try #require(Self.object("$defs", "entity", "properties", "records", in: schema)["pattern"] as? String)
-        let source = try #require(Self.object("$defs", "field", "properties", "source", in: schema)["pattern"] as? String)
+        let records = try #require(
+            Self.object("$defs", "entity", "properties", "records", in: schema)["pattern"] as? String)
+        let source = try #require(
+            Self.object("$defs", "field", "properties", "source", in: schema)["pattern"] as? String)
         for path in Self.recordsPaths {
             let parses = (try? SchemaPaths.records(path)) != nil
             let matches = try Self.matches(records, path)
@@ -226,15 +253,19 @@ struct MappingSchemaFormatTests {
 
     @Test("A minimal schema decodes, with every optional member absent")
     func minimalSchemaDecodes() throws {
-        let schema = try Self.decode(#"{"entities": [{"name": "person", "records": "people/person", "fields": [{"name": "firstName"}]}]}"#)
-        #expect(schema == MappingSchema(entities: [
-            .init(name: "person", records: "people/person", fields: [.init(name: "firstName")]),
-        ]))
+        let schema = try Self.decode(
+            #"{"entities": [{"name": "person", "records": "people/person", "fields": [{"name": "firstName"}]}]}"#)
+        #expect(
+            schema
+                == MappingSchema(entities: [
+                    .init(name: "person", records: "people/person", fields: [.init(name: "firstName")])
+                ]))
     }
 
     @Test("$schema and description are read")
     func schemaLinkIsRead() throws {
-        let schema = try Self.decode(#"{"$schema": "./ingest-schema.schema.json", "description": "folks", "entities": []}"#)
+        let schema = try Self.decode(
+            #"{"$schema": "./ingest-schema.schema.json", "description": "folks", "entities": []}"#)
         #expect(schema.schema == "./ingest-schema.schema.json")
         #expect(schema.description == "folks")
     }
@@ -246,8 +277,10 @@ struct MappingSchemaFormatTests {
         let message = Self.message(of: error)
         #expect(message.contains("unknown member \"colum\""), "\(message)")
         #expect(message.contains("column"), "\(message)")
-        for json in [#"{"entities": [], "entity": []}"#,
-                     #"{"entities": [{"name": "p", "records": "p", "fields": [], "primarykey": "id"}]}"#] {
+        for json in [
+            #"{"entities": [], "entity": []}"#,
+            #"{"entities": [{"name": "p", "records": "p", "fields": [], "primarykey": "id"}]}"#
+        ] {
             #expect(throws: DecodingError.self, "\(json)") { try Self.decode(json) }
         }
     }
@@ -256,18 +289,22 @@ struct MappingSchemaFormatTests {
     func primaryKeyString() throws {
         let one = try Self.decode(#"{"entities": [{"name": "p", "records": "p", "fields": [], "primaryKey": "id"}]}"#)
         #expect(one.entities[0].primaryKey == ["id"])
-        let two = try Self.decode(#"{"entities": [{"name": "p", "records": "p", "fields": [], "primaryKey": ["a", "b"]}]}"#)
+        let two = try Self.decode(
+            #"{"entities": [{"name": "p", "records": "p", "fields": [], "primaryKey": ["a", "b"]}]}"#)
         #expect(two.entities[0].primaryKey == ["a", "b"])
         #expect(throws: DecodingError.self) {
             try Self.decode(#"{"entities": [{"name": "p", "records": "p", "fields": [], "primaryKey": 1}]}"#)
         }
     }
 
-    @Test("A default is kept as the text it stands for", arguments: [
-        (#""n/a""#, "n/a"), ("0", "0"), ("-12", "-12"), ("1.5", "1.5"), ("true", "true"), ("false", "false"),
-    ])
+    @Test(
+        "A default is kept as the text it stands for",
+        arguments: [
+            (#""n/a""#, "n/a"), ("0", "0"), ("-12", "-12"), ("1.5", "1.5"), ("true", "true"), ("false", "false")
+        ])
     func defaultValues(json: String, text: String) throws {
-        let schema = try Self.decode(#"{"entities": [{"name": "p", "records": "p", "fields": [{"name": "a", "default": \#(json)}]}]}"#)
+        let schema = try Self.decode(
+            #"{"entities": [{"name": "p", "records": "p", "fields": [{"name": "a", "default": \#(json)}]}]}"#)
         #expect(schema.entities[0].fields[0].default == text)
     }
 
@@ -275,7 +312,8 @@ struct MappingSchemaFormatTests {
     func defaultMustBeScalar() throws {
         for json in ["[1]", "{}"] {
             let error = try #require(throws: DecodingError.self) {
-                try Self.decode(#"{"entities": [{"name": "p", "records": "p", "fields": [{"name": "a", "default": \#(json)}]}]}"#)
+                try Self.decode(
+                    #"{"entities": [{"name": "p", "records": "p", "fields": [{"name": "a", "default": \#(json)}]}]}"#)
             }
             #expect(Self.message(of: error) == "a default is a string, number or boolean")
         }
@@ -296,7 +334,8 @@ struct MappingSchemaFormatTests {
 
     @Test("Child entities nest, with their foreign key")
     func childrenNest() throws {
-        let schema = try Self.decode("""
+        let schema = try Self.decode(
+            """
             {"entities": [{"name": "person", "records": "people/person", "primaryKey": "id",
               "fields": [{"name": "id", "source": "@id", "type": "integer", "required": true}],
               "children": [{"name": "tag", "records": "tags/tag", "foreignKey": "owner",
@@ -314,31 +353,40 @@ struct MappingSchemaFormatTests {
     @Test("A records path with an attribute predicate on its last step")
     func recordsWithPredicate() throws {
         let steps = try SchemaPaths.records("people/person[@type='admin']")
-        #expect(steps == [
-            SchemaPaths.Step(name: "people"),
-            SchemaPaths.Step(name: "person", predicates: [
-                SchemaPaths.Predicate(source: SchemaPaths.Source(elements: [], attribute: "type"), value: "admin"),
-            ]),
-        ])
+        #expect(
+            steps == [
+                SchemaPaths.Step(name: "people"),
+                SchemaPaths.Step(
+                    name: "person",
+                    predicates: [
+                        SchemaPaths.Predicate(
+                            source: SchemaPaths.Source(elements: [], attribute: "type"), value: "admin")
+                    ])
+            ])
     }
 
     @Test("A child-element predicate, several predicates, a leading slash")
     func recordsVariants() throws {
         let steps = try SchemaPaths.records(#"/people/person[status="active"][ @type = 'admin' ]"#)
         #expect(steps.map(\.name) == ["people", "person"])
-        #expect(steps[1].predicates == [
-            SchemaPaths.Predicate(source: SchemaPaths.Source(elements: ["status"]), value: "active"),
-            SchemaPaths.Predicate(source: SchemaPaths.Source(elements: [], attribute: "type"), value: "admin"),
-        ])
+        #expect(
+            steps[1].predicates == [
+                SchemaPaths.Predicate(source: SchemaPaths.Source(elements: ["status"]), value: "active"),
+                SchemaPaths.Predicate(source: SchemaPaths.Source(elements: [], attribute: "type"), value: "admin")
+            ])
     }
 
     @Test("A predicate on a step before the last is an error")
     func predicateBeforeLastStep() throws {
-        let problem = try #require(throws: SchemaPaths.Problem.self) { try SchemaPaths.records("people[@x='1']/person") }
+        let problem = try #require(throws: SchemaPaths.Problem.self) {
+            try SchemaPaths.records("people[@x='1']/person")
+        }
         #expect(problem.message.contains("last step only"), "\(problem.message)")
     }
 
-    @Test("Malformed records paths are errors", arguments: ["", "a//b", "a/", "a[@x='1'", "a[@x=1]", "a[@x]", "a[.='x']", "a[@x='1']b"])
+    @Test(
+        "Malformed records paths are errors",
+        arguments: ["", "a//b", "a/", "a[@x='1'", "a[@x=1]", "a[@x]", "a[.='x']", "a[@x='1']b"])
     func badRecords(path: String) throws {
         #expect(throws: SchemaPaths.Problem.self) { try SchemaPaths.records(path) }
     }

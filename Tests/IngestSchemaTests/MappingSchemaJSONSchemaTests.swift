@@ -11,7 +11,8 @@ import IngestTestSupport
 /// python3-jsonschema`) to run these tests.
 enum PythonJSONSchema {
     static let isAvailable: Bool = (try? run(["-c", "import jsonschema"]).status == 0) ?? false
-    static let absentMessage = "Python's jsonschema module is not importable (python3 -c 'import jsonschema' fails): pip install jsonschema to check Schemas/ingest-schema.schema.json; skipped"
+    static let absentMessage =
+        "Python's jsonschema module is not importable (python3 -c 'import jsonschema' fails): pip install jsonschema to check Schemas/ingest-schema.schema.json; skipped"
 
     /// Checks the JSON Schema at `schema` with `Draft202012Validator.check_schema`, then
     /// validates each of `files` against it.
@@ -38,7 +39,9 @@ enum PythonJSONSchema {
         var files: [String: [String]]
     }
 
-    static func validate(_ files: [String], against schema: URL = MappingSchemaFormatTests.jsonSchemaURL) throws -> Result {
+    static func validate(_ files: [String], against schema: URL = MappingSchemaFormatTests.jsonSchemaURL) throws
+        -> Result
+    {
         let (status, output, errors) = try run(["-c", script, schema.path] + files)
         guard status == 0 else {
             throw IngestError(.input, "python3 exited \(status): \(String(decoding: errors, as: UTF8.self))")
@@ -64,8 +67,9 @@ enum PythonJSONSchema {
 }
 
 /// The JSON Schema as a JSON Schema validator reads it, against the Swift decoder.
-@Suite("Mapping schema format: Python jsonschema",
-       .enabled(if: PythonJSONSchema.isAvailable, Comment(rawValue: PythonJSONSchema.absentMessage)))
+@Suite(
+    "Mapping schema format: Python jsonschema",
+    .enabled(if: PythonJSONSchema.isAvailable, Comment(rawValue: PythonJSONSchema.absentMessage)))
 struct MappingSchemaJSONSchemaTests {
     /// A mapping schema using most of the format, as a user would write one.
     static let sample = """
@@ -111,11 +115,23 @@ struct MappingSchemaJSONSchemaTests {
         ("no-entities", #"{"description": "nothing"}"#),
         ("numeric-primary-key", #"{"entities": [{"name": "p", "records": "p", "fields": [], "primaryKey": 1}]}"#),
         ("array-default", #"{"entities": [{"name": "p", "records": "p", "fields": [{"name": "a", "default": [1]}]}]}"#),
-        ("string-required", #"{"entities": [{"name": "p", "records": "p", "fields": [{"name": "a", "required": "yes"}]}]}"#),
-        ("unknown-child-member", #"{"entities": [{"name": "p", "records": "p", "fields": [], "children": [{"name": "c", "records": "c", "fields": [], "foreign_key": "x"}]}]}"#),
+        (
+            "string-required",
+            #"{"entities": [{"name": "p", "records": "p", "fields": [{"name": "a", "required": "yes"}]}]}"#
+        ),
+        (
+            "unknown-child-member",
+            #"{"entities": [{"name": "p", "records": "p", "fields": [], "children": [{"name": "c", "records": "c", "fields": [], "foreign_key": "x"}]}]}"#
+        ),
         ("double-slash-records", #"{"entities": [{"name": "p", "records": "people//person", "fields": []}]}"#),
-        ("predicate-before-last-step", #"{"entities": [{"name": "p", "records": "people[@x='1']/person", "fields": []}]}"#),
-        ("double-slash-source", #"{"entities": [{"name": "p", "records": "p", "fields": [{"name": "a", "source": "a//b"}]}]}"#),
+        (
+            "predicate-before-last-step",
+            #"{"entities": [{"name": "p", "records": "people[@x='1']/person", "fields": []}]}"#
+        ),
+        (
+            "double-slash-source",
+            #"{"entities": [{"name": "p", "records": "p", "fields": [{"name": "a", "source": "a//b"}]}]}"#
+        )
     ]
 
     /// Whether the Swift side takes `json`: the decoder, then SchemaPaths on every path.

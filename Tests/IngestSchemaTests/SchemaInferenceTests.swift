@@ -9,13 +9,16 @@ import IngestTesting
 import IngestTestSupport
 
 /// Samples `text`, written to a file called `name`, and returns the inference.
-func infer(_ text: String, name: String = "doc.xml", records: String? = nil, format: InputFormat? = nil,
-           sample: Int = SchemaInference.defaultSampleSize) throws -> SchemaInference {
+func infer(
+    _ text: String, name: String = "doc.xml", records: String? = nil, format: InputFormat? = nil,
+    sample: Int = SchemaInference.defaultSampleSize
+) throws -> SchemaInference {
     let directory = try TemporaryDirectory()
     let path = directory.path(name)
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    let inference = SchemaInference(options: .init(recordPath: try records.map(RecordPath.init), format: format),
-                                    sampleSize: sample)
+    let inference = SchemaInference(
+        options: .init(recordPath: try records.map(RecordPath.init), format: format),
+        sampleSize: sample)
     try inference.add(InputFile(path: path))
     return inference
 }
@@ -27,7 +30,9 @@ extension MappingSchema {
 extension MappingSchema.Entity {
     /// `name source type` per field, for compact expectations.
     var summary: [String] {
-        fields.map { "\($0.name) \($0.source ?? "-") \($0.type?.rawValue ?? "-")" + ($0.column.map { " column \($0)" } ?? "") }
+        fields.map {
+            "\($0.name) \($0.source ?? "-") \($0.type?.rawValue ?? "-")" + ($0.column.map { " column \($0)" } ?? "")
+        }
     }
 }
 
@@ -58,7 +63,9 @@ struct SchemaInferenceTests {
             """
         let book = try #require(try infer(xml).schema.entity("catalog"))
         #expect(book.records == "catalog/book")
-        #expect(book.summary == ["id @id integer", "price price real", "tags tags json", "code code text", "note note text"])
+        #expect(
+            book.summary == ["id @id integer", "price price real", "tags tags json", "code code text", "note note text"]
+        )
     }
 
     @Test("A record's own text has the source .")
@@ -79,8 +86,11 @@ struct SchemaInferenceTests {
         let people = try #require(try infer(json, name: "folks.json").schema.entity("people"))
         #expect(people.records == "people/item")
         #expect(people.table == "people")
-        #expect(people.summary == ["id id integer", "active active bool", "nick nick text", "address address json",
-                                   "score score integer", "tags tags json"])
+        #expect(
+            people.summary == [
+                "id id integer", "active active bool", "nick nick text", "address address json",
+                "score score integer", "tags tags json"
+            ])
     }
 
     @Test("JSON: a top-level array and JSON Lines are records at item, in a table named after the input")
@@ -98,7 +108,8 @@ struct SchemaInferenceTests {
 
     @Test("JSON: a document that is one record has the records path .")
     func wholeDocument() throws {
-        let config = try #require(try infer(#"{"name": "ingest", "version": 2}"#, name: "config.json").schema.entity("config"))
+        let config = try #require(
+            try infer(#"{"name": "ingest", "version": 2}"#, name: "config.json").schema.entity("config"))
         #expect(config.records == ".")
         #expect(config.summary == ["name name text", "version version integer"])
     }
@@ -116,15 +127,19 @@ struct SchemaInferenceTests {
 
     @Test("--records: the path as given, a last * replaced by each record element's name")
     func recordPath() throws {
-        let rss = try infer(String(contentsOf: packageRoot.appendingPathComponent("Samples/feed.rss"), encoding: .utf8),
-                            name: "feed.rss", records: "rss/channel/item").schema
+        let rss = try infer(
+            String(contentsOf: packageRoot.appendingPathComponent("Samples/feed.rss"), encoding: .utf8),
+            name: "feed.rss", records: "rss/channel/item"
+        ).schema
         #expect(rss.entities.map(\.name) == ["item"])
         #expect(rss.entities.first?.records == "rss/channel/item")
         #expect(rss.entities.first?.fields.map(\.name) == ["title", "guid", "dc:creator", "description"])
         let any = try infer(#"<root><a x="1"/><b y="2"/></root>"#, records: "root/*").schema
         #expect(any.entities.map { "\($0.name) \($0.records)" } == ["a root/a", "b root/b"])
-        let json = try infer(#"{"data": {"results": [{"id": 1}, {"id": 2}]}}"#, name: "export.json",
-                             records: "data/results/item").schema
+        let json = try infer(
+            #"{"data": {"results": [{"id": 1}, {"id": 2}]}}"#, name: "export.json",
+            records: "data/results/item"
+        ).schema
         #expect(json.entities.map { "\($0.name) \($0.records)" } == ["results data/results/item"])
     }
 
@@ -138,8 +153,10 @@ struct SchemaInferenceTests {
     @Test("Several inputs make one schema: a table met twice widens, its fields in first-met order")
     func severalInputs() throws {
         let directory = try TemporaryDirectory()
-        try Data(#"<people><person><id>1</id><name>A</name></person></people>"#.utf8).write(to: directory.url.appendingPathComponent("a.xml"))
-        try Data(#"<people><person><id>x2</id><born>1970</born></person></people>"#.utf8).write(to: directory.url.appendingPathComponent("b.xml"))
+        try Data(#"<people><person><id>1</id><name>A</name></person></people>"#.utf8).write(
+            to: directory.url.appendingPathComponent("a.xml"))
+        try Data(#"<people><person><id>x2</id><born>1970</born></person></people>"#.utf8).write(
+            to: directory.url.appendingPathComponent("b.xml"))
         let inference = SchemaInference()
         try inference.add(InputFile(path: directory.path("a.xml")))
         try inference.add(InputFile(path: directory.path("b.xml")))
@@ -152,8 +169,11 @@ struct SchemaInferenceTests {
     @Test("What a schema cannot say is a warning; a name SQLite takes for another gets its column")
     func warningsAndColumns() throws {
         let json = try infer(#"[{"a/b": 1, "@c": 2, "": 3, "id": 4, "ID": 5}]"#, name: "odd.json")
-        #expect(json.schema.entity("odd")?.summary == ["a/b a/b integer", "@c @c integer", "  integer",
-                                                       "id id integer", "ID ID integer column ID_2"])
+        #expect(
+            json.schema.entity("odd")?.summary == [
+                "a/b a/b integer", "@c @c integer", "  integer",
+                "id id integer", "ID ID integer column ID_2"
+            ])
         #expect(json.warnings.count == 3)
         #expect(json.warnings.allSatisfy { $0.hasPrefix("odd.") })
         let mixed = try infer(#"<r><x id="1"/><x><id>2</id></x></r>"#)
@@ -168,8 +188,10 @@ struct SchemaInferenceTests {
         #expect(inference.recordCount == 0)
     }
 
-    @Test("The inferred schema names the tables, columns and types the automatic mapping creates",
-          arguments: [("catalog.xml", nil), ("feed.rss", "rss/channel/item"), ("folks.json", nil), ("folks.xml", nil)] as [(String, String?)])
+    @Test(
+        "The inferred schema names the tables, columns and types the automatic mapping creates",
+        arguments: [("catalog.xml", nil), ("feed.rss", "rss/channel/item"), ("folks.json", nil), ("folks.xml", nil)]
+            as [(String, String?)])
     func parityWithSQLite(sample: String, records: String?) throws {
         let path = packageRoot.appendingPathComponent("Samples/\(sample)").path
         let options = Importer.Options(recordPath: try records.map(RecordPath.init))
@@ -199,7 +221,8 @@ struct SchemaInferenceTests {
             }
             #expect(declared == columns.map(\.type))
             for field in entity.fields {
-                #expect((try? SchemaPaths.source(field.source ?? field.name)) != nil, "source \(field.source ?? "") parses")
+                #expect(
+                    (try? SchemaPaths.source(field.source ?? field.name)) != nil, "source \(field.source ?? "") parses")
             }
         }
     }

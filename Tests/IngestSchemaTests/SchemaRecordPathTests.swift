@@ -19,11 +19,14 @@ struct SchemaRecordPathTests {
         </channel></rss>
         """
 
-    @Test("An entity at rss/channel and one at rss/channel/item both get their records, in either order of declaration",
-          arguments: [false, true], [1, defaultChunkSize])
+    @Test(
+        "An entity at rss/channel and one at rss/channel/item both get their records, in either order of declaration",
+        arguments: [false, true], [1, defaultChunkSize])
     func nestedEntities(reversed: Bool, chunkSize: Int) throws {
-        let channel = #"{"name": "channel", "records": "rss/channel", "table": "channel", "fields": [{"name": "title"}, {"name": "link"}]}"#
-        let item = #"{"name": "item", "records": "rss/channel/item", "table": "item", "fields": [{"name": "title"}, {"name": "guid"}]}"#
+        let channel =
+            #"{"name": "channel", "records": "rss/channel", "table": "channel", "fields": [{"name": "title"}, {"name": "link"}]}"#
+        let item =
+            #"{"name": "item", "records": "rss/channel/item", "table": "item", "fields": [{"name": "title"}, {"name": "guid"}]}"#
         let schema = #"{"entities": [\#(reversed ? item : channel), \#(reversed ? channel : item)]}"#
         let sink = try mapWithSchema(schema, Self.feed, chunkSize: chunkSize)
         #expect(sink.records.map(\.table) == ["item", "item", "channel"])
@@ -32,7 +35,9 @@ struct SchemaRecordPathTests {
         #expect(sink.records[1].fields["guid"] == .text("2"))
     }
 
-    @Test("Three levels, and an element two entities read: the channel's field from its first item, the items, their categories")
+    @Test(
+        "Three levels, and an element two entities read: the channel's field from its first item, the items, their categories"
+    )
     func sharedChild() throws {
         let schema = """
             {"entities": [
@@ -49,7 +54,10 @@ struct SchemaRecordPathTests {
         let sink = try mapWithSchema(schema, feed)
         #expect(sink.records.map(\.table) == ["category", "category", "item", "category", "item", "channel"])
         #expect(sink.records.filter { $0.table == "item" }.map { $0.fields["title"] } == [.text("one"), .text("two")])
-        #expect(sink.records.filter { $0.table == "category" }.map { $0.fields["name"] } == [.text("a"), .text("b"), .text("c")])
+        #expect(
+            sink.records.filter { $0.table == "category" }.map { $0.fields["name"] } == [
+                .text("a"), .text("b"), .text("c")
+            ])
         #expect(sink.records.last?.fields["first"] == .text("one"))
         #expect(sink.records.last?.fields["title"] == .text("Feed"))
     }
@@ -66,10 +74,19 @@ struct SchemaRecordPathTests {
         #expect(sink.records.map { $0.fields["tag"] ?? $0.fields["name"] } == [.text("a"), .text("b"), .text("x")])
     }
 
-    @Test("A records path that matches no record: .data naming the schema's paths and suggesting the records'",
-          arguments: [("rss/channel/itme", "no record matches the schema's records path rss/channel/itme in test.json: the records' parent holds none"),
-                      ("rs/channel/item", "the document element is <rss>, but the schema's records path rs/channel/item starts at <rs> in test.json"),
-                      ("rss/chanel/item", "no element matches the schema's records path rss/chanel/item in test.json")])
+    @Test(
+        "A records path that matches no record: .data naming the schema's paths and suggesting the records'",
+        arguments: [
+            (
+                "rss/channel/itme",
+                "no record matches the schema's records path rss/channel/itme in test.json: the records' parent holds none"
+            ),
+            (
+                "rs/channel/item",
+                "the document element is <rss>, but the schema's records path rs/channel/item starts at <rs> in test.json"
+            ),
+            ("rss/chanel/item", "no element matches the schema's records path rss/chanel/item in test.json")
+        ])
     func unmatched(path: String, message: String) throws {
         let schema = #"{"entities": [{"name": "item", "records": "\#(path)", "fields": [{"name": "title"}]}]}"#
         let error = #expect(throws: IngestError.self) { try mapWithSchema(schema, Self.feed) }
@@ -81,13 +98,16 @@ struct SchemaRecordPathTests {
     @Test("JSON: suggestions are written below the top-level value")
     func unmatchedJSON() throws {
         let schema = #"{"entities": [{"name": "p", "records": "people/persn", "fields": [{"name": "a"}]}]}"#
-        let error = #expect(throws: IngestError.self) { try mapWithSchema(schema, #"{"people": [{"a": 1}, {"a": 2}]}"#, format: .json) }
+        let error = #expect(throws: IngestError.self) {
+            try mapWithSchema(schema, #"{"people": [{"a": 1}, {"a": 2}]}"#, format: .json)
+        }
         #expect(error?.reason == .schemaRecordsMatchedNothing(["people/persn"], suggestions: ["people/item"]))
     }
 
     @Test("Records rejected (--on-error skip) still count as matched: no matched-nothing error")
     func rejectedRecordsMatched() throws {
-        let schema = #"{"entities": [{"name": "p", "records": "people/person", "fields": [{"name": "firstName", "type": "integer"}]}]}"#
+        let schema =
+            #"{"entities": [{"name": "p", "records": "people/person", "fields": [{"name": "firstName", "type": "integer"}]}]}"#
         let rejects = RecordRejects(mode: .skip)
         let sink = try mapWithSchema(schema, try String(contentsOf: folksURL, encoding: .utf8), rejects: rejects)
         #expect(sink.records.isEmpty)

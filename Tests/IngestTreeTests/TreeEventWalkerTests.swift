@@ -31,7 +31,9 @@ import IngestTestSupport
         #expect(tree.events == expat.events)
         #expect(tree.events.contains("<x:kind>") == false)
         #expect(tree.events[0] == "<catalog{urn:default}>")
-        #expect(tree.events.contains("<book{urn:default} id=2 status=new x:flag=y>"), "DTD defaults, as Expat adds them: \(tree.events)")
+        #expect(
+            tree.events.contains("<book{urn:default} id=2 status=new x:flag=y>"),
+            "DTD defaults, as Expat adds them: \(tree.events)")
     }
 
     @Test func namesAreInternedFromTheSameTriplets() throws {
@@ -59,7 +61,8 @@ import IngestTestSupport
             try walk(#"<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><r><a>&xxe;</a></r>"#)
         }
         #expect(error?.kind == .data)
-        #expect(error?.message == "external entity \"file:///etc/passwd\" refused: ingest never loads external entities")
+        #expect(
+            error?.message == "external entity \"file:///etc/passwd\" refused: ingest never loads external entities")
         #expect(error?.position?.line == 1)
     }
 

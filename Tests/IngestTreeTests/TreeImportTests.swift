@@ -8,14 +8,19 @@ import IngestTestSupport
 
 /// `XPathReader`: XPath-selected elements through the automatic mapping.
 @Suite struct TreeImportTests {
-    func importTree(_ xml: String, _ expression: String, namespaces: [String: String] = [:],
-                    options: Importer.Options = .init()) throws -> CollectingSink {
+    func importTree(
+        _ xml: String, _ expression: String, namespaces: [String: String] = [:],
+        options: Importer.Options = .init()
+    ) throws -> CollectingSink {
         let directory = try TemporaryDirectory()
         let path = directory.path("input.xml")
         try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
         let sink = CollectingSink()
-        try XPathReader(selection: XPathSelection(expression, namespaces: namespaces), limits: options.limits, format: options.format)
-            .read(InputFile(path: path), into: sink)
+        try XPathReader(
+            selection: XPathSelection(expression, namespaces: namespaces), limits: options.limits,
+            format: options.format
+        )
+        .read(InputFile(path: path), into: sink)
         return sink
     }
 
@@ -48,13 +53,18 @@ import IngestTestSupport
     }
 
     @Test func recordsUnderParentsOfSeveralNamesAreNamedAfterThemselves() throws {
-        let sink = try importTree("<r><staff><person n=\"1\"/></staff><people><person n=\"2\"/></people></r>", "//person")
+        let sink = try importTree(
+            "<r><staff><person n=\"1\"/></staff><people><person n=\"2\"/></people></r>", "//person")
         #expect(sink.records.map(\.table) == ["person", "person"])
-        #expect(sink.records.map { $0.fields["n"] } == [.number(.init(text: "1", kind: .integer)), .number(.init(text: "2", kind: .integer))])
+        #expect(
+            sink.records.map { $0.fields["n"] } == [
+                .number(.init(text: "1", kind: .integer)), .number(.init(text: "2", kind: .integer))
+            ])
     }
 
     @Test func recordsOfSeveralNamesGetATableEach() throws {
-        let sink = try importTree("<zoo><cat name=\"Tom\"/><dog name=\"Rex\"/><cat name=\"Kit\"/></zoo>", "//cat | //dog")
+        let sink = try importTree(
+            "<zoo><cat name=\"Tom\"/><dog name=\"Rex\"/><cat name=\"Kit\"/></zoo>", "//cat | //dog")
         #expect(sink.records.map(\.table) == ["cat", "dog", "cat"])
     }
 
@@ -94,9 +104,11 @@ import IngestTestSupport
     @Test func theCheckCatchesSyntaxPrefixesAndValuesBeforeReading() throws {
         try XPathSelection("//person[lastName='Doright']").check()
         try XPathSelection("//a:entry", namespaces: ["a": "urn:atom"]).check()
-        for (expression, words) in [("//person[", "not a valid XPath expression"),
-                                    ("//a:entry", "namespace prefix a, which is not bound"),
-                                    ("count(//x)", "gives a number (0)")] {
+        for (expression, words) in [
+            ("//person[", "not a valid XPath expression"),
+            ("//a:entry", "namespace prefix a, which is not bound"),
+            ("count(//x)", "gives a number (0)")
+        ] {
             let error = #expect(throws: IngestError.self) { try XPathSelection(expression).check() }
             #expect(error?.kind == .usage)
             #expect(error?.message.contains(words) == true, "\(String(describing: error))")

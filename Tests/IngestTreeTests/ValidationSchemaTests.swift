@@ -18,7 +18,8 @@ import Darwin
 
     /// folks.xml with a blank first name (line 8), an unexpected nickname (10) and an
     /// unexpected human (12); shared with the command-line validation tests.
-    static let badFolks = try! String(contentsOf: packageRoot.appendingPathComponent("Tests/Fixtures/folks-invalid.xml"), encoding: .utf8)
+    static let badFolks = try! String(
+        contentsOf: packageRoot.appendingPathComponent("Tests/Fixtures/folks-invalid.xml"), encoding: .utf8)
 
     /// Validates `xml` (written to a file) against the schema at `schema`.
     func validate(_ xml: String, against schema: String, limit: Int = 20) throws -> ValidationReport {
@@ -48,8 +49,11 @@ import Darwin
         #expect(report.problemCount == 3)
         #expect(report.problems.map(\.line) == [8, 10, 12])
         #expect(report.problems[1].message == "Element 'nickname': This element is not expected.")
-        #expect(report.problems[0].description.hasSuffix("doc.xml:8: Element 'firstName': [facet 'pattern'] The value '  ' is not accepted by the pattern '.*\\S.*'."),
-                "\(report.problems[0])")
+        #expect(
+            report.problems[0].description.hasSuffix(
+                "doc.xml:8: Element 'firstName': [facet 'pattern'] The value '  ' is not accepted by the pattern '.*\\S.*'."
+            ),
+            "\(report.problems[0])")
         let error = report.error
         #expect(error.kind == .data)
         #expect(error.message.hasPrefix("not valid against \(Self.xsd) (3 problems)"))
@@ -70,7 +74,8 @@ import Darwin
     }
 
     @Test func malformedInputIsAProblemWithLineAndColumn() throws {
-        let report = try validate("<people>\n  <person><firstName>Matt</lastName></person>\n</people>", against: Self.xsd)
+        let report = try validate(
+            "<people>\n  <person><firstName>Matt</lastName></person>\n</people>", against: Self.xsd)
         #expect(!report.isValid)
         let first = try #require(report.problems.first)
         #expect(first.line == 2)
@@ -108,8 +113,11 @@ import Darwin
             """
         let report = try validate(doc, against: Self.xsd)
         #expect(!report.isValid)
-        #expect(report.problems.contains { $0.line == 2 && $0.message.contains("external entity \"file:///etc/passwd\" refused") },
-                "\(report.problems)")
+        #expect(
+            report.problems.contains {
+                $0.line == 2 && $0.message.contains("external entity \"file:///etc/passwd\" refused")
+            },
+            "\(report.problems)")
         #expect(!report.error.message.contains("root:"))
     }
 
@@ -119,7 +127,8 @@ import Darwin
         #expect(unknown?.kind == .usage)
         let missing = #expect(throws: IngestError.self) { try ValidationSchema(contentsOf: directory.path("none.xsd")) }
         #expect(missing?.kind == .input)
-        let broken = try writeSchema("""
+        let broken = try writeSchema(
+            """
             <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
               <xs:element name="a" type="xs:nonsense"/>
             </xs:schema>
@@ -155,7 +164,8 @@ import Darwin
 
         let loader = SchemaLoading.currentLoader
         let directory = try TemporaryDirectory()
-        let schema = try writeSchema("""
+        let schema = try writeSchema(
+            """
             <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
               <xs:import namespace="urn:x" schemaLocation="http://127.0.0.1:\(port)/x.xsd"/>
               <xs:element name="people" type="xs:string"/>

@@ -29,7 +29,8 @@ import Darwin
     }
 
     @Test func namesCarryPrefixAndNamespace() throws {
-        let tree = try tree("""
+        let tree = try tree(
+            """
             <feed xmlns="urn:atom" xmlns:dc="urn:dc"><entry><dc:creator>Ann</dc:creator><plain xmlns="">x</plain></entry></feed>
             """)
         let entry = tree.root.children[0]
@@ -47,12 +48,16 @@ import Darwin
     }
 
     @Test func attributesLeaveOutNamespaceDeclarations() throws {
-        let tree = try tree(#"<r xmlns:x="urn:x" xmlns="urn:d" id="7" x:kind="a&amp;b" xml:lang="en" note="one&#10;two"/>"#)
+        let tree = try tree(
+            #"<r xmlns:x="urn:x" xmlns="urn:d" id="7" x:kind="a&amp;b" xml:lang="en" note="one&#10;two"/>"#)
         let attributes = tree.root.attributes
         #expect(attributes.map(\.name) == ["id", "x:kind", "xml:lang", "note"])
         #expect(attributes[0].namespaceURI == nil, "an unprefixed attribute is in no namespace")
-        #expect(attributes[1] == XMLTree.TreeAttribute(name: "x:kind", localName: "kind", prefix: "x",
-                                                   namespaceURI: "urn:x", value: "a&b"))
+        #expect(
+            attributes[1]
+                == XMLTree.TreeAttribute(
+                    name: "x:kind", localName: "kind", prefix: "x",
+                    namespaceURI: "urn:x", value: "a&b"))
         #expect(attributes[2].namespaceURI == "http://www.w3.org/XML/1998/namespace")
         #expect(tree.root.attribute("id") == "7")
         #expect(tree.root.attribute("kind", namespaceURI: "urn:x") == "a&b")
@@ -61,7 +66,8 @@ import Darwin
     }
 
     @Test func textExpandsInternalEntitiesAndCDATA() throws {
-        let tree = try tree("""
+        let tree = try tree(
+            """
             <!DOCTYPE r [<!ENTITY who "Smith &amp; <i>Sons</i>">]>
             <r><a>&who;!</a><b><![CDATA[<not markup>]]></b><c>x<!-- note --><?pi data?>y</c></r>
             """)
@@ -70,12 +76,16 @@ import Darwin
         #expect(a.children.map(\.name) == ["i"], "elements from an internal entity are children")
         #expect(a.childNodes == [.entityReference(name: "who"), .text("!")])
         #expect(b.text == "<not markup>")
-        #expect(c.childNodes == [.text("x"), .comment(" note "), .processingInstruction(target: "pi", data: "data"), .text("y")])
+        #expect(
+            c.childNodes == [
+                .text("x"), .comment(" note "), .processingInstruction(target: "pi", data: "data"), .text("y")
+            ])
         #expect(c.text == "xy")
     }
 
     @Test func anExternalEntityIsNeverLoaded() throws {
-        let tree = try tree("""
+        let tree = try tree(
+            """
             <!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><r><a>&xxe;</a></r>
             """)
         let a = tree.root.children[0]
@@ -115,12 +125,14 @@ import Darwin
         let directory = try TemporaryDirectory()
         let path = directory.path("big.xml")
         // Malformed past the limit: a refusal that parsed would complain about the tag.
-        try Data(("<r>" + String(repeating: "<a>x</a>", count: 100) + "</oops>").utf8).write(to: URL(fileURLWithPath: path))
+        try Data(("<r>" + String(repeating: "<a>x</a>", count: 100) + "</oops>").utf8).write(
+            to: URL(fileURLWithPath: path))
         let error = #expect(throws: IngestError.self) { try XMLTree(contentsOf: path, maxBytes: 100) }
         #expect(error?.kind == .data)
         #expect(error?.message.contains("over the limit of 100 bytes") == true, "\(String(describing: error))")
         #expect(error?.position == nil)
-        #expect(try XMLTree(contentsOf: folksURL.path, maxBytes: 364).root.children.count == 3, "the limit is inclusive")
+        #expect(
+            try XMLTree(contentsOf: folksURL.path, maxBytes: 364).root.children.count == 3, "the limit is inclusive")
     }
 
     @Test func aStreamOverTheLimitIsRefusedAsItPassesIt() throws {
@@ -153,7 +165,8 @@ import Darwin
     /// The tree reads a legacy encoding by the same WHATWG decoder as the streaming
     /// parsers: windows-1255's points one per byte, in order, not composed by glibc.
     @Test func aLegacyEncodingIsReadByTheStandardsIndex() throws {
-        let bytes = Array(#"<?xml version="1.0" encoding="windows-1255"?><t>"#.utf8)
+        let bytes =
+            Array(#"<?xml version="1.0" encoding="windows-1255"?><t>"#.utf8)
             + [0xF9, 0xC8, 0xD1, 0xE5, 0xC9, 0xE5, 0xCA] + Array("</t>".utf8)
         let tree = try XMLTree(bytes: bytes)
         #expect(tree.root.text.unicodeScalars.map(\.value) == [0x05E9, 0x05B8, 0x05C1, 0x05D5, 0x05B9, 0x05D5, 0x05BA])

@@ -43,8 +43,9 @@ import IngestTestSupport
         #expect(try tree.select("//entry") == [], "XPath 1.0 has no default namespace")
         let entries = try tree.select("//a:entry", namespaces: ["a": Self.atomURI])
         #expect(entries.map { $0.attribute("id") } == ["1", "2"])
-        let creators = try tree.select("//a:entry[dc:creator]/a:title",
-                                       namespaces: ["a": Self.atomURI, "dc": "http://purl.org/dc/elements/1.1/"])
+        let creators = try tree.select(
+            "//a:entry[dc:creator]/a:title",
+            namespaces: ["a": Self.atomURI, "dc": "http://purl.org/dc/elements/1.1/"])
         #expect(creators.map(\.text) == ["One"])
     }
 
@@ -61,7 +62,8 @@ import IngestTestSupport
         let tree = try XMLTree(contentsOf: folksURL.path)
         let error = #expect(throws: IngestError.self) { try tree.select("//person[") }
         #expect(error?.kind == .usage)
-        #expect(error?.message.hasPrefix("invalid XPath expression \"//person[\"") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.hasPrefix("invalid XPath expression \"//person[\"") == true, "\(String(describing: error))")
         #expect(error?.message.contains("at character") == true)
     }
 
@@ -69,8 +71,10 @@ import IngestTestSupport
         let tree = try XMLTree(contentsOf: folksURL.path)
         let error = #expect(throws: IngestError.self) { try tree.select("//person[shout(lastName)]") }
         #expect(error?.kind == .usage)
-        #expect(error?.message == "XPath expression \"//person[shout(lastName)]\" cannot be evaluated: Unregistered function",
-                "\(String(describing: error))")
+        #expect(
+            error?.message
+                == "XPath expression \"//person[shout(lastName)]\" cannot be evaluated: Unregistered function",
+            "\(String(describing: error))")
     }
 
     @Test func selectingNonElementsSaysWhatCameBack() throws {
@@ -81,7 +85,9 @@ import IngestTestSupport
         }
         #expect(nodes.map(\.kindDescription) == ["an attribute (id)"])
         let attribute = #expect(throws: IngestError.self) { try tree.select("//@id") }
-        #expect(attribute?.message.contains("gives an attribute (id), not elements") == true, "\(String(describing: attribute))")
+        #expect(
+            attribute?.message.contains("gives an attribute (id), not elements") == true,
+            "\(String(describing: attribute))")
         let number = #expect(throws: IngestError.self) { try tree.select("count(//e)") }
         #expect(number?.message.contains("gives a number (1)") == true, "\(String(describing: number))")
         #expect(try tree.evaluate("//text()") == .nodes([.text("t")]))

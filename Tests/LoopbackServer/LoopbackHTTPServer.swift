@@ -37,8 +37,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
 
         /// A feed with its content type.
-        public static func feed(_ text: String, type: String = "application/rss+xml; charset=utf-8",
-                         headers: [(String, String)] = []) -> Route {
+        public static func feed(
+            _ text: String, type: String = "application/rss+xml; charset=utf-8",
+            headers: [(String, String)] = []
+        ) -> Route {
             Route(headers: [("Content-Type", type)] + headers, body: Array(text.utf8))
         }
 
@@ -162,9 +164,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             var headers = HTTPHeaders(route.headers)
             if route.closeDelimited {
                 headers.replaceOrAdd(name: "Connection", value: "close")
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_0, status: route.status, headers: headers))),
-                              promise: nil)
-                let buffer = context.channel.allocator.buffer(bytes: route.body.prefix(route.cutAfter ?? route.body.count))
+                context.write(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: .http1_0, status: route.status, headers: headers))),
+                    promise: nil)
+                let buffer = context.channel.allocator.buffer(
+                    bytes: route.body.prefix(route.cutAfter ?? route.body.count))
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
                 context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).whenComplete { _ in
                     bound.value.close(promise: nil)
@@ -172,9 +176,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 }
                 return
             }
-            if route.status != .notModified { headers.replaceOrAdd(name: "Content-Length", value: String(route.body.count)) }
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: route.status, headers: headers))),
-                          promise: nil)
+            if route.status != .notModified {
+                headers.replaceOrAdd(name: "Content-Length", value: String(route.body.count))
+            }
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: route.status, headers: headers))),
+                promise: nil)
             if let cut = route.cutAfter {
                 let buffer = context.channel.allocator.buffer(bytes: route.body.prefix(cut))
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
@@ -186,8 +193,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             }
             guard let piece = route.piece, route.body.count > piece else {
                 if !route.body.isEmpty {
-                    context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: route.body)))),
-                                  promise: nil)
+                    context.write(
+                        wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: route.body)))),
+                        promise: nil)
                 }
                 context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in self.server.answered() }
                 return
@@ -195,7 +203,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             sendPieces(route.body[...], piece: piece, pause: route.pause, context: context)
         }
 
-        private func sendPieces(_ rest: ArraySlice<UInt8>, piece: Int, pause: TimeAmount, context: ChannelHandlerContext) {
+        private func sendPieces(
+            _ rest: ArraySlice<UInt8>, piece: Int, pause: TimeAmount, context: ChannelHandlerContext
+        ) {
             guard !rest.isEmpty else {
                 context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in self.server.answered() }
                 return

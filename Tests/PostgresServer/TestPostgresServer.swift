@@ -53,20 +53,24 @@ public final class TestPostgresServer: @unchecked Sendable {
     /// Initialises and starts a new server in a temporary directory of its own.
     public static func start(name: String) throws -> TestPostgresServer {
         guard let programs = PostgresPrograms.directory else {
-            throw TestServerError("""
+            throw TestServerError(
+                """
                 the PostgreSQL server programs (initdb, pg_ctl, postgres) were not found in PG_BINDIR, \
                 /usr/lib/postgresql/*/bin or pg_config --bindir; install Debian's postgresql package \
                 (.ci/run does)
                 """)
         }
         var template = Array("/tmp/ingest-pg-\(name)-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestServerError("cannot make a temporary directory: \(errno)") }
+        guard let made = mkdtemp(&template) else {
+            throw TestServerError("cannot make a temporary directory: \(errno)")
+        }
         let server = TestPostgresServer(root: String(cString: made))
         do {
             try server.initialise(programs: programs)
             try server.startServer(programs: programs)
             registry.add(server)
-            try server.psql("CREATE ROLE \(passwordUser) LOGIN PASSWORD '\(password.replacingOccurrences(of: "'", with: "''"))'")
+            try server.psql(
+                "CREATE ROLE \(passwordUser) LOGIN PASSWORD '\(password.replacingOccurrences(of: "'", with: "''"))'")
         } catch {
             server.stop()
             throw error
@@ -76,28 +80,39 @@ public final class TestPostgresServer: @unchecked Sendable {
 
     private func initialise(programs: String) throws {
         try ServerUser.prepare(directory: root)
-        try ServerUser.run(programs + "/initdb", ["-D", dataDirectory, "-U", Self.superuser, "-A", "trust",
-                                                  "-E", "UTF8", "--no-locale", "--no-sync"], log: root + "/initdb.log")
+        try ServerUser.run(
+            programs + "/initdb",
+            [
+                "-D", dataDirectory, "-U", Self.superuser, "-A", "trust",
+                "-E", "UTF8", "--no-locale", "--no-sync"
+            ], log: root + "/initdb.log")
         try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: false)
         try ServerUser.giveAway(socketDirectory)
         // The superuser is trusted; everyone else gives a password (SCRAM).
         try """
-            local all \(Self.superuser) trust
-            local all all scram-sha-256
-            """.write(toFile: dataDirectory + "/pg_hba.conf", atomically: false, encoding: .utf8)
+        local all \(Self.superuser) trust
+        local all all scram-sha-256
+        """.write(toFile: dataDirectory + "/pg_hba.conf", atomically: false, encoding: .utf8)
         try ServerUser.giveAway(dataDirectory + "/pg_hba.conf")
         // The watchdog stops the server should this process die without running atexit.
-        _ = try ServerUser.spawn("/bin/sh", ["-c", """
-            while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
-            \(ServerUser.commandPrefix.joined(separator: " ")) '\(programs)/pg_ctl' -D '\(dataDirectory)' stop -m immediate >/dev/null 2>&1
-            rm -rf '\(root)'
-            """], log: "/dev/null", asServerUser: false, wait: false)
+        _ = try ServerUser.spawn(
+            "/bin/sh",
+            [
+                "-c",
+                """
+                while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
+                \(ServerUser.commandPrefix.joined(separator: " ")) '\(programs)/pg_ctl' -D '\(dataDirectory)' stop -m immediate >/dev/null 2>&1
+                rm -rf '\(root)'
+                """
+            ], log: "/dev/null", asServerUser: false, wait: false)
     }
 
     private func startServer(programs: String) throws {
-        let options = "-k \(socketDirectory) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
-        try ServerUser.run(programs + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o", options, "start"],
-                           log: root + "/pg_ctl.log")
+        let options =
+            "-k \(socketDirectory) -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60"
+        try ServerUser.run(
+            programs + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o", options, "start"],
+            log: root + "/pg_ctl.log")
         lock.withLock { isRunning = true }
     }
 
@@ -105,7 +120,8 @@ public final class TestPostgresServer: @unchecked Sendable {
     /// starts it again on the same socket: the sessions it had are gone.
     public func restart() throws {
         guard let programs = PostgresPrograms.directory else { return }
-        try ServerUser.run(programs + "/pg_ctl", ["-D", dataDirectory, "-w", "stop", "-m", "immediate"], log: root + "/pg_ctl.log")
+        try ServerUser.run(
+            programs + "/pg_ctl", ["-D", dataDirectory, "-w", "stop", "-m", "immediate"], log: root + "/pg_ctl.log")
         lock.withLock { isRunning = false }
         try startServer(programs: programs)
     }
@@ -113,7 +129,8 @@ public final class TestPostgresServer: @unchecked Sendable {
     /// Stops the server (`-m immediate`) and removes its directory; safe to call twice.
     public func stop() {
         if let programs = PostgresPrograms.directory, lock.withLock({ isRunning }) {
-            try? ServerUser.run(programs + "/pg_ctl", ["-D", dataDirectory, "-w", "stop", "-m", "immediate"], log: root + "/pg_ctl.log")
+            try? ServerUser.run(
+                programs + "/pg_ctl", ["-D", dataDirectory, "-w", "stop", "-m", "immediate"], log: root + "/pg_ctl.log")
             lock.withLock { isRunning = false }
         }
         try? FileManager.default.removeItem(atPath: root)
@@ -122,7 +139,10 @@ public final class TestPostgresServer: @unchecked Sendable {
 
     /// A new, empty database for one test.
     public func makeDatabase(_ hint: String = "test") throws -> String {
-        let number = lock.withLock { databaseCount += 1; return databaseCount }
+        let number = lock.withLock {
+            databaseCount += 1
+            return databaseCount
+        }
         let name = "\(hint)_\(number)"
         try psql("CREATE DATABASE \(name)")
         return name
@@ -143,10 +163,12 @@ public final class TestPostgresServer: @unchecked Sendable {
             unlink(output)
             unlink(output + ".err")
         }
-        let status = try ServerUser.spawn(programs + "/psql", [
-            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-F", "\u{1F}", "-R", "\u{1E}", "-P", "null=\u{1A}",
-            "-h", socketDirectory, "-U", Self.superuser, "-d", database, "-c", sql,
-        ], log: output, errors: output + ".err", asServerUser: false, wait: true)
+        let status = try ServerUser.spawn(
+            programs + "/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-F", "\u{1F}", "-R", "\u{1E}", "-P", "null=\u{1A}",
+                "-h", socketDirectory, "-U", Self.superuser, "-d", database, "-c", sql
+            ], log: output, errors: output + ".err", asServerUser: false, wait: true)
         guard status == 0 else {
             let errorText = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
             throw TestServerError("psql -c \(sql.debugDescription) failed (\(status)): \(errorText)")
@@ -169,7 +191,8 @@ public final class TestPostgresServer: @unchecked Sendable {
 
     /// The tables in `public`, sorted: what a test checks for strays.
     public func tables(in database: String) throws -> [String] {
-        try psql("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename", database: database).map { $0[0]! }
+        try psql("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename", database: database)
+            .map { $0[0]! }
     }
 
     // MARK: lifetime
@@ -211,7 +234,9 @@ public enum PostgresPrograms {
     public static let directory: String? = {
         let fileManager = FileManager.default
         func hasPrograms(_ directory: String) -> Bool {
-            ["initdb", "pg_ctl", "postgres", "psql"].allSatisfy { fileManager.isExecutableFile(atPath: directory + "/" + $0) }
+            ["initdb", "pg_ctl", "postgres", "psql"].allSatisfy {
+                fileManager.isExecutableFile(atPath: directory + "/" + $0)
+            }
         }
         if let given = ProcessInfo.processInfo.environment["PG_BINDIR"], hasPrograms(given) { return given }
         let versions = (try? fileManager.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
@@ -219,11 +244,15 @@ public enum PostgresPrograms {
             let directory = "/usr/lib/postgresql/\(version)/bin"
             if hasPrograms(directory) { return directory }
         }
-        for config in ["/usr/bin/pg_config", "/usr/local/bin/pg_config", "/opt/homebrew/bin/pg_config"] where fileManager.isExecutableFile(atPath: config) {
+        for config in ["/usr/bin/pg_config", "/usr/local/bin/pg_config", "/opt/homebrew/bin/pg_config"]
+        where fileManager.isExecutableFile(atPath: config) {
             let output = NSTemporaryDirectory() + "/ingest-pg-config-\(getpid())"
             defer { unlink(output) }
-            guard (try? ServerUser.spawn(config, ["--bindir"], log: output, errors: "/dev/null", asServerUser: false, wait: true)) == 0,
-                  let text = try? String(contentsOfFile: output, encoding: .utf8) else { continue }
+            guard
+                (try? ServerUser.spawn(
+                    config, ["--bindir"], log: output, errors: "/dev/null", asServerUser: false, wait: true)) == 0,
+                let text = try? String(contentsOfFile: output, encoding: .utf8)
+            else { continue }
             let directory = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if hasPrograms(directory) { return directory }
         }
@@ -244,8 +273,12 @@ enum ServerUser {
     static func prepare(directory: String) throws {
         guard isRoot else { return }
         if getpwnam(name) == nil {
-            try run("/usr/sbin/useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent",
-                                          "--shell", "/usr/sbin/nologin", name], log: directory + "/useradd.log", asServerUser: false)
+            try run(
+                "/usr/sbin/useradd",
+                [
+                    "--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent",
+                    "--shell", "/usr/sbin/nologin", name
+                ], log: directory + "/useradd.log", asServerUser: false)
         }
         try giveAway(directory)
     }
@@ -265,7 +298,8 @@ enum ServerUser {
         let status = try spawn(program, arguments, log: log, asServerUser: asServerUser, wait: true)
         guard status == 0 else {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw TestServerError("\(([program] + arguments).joined(separator: " ")) failed (\(status)): \(text.suffix(2_000))")
+            throw TestServerError(
+                "\(([program] + arguments).joined(separator: " ")) failed (\(status)): \(text.suffix(2_000))")
         }
     }
 
@@ -279,10 +313,14 @@ enum ServerUser {
     /// for the server's end. Descriptors of this process (other tests' pipes and
     /// sockets) are closed by a `bash` that then runs the program (`sh` closes only descriptors 0 to 9).
     @discardableResult
-    static func spawn(_ program: String, _ arguments: [String], log: String, errors: String? = nil, asServerUser: Bool,
-                      wait: Bool) throws -> Int32 {
-        let closeAndRun = #"for fd in $(ls /proc/$$/fd 2>/dev/null); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#
-        let command = ["/bin/bash", "-c", closeAndRun, "bash"] + (asServerUser ? commandPrefix : []) + [program] + arguments
+    static func spawn(
+        _ program: String, _ arguments: [String], log: String, errors: String? = nil, asServerUser: Bool,
+        wait: Bool
+    ) throws -> Int32 {
+        let closeAndRun =
+            #"for fd in $(ls /proc/$$/fd 2>/dev/null); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#
+        let command =
+            ["/bin/bash", "-c", closeAndRun, "bash"] + (asServerUser ? commandPrefix : []) + [program] + arguments
         let environment = ["PATH=/usr/bin:/bin:/usr/sbin:/sbin", "LANG=C.UTF-8"]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -299,7 +337,9 @@ enum ServerUser {
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp)
-        guard result == 0 else { throw TestServerError("cannot start \(program): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw TestServerError("cannot start \(program): \(String(cString: strerror(result)))")
+        }
         guard wait else { return pid }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
@@ -321,7 +361,9 @@ public func unusedLoopbackPort() throws -> Int {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = 0
     let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard bound == 0 else { throw TestServerError("bind: \(errno)") }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)

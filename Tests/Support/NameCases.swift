@@ -47,21 +47,24 @@ public struct NameCase: CustomStringConvertible {
         "sqlite_x", "_sqlite_x", "select", "SELECT", "from", "order", "table", "x\"y", "x y",
         "", "_", "_2", "__2", "$a", "$$a", "$class",
         String(repeating: "n", count: 10_000), String(repeating: "n", count: 10_000) + "_2",
-        String(repeating: "p", count: 70), String(repeating: "p", count: 70) + "q", String(repeating: "p", count: 61) + "_2",
-        String(repeating: "\u{E9}", count: 40),
+        String(repeating: "p", count: 70), String(repeating: "p", count: 70) + "q",
+        String(repeating: "p", count: 61) + "_2",
+        String(repeating: "\u{E9}", count: 40)
     ]
 
     /// Table names: a record kind the mapping names its table after.
     public static let tableNames: [String] = [
         "t", "T", "t_2", "T_2", "sqlite_t", "SQLITE_T", "_sqlite_t", "_sqlite_t_2", "sqlite_t_2",
         "\u{E9}", "e\u{301}", "t\u{0}", "t\u{FFFD}", "t\u{FFFD}_2", "t\u{1}", "select", "order", "x\"y",
-        String(repeating: "m", count: 10_000),
+        String(repeating: "m", count: 10_000)
     ]
 
     /// A document of up to four tables of up to four records, each with up to eight
     /// fields, the names drawn from `tableNames` and `fieldNames`; values count up from `firstValue`.
-    public init(seed: UInt64, firstValue: Int = 1, tableNames: [String] = NameCase.tableNames,
-                fieldNames: [String] = NameCase.fieldNames) {
+    public init(
+        seed: UInt64, firstValue: Int = 1, tableNames: [String] = NameCase.tableNames,
+        fieldNames: [String] = NameCase.fieldNames
+    ) {
         self.seed = seed
         var random = SeededGenerator(seed: seed)
         var next = firstValue
@@ -123,7 +126,9 @@ public struct NameCase: CustomStringConvertible {
         for value in values {
             let places = storedByValue.removeValue(forKey: value.value) ?? []
             guard places.count == 1 else {
-                problems.append("\(Self.show(value.table)).\(Self.show(value.field)) = \(value.value) comes back \(places.count) times")
+                problems.append(
+                    "\(Self.show(value.table)).\(Self.show(value.field)) = \(value.value) comes back \(places.count) times"
+                )
                 continue
             }
             let field = Place(value.table, value.field), place = Place(places[0].table, places[0].name)
@@ -155,13 +160,16 @@ public struct NameCase: CustomStringConvertible {
             self.name = Array(name.utf8)
         }
         var description: String {
-            NameCase.show(String(decoding: table, as: UTF8.self)) + "." + NameCase.show(String(decoding: name, as: UTF8.self))
+            NameCase.show(String(decoding: table, as: UTF8.self)) + "."
+                + NameCase.show(String(decoding: name, as: UTF8.self))
         }
     }
 
     /// A name for a message: escaped, and a long one cut.
     static func show(_ name: String) -> String {
         let shown = name.count > 40 ? String(name.prefix(20)) + "…(\(name.count))" : name
-        return shown.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined()
+        return shown.unicodeScalars.map {
+            $0.isASCII && $0.value >= 0x20 ? String($0) : "\\u{\(String($0.value, radix: 16))}"
+        }.joined()
     }
 }

@@ -4,7 +4,8 @@ import IngestParsers
 import IngestTesting
 
 /// The package root, found from this file's path.
-public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 public let folksURL = packageRoot.appendingPathComponent("Samples/folks.xml")
 
 /// The tests' name for the testing module's sink.

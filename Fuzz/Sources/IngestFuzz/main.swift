@@ -4,9 +4,11 @@ import IngestKit
 /// libFuzzer's driver, linked in by `-sanitize=fuzzer`. SwiftPM makes an executable's
 /// `main` its own, so this target starts libFuzzer itself.
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
 
 /// One fuzz input: imported with the reader `INGEST_FUZZ_TARGET` names (`expat`,
 /// `libxml2`, `json`, `ndjson`, `xpath`) into an output chosen from the input's
@@ -73,7 +75,9 @@ final class FuzzHarness {
     init() {
         let name = ProcessInfo.processInfo.environment["INGEST_FUZZ_TARGET"] ?? "expat"
         guard let target = FuzzTarget(rawValue: name) else {
-            fatalError("INGEST_FUZZ_TARGET=\(name): expected one of \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))")
+            fatalError(
+                "INGEST_FUZZ_TARGET=\(name): expected one of \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         self.target = target
         var template = Array("\(NSTemporaryDirectory())/ingest-fuzz-XXXXXX".utf8CString)
@@ -87,7 +91,8 @@ final class FuzzHarness {
         if target == .feed { return feedHarness.run(bytes) }
         let output = FuzzOutput.choose(for: bytes)
         guard FileManager.default.createFile(atPath: inputPath, contents: Data(bytes)),
-              output == .dryRun || FileManager.default.createFile(atPath: outputPath, contents: Self.previous) else {
+            output == .dryRun || FileManager.default.createFile(atPath: outputPath, contents: Self.previous)
+        else {
             fatalError("cannot write in \(directory)")
         }
         do {
@@ -136,9 +141,12 @@ final class FeedHarness {
         self.inputPath = inputPath
         self.finding = finding
         archivePath = directory + "/feeds.db"
-        let seed = Data(#"<rss version="2.0"><channel><title>t</title><item><guid>1</guid></item></channel></rss>"#.utf8)
+        let seed = Data(
+            #"<rss version="2.0"><channel><title>t</title><item><guid>1</guid></item></channel></rss>"#.utf8)
         do {
-            let archive = try FeedArchive { design in SQLiteOutput(path: directory + "/feeds.db", mode: .append, design: design) }
+            let archive = try FeedArchive { design in
+                SQLiteOutput(path: directory + "/feeds.db", mode: .append, design: design)
+            }
             try archive.archive(.given("seed"), fetch: FeedFetch(url: "seed")) { deliver in
                 try FeedReader().read(data: seed, deliver)
             }
@@ -155,15 +163,22 @@ final class FeedHarness {
             fatalError("cannot write in \(directory)")
         }
         do {
-            let archive = try FeedArchive { design in SQLiteOutput(path: self.archivePath, mode: .append, design: design) }
+            let archive = try FeedArchive { design in
+                SQLiteOutput(path: self.archivePath, mode: .append, design: design)
+            }
             try archive.archive(asFile ? .given(inputPath) : .fromFeed, fetch: FeedFetch(url: inputPath)) { deliver in
                 let input = try InputFile(path: inputPath)
-                return try FeedReader().read(input, reopen: asFile ? { try InputFile(path: self.inputPath) } : nil, deliver)
+                return try FeedReader().read(
+                    input, reopen: asFile ? { try InputFile(path: self.inputPath) } : nil, deliver)
             }
             // A stored feed: back to the seed archive for the next input.
-            guard FileManager.default.createFile(atPath: archivePath, contents: previous) else { fatalError("cannot restore") }
+            guard FileManager.default.createFile(atPath: archivePath, contents: previous) else {
+                fatalError("cannot restore")
+            }
         } catch let error as IngestError {
-            if error.kind != .data { finding("feed (\(asFile ? "file" : "stdin")): exit \(error.kind.exitCode), not 65: \(error)") }
+            if error.kind != .data {
+                finding("feed (\(asFile ? "file" : "stdin")): exit \(error.kind.exitCode), not 65: \(error)")
+            }
             if FileManager.default.contents(atPath: archivePath) != previous {
                 finding("feed (\(asFile ? "file" : "stdin")): the failed read changed the archive (\(error))")
             }

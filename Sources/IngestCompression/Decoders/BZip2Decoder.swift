@@ -34,8 +34,10 @@ final class BZip2Decoder: StreamDecoder {
         isOpen = false
     }
 
-    func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                inputEnded: Bool) throws(DecoderFailure) -> DecodeStep {
+    func decode(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        inputEnded: Bool
+    ) throws(DecoderFailure) -> DecodeStep {
         let inputCount = min(input.count, Int(UInt32.max))
         let outputCount = min(output.count, Int(UInt32.max))
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: CChar.self))
@@ -51,7 +53,8 @@ final class BZip2Decoder: StreamDecoder {
         case BZ_STREAM_END:
             return DecodeStep(consumed: consumed, produced: produced, endedMember: true)
         case BZ_DATA_ERROR:
-            throw DecoderFailure(.corrupt("data integrity error, a CRC mismatch or an invalid block"), consumed: consumed)
+            throw DecoderFailure(
+                .corrupt("data integrity error, a CRC mismatch or an invalid block"), consumed: consumed)
         case BZ_DATA_ERROR_MAGIC:
             throw DecoderFailure(.corrupt("not bzip2 data (bad magic number)"), consumed: consumed)
         case BZ_MEM_ERROR:

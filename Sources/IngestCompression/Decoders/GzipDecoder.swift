@@ -22,8 +22,10 @@ final class GzipDecoder: StreamDecoder {
         stream.deallocate()
     }
 
-    func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                inputEnded: Bool) throws(DecoderFailure) -> DecodeStep {
+    func decode(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        inputEnded: Bool
+    ) throws(DecoderFailure) -> DecodeStep {
         let inputCount = min(input.count, Int(UInt32.max))
         let outputCount = min(output.count, Int(UInt32.max))
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
@@ -34,15 +36,16 @@ final class GzipDecoder: StreamDecoder {
         let consumed = inputCount - Int(stream.pointee.avail_in)
         let produced = outputCount - Int(stream.pointee.avail_out)
         switch status {
-        case Z_OK, Z_BUF_ERROR:   // Z_BUF_ERROR: no progress possible, more input needed
+        case Z_OK, Z_BUF_ERROR:  // Z_BUF_ERROR: no progress possible, more input needed
             return DecodeStep(consumed: consumed, produced: produced, endedMember: false)
         case Z_STREAM_END:
             return DecodeStep(consumed: consumed, produced: produced, endedMember: true)
         case Z_NEED_DICT:
-            throw DecoderFailure(.corrupt("the data needs a preset dictionary, which gzip never uses"), consumed: consumed)
+            throw DecoderFailure(
+                .corrupt("the data needs a preset dictionary, which gzip never uses"), consumed: consumed)
         case Z_MEM_ERROR:
             throw DecoderFailure(.outOfMemory, consumed: consumed)
-        default:   // Z_DATA_ERROR, Z_STREAM_ERROR
+        default:  // Z_DATA_ERROR, Z_STREAM_ERROR
             let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
             throw DecoderFailure(.corrupt(message), consumed: consumed)
         }

@@ -8,8 +8,10 @@ protocol StreamDecoder: AnyObject {
     ///
     /// `inputEnded` says that `input` holds the last of the compressed bytes, for
     /// libraries that must be told the end (liblzma's `LZMA_FINISH`).
-    func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                inputEnded: Bool) throws(DecoderFailure) -> DecodeStep
+    func decode(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        inputEnded: Bool
+    ) throws(DecoderFailure) -> DecodeStep
 
     /// Prepares to decode another member (gzip) or stream (bzip2) that follows the one
     /// that just ended. Formats whose library goes on by itself (xz, zstd) do nothing.

@@ -13,7 +13,7 @@ final class XZDecoder: StreamDecoder {
     init(memoryLimit: Int) throws(DecoderFailure) {
         self.memoryLimit = UInt64(memoryLimit)
         stream = .allocate(capacity: 1)
-        stream.initialize(to: lzma_stream())   // all zero: LZMA_STREAM_INIT
+        stream.initialize(to: lzma_stream())  // all zero: LZMA_STREAM_INIT
         do throws(DecoderFailure) {
             try startNextMember()
         } catch {
@@ -27,8 +27,10 @@ final class XZDecoder: StreamDecoder {
         stream.deallocate()
     }
 
-    func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                inputEnded: Bool) throws(DecoderFailure) -> DecodeStep {
+    func decode(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        inputEnded: Bool
+    ) throws(DecoderFailure) -> DecodeStep {
         stream.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
         stream.pointee.avail_in = input.count
         stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -41,7 +43,7 @@ final class XZDecoder: StreamDecoder {
             return DecodeStep(consumed: consumed, produced: produced, endedMember: false)
         case LZMA_STREAM_END:
             return DecodeStep(consumed: consumed, produced: produced, endedMember: true)
-        case LZMA_BUF_ERROR:   // no progress possible: with LZMA_FINISH, the input ended early
+        case LZMA_BUF_ERROR:  // no progress possible: with LZMA_FINISH, the input ended early
             if inputEnded { throw DecoderFailure(.truncated, consumed: consumed) }
             return DecodeStep(consumed: consumed, produced: produced, endedMember: false)
         case LZMA_MEMLIMIT_ERROR:

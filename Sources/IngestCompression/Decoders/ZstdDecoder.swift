@@ -14,8 +14,10 @@ final class ZstdDecoder: StreamDecoder {
     init(memoryLimit: Int) throws(DecoderFailure) {
         guard let zstd = czstd_library()?.pointee else {
             let loader = czstd_load_error().map { String(cString: $0) } ?? "libzstd.so.1 cannot be loaded"
-            throw DecoderFailure(.libraryUnavailable(
-                "libzstd could not be loaded (\(loader)); install it (Debian: libzstd1) or name it in INGEST_LIBZSTD"))
+            throw DecoderFailure(
+                .libraryUnavailable(
+                    "libzstd could not be loaded (\(loader)); install it (Debian: libzstd1) or name it in INGEST_LIBZSTD"
+                ))
         }
         guard let context = zstd.createDCtx() else { throw DecoderFailure(.outOfMemory) }
         self.zstd = zstd
@@ -29,8 +31,10 @@ final class ZstdDecoder: StreamDecoder {
 
     deinit { _ = zstd.freeDCtx(context) }
 
-    func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                inputEnded: Bool) throws(DecoderFailure) -> DecodeStep {
+    func decode(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        inputEnded: Bool
+    ) throws(DecoderFailure) -> DecodeStep {
         var inBuffer = CZstdInBuffer(src: input.baseAddress, size: input.count, pos: 0)
         var outBuffer = CZstdOutBuffer(dst: output.baseAddress, size: output.count, pos: 0)
         let result = zstd.decompressStream(context, &outBuffer, &inBuffer)

@@ -17,8 +17,10 @@ import Foundation
 /// base64 in JSON); nested structs and arrays are one field holding JSON, with any
 /// `Data` inside them as base64 text, since JSON has no bytes.
 /// The output the sink belongs to commits what was written.
-public func writeRecords<Values: Sequence>(_ values: Values, as table: String, to sink: any RecordSink,
-                                    names: NameTable = NameTable()) throws where Values.Element: Encodable {
+public func writeRecords<Values: Sequence>(
+    _ values: Values, as table: String, to sink: any RecordSink,
+    names: NameTable = NameTable()
+) throws where Values.Element: Encodable {
     for value in values {
         try sink.write(try RecordEncoder.record(value, table: table, names: names))
     }
@@ -29,7 +31,11 @@ enum RecordEncoder {
     static func record(_ value: some Encodable, table: String, names: NameTable) throws -> Record {
         let root = try TreeEncoder.encodeNode(value)
         guard case .object(let members) = root.content else {
-            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "a record must encode as keyed properties, not \(root.tree.summary)"))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [],
+                    debugDescription: "a record must encode as keyed properties, not \(root.tree.summary)"))
         }
         return Record(table: table, fields: members.map { Record.Field(name: names.intern($0.0), value: field($0.1)) })
     }
@@ -143,7 +149,8 @@ private struct SingleTreeEncoding: SingleValueEncodingContainer {
 
     static func number(_ value: Double, _ codingPath: [any CodingKey]) throws -> JSONValue {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) has no JSON or SQL number form"))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: codingPath, debugDescription: "\(value) has no JSON or SQL number form"))
         }
         return .number(value.description)
     }
@@ -168,11 +175,15 @@ private struct KeyedTreeEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol
     mutating func encodeNil(forKey key: Key) throws { child(key).content = .value(.null) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encoder(key).encodeValue(value) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         encoder(key).container(keyedBy: type)
     }
 
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { encoder(key).unkeyedContainer() }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        encoder(key).unkeyedContainer()
+    }
     mutating func superEncoder() -> any Encoder { TreeEncoder(node: node, codingPath: codingPath) }
     mutating func superEncoder(forKey key: Key) -> any Encoder { encoder(key) }
 }
@@ -203,7 +214,9 @@ private struct UnkeyedTreeEncoding: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { appended().node.content = .value(.null) }
     mutating func encode<T: Encodable>(_ value: T) throws { try appended().encodeValue(value) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         appended().container(keyedBy: type)
     }
 

@@ -123,7 +123,9 @@ private struct KeyedTreeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     let path: TreeCodingPath?
     var codingPath: [any CodingKey] { TreeCodingPath.keys(path) }
 
-    var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key.hasPrefix("@") ? String($0.key.dropFirst()) : $0.key) } }
+    var allKeys: [Key] {
+        members.compactMap { Key(stringValue: $0.key.hasPrefix("@") ? String($0.key.dropFirst()) : $0.key) }
+    }
 
     func lookup(_ key: Key) -> JSONValue? {
         if let member = members.first(where: { $0.key == key.stringValue }) { return member.value }
@@ -135,7 +137,9 @@ private struct KeyedTreeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decoder(for key: Key) throws -> TreeDecoder {
         guard let value = lookup(key) else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no \"\(key.stringValue)\" child, attribute or key"))
+            throw DecodingError.keyNotFound(
+                key,
+                .init(codingPath: codingPath, debugDescription: "no \"\(key.stringValue)\" child, attribute or key"))
         }
         return TreeDecoder(value, path: TreeCodingPath(parent: path, key: key))
     }
@@ -157,7 +161,9 @@ private struct KeyedTreeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder(for: key).decode(type) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder(for: key).decode(type) }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
         try decoder(for: key).container(keyedBy: type)
     }
 
@@ -193,7 +199,8 @@ private struct UnkeyedTreeContainer: UnkeyedDecodingContainer {
 
     private mutating func next() throws -> TreeDecoder {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the list has only \(items.count) items"))
+            throw DecodingError.valueNotFound(
+                Any.self, .init(codingPath: codingPath, debugDescription: "the list has only \(items.count) items"))
         }
         defer { currentIndex += 1 }
         return TreeDecoder(items[currentIndex], path: TreeCodingPath(parent: path, key: Index(intValue: currentIndex)))
@@ -207,7 +214,9 @@ private struct UnkeyedTreeContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decode(type) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next().container(keyedBy: type)
     }
 

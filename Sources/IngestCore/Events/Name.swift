@@ -68,7 +68,9 @@ public final class NameTable {
     /// ``intern(_:namespaceSeparator:)`` for a parser that passes names on borrowed
     /// (`_withUnsafeGuaranteedRef`): a name met before costs no reference counting.
     /// The table holds the name.
-    package func internUnmanaged(_ bytes: UnsafeBufferPointer<UInt8>, namespaceSeparator separator: UInt8? = nil) -> Unmanaged<Name> {
+    package func internUnmanaged(_ bytes: UnsafeBufferPointer<UInt8>, namespaceSeparator separator: UInt8? = nil)
+        -> Unmanaged<Name>
+    {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let mask = slots.count - 1

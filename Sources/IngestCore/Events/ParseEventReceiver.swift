@@ -34,8 +34,9 @@ public protocol ParseEventReceiver: AnyObject {
 
     /// A JSON scalar: an element that starts, holds `text` and ends, in one call.
     /// Default: the three element events (no text event for empty text).
-    func scalar(_ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>,
-                at position: SourcePosition) throws
+    func scalar(
+        _ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>,
+        at position: SourcePosition) throws
 }
 
 extension ParseEventReceiver {
@@ -49,8 +50,10 @@ extension ParseEventReceiver {
     /// ``text(_:at:)`` (unless `text` is empty) and ``endElement(_:at:)``, all at
     /// `position`: a receiver written for XML sees a JSON value as an element holding
     /// its text.
-    public func scalar(_ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>,
-                       at position: SourcePosition) throws {
+    public func scalar(
+        _ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>,
+        at position: SourcePosition
+    ) throws {
         try startElement(name, attributes: .none, at: position)
         if !text.isEmpty { try self.text(text, at: position) }
         try endElement(name, at: position)
@@ -70,5 +73,6 @@ public final class DiscardingReceiver: ParseEventReceiver {
     /// Ignores the JSON object's or array's start.
     public func startElement(_ name: Name, kind: ContentKind, at position: SourcePosition) {}
     /// Ignores the JSON scalar.
-    public func scalar(_ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>, at position: SourcePosition) {}
+    public func scalar(_ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>, at position: SourcePosition) {
+    }
 }

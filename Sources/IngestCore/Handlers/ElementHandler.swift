@@ -139,8 +139,10 @@ public struct ElementEnd {
     /// What the element held: ``ContentKind/markup`` for XML, a JSON type for JSON.
     public var kind: ContentKind = .markup
 
-    init(name: Name, text: TextBytes, startPosition: SourcePosition, position: SourcePosition, depth: Int,
-         hadChildElements: Bool) {
+    init(
+        name: Name, text: TextBytes, startPosition: SourcePosition, position: SourcePosition, depth: Int,
+        hadChildElements: Bool
+    ) {
         unmanagedName = .passUnretained(name)
         self.text = text
         self.startPosition = startPosition

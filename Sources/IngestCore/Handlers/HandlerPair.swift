@@ -49,7 +49,8 @@ package final class HandlerPair: ElementHandler {
     /// A JSON scalar: each side takes it whole, or hears it as a child element.
     package func take(scalar element: ElementEnd) throws -> Bool {
         for side in [first, second] where try !side.take(scalar: element) {
-            var start = ElementStart(name: element.name, attributes: .none, position: element.startPosition, depth: element.depth)
+            var start = ElementStart(
+                name: element.name, attributes: .none, position: element.startPosition, depth: element.depth)
             start.kind = element.kind
             guard let handler = try side.handler(forChild: start) else { continue }
             try handler.didStart(start)

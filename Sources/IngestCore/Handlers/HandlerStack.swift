@@ -130,8 +130,10 @@ public final class HandlerStack: ParseEventReceiver {
 
     /// A JSON scalar: the child's handler hears it start and end with its text, and
     /// its parent hears it finish, without copying the text into the stack.
-    public func scalar(_ name: Name, kind: ContentKind, text bytes: UnsafeBufferPointer<UInt8>,
-                       at position: SourcePosition) throws {
+    public func scalar(
+        _ name: Name, kind: ContentKind, text bytes: UnsafeBufferPointer<UInt8>,
+        at position: SourcePosition
+    ) throws {
         if let survey, frameCount > 0 { try note(scalar: name, in: survey, at: position) }
         if skipping > 0 { return }
         let depth = frameCount + 1
@@ -144,15 +146,16 @@ public final class HandlerStack: ParseEventReceiver {
         let top = frames + (frameCount - 1)
         do {
             if top.pointee.isPendingLeaf, try !giveHandler(toPendingLeaf: top) {
-                skipping = 1   // its parent skipped the pending leaf this scalar is in
+                skipping = 1  // its parent skipped the pending leaf this scalar is in
                 return
             }
         } catch {
             throw Self.located(error, position)
         }
         top.pointee.hadChildElements = true
-        var end = ElementEnd(name: name, text: TextBytes(bytes), startPosition: position,
-                             position: position, depth: depth, hadChildElements: false)
+        var end = ElementEnd(
+            name: name, text: TextBytes(bytes), startPosition: position,
+            position: position, depth: depth, hadChildElements: false)
         end.kind = kind
         do {
             try top.pointee.box._withUnsafeGuaranteedRef { box in
@@ -173,8 +176,9 @@ public final class HandlerStack: ParseEventReceiver {
     private func start(_ name: Name, attributes: Attributes, kind: ContentKind, at position: SourcePosition) throws {
         let depth = frameCount + skipping + 1
         guard depth <= limits.maxDepth else {
-            throw IngestError(.data, "elements nested deeper than \(limits.maxDepth) levels", position: position,
-                              reason: .depthLimit(limits.maxDepth))
+            throw IngestError(
+                .data, "elements nested deeper than \(limits.maxDepth) levels", position: position,
+                reason: .depthLimit(limits.maxDepth))
         }
         if let survey { try note(name, depth: depth, in: survey, at: position) }
         if skipping > 0 {
@@ -182,8 +186,9 @@ public final class HandlerStack: ParseEventReceiver {
             return
         }
         for attribute in attributes where attribute.value.count > limits.maxTextBytes {
-            throw IngestError(.data, "attribute \(attribute.name) of <\(name)> is longer than \(limits.maxTextBytes) bytes",
-                              position: position, reason: .textLimit(limits.maxTextBytes))
+            throw IngestError(
+                .data, "attribute \(attribute.name) of <\(name)> is longer than \(limits.maxTextBytes) bytes",
+                position: position, reason: .textLimit(limits.maxTextBytes))
         }
         var element = ElementStart(name: name, attributes: attributes, position: position, depth: depth)
         element.kind = kind
@@ -198,24 +203,32 @@ public final class HandlerStack: ParseEventReceiver {
             } else {
                 let top = frames + (frameCount - 1)
                 if top.pointee.isPendingLeaf, try !giveHandler(toPendingLeaf: top) {
-                    skipping = 2   // its parent skipped the pending leaf, and so this child
+                    skipping = 2  // its parent skipped the pending leaf, and so this child
                     return
                 }
                 top.pointee.hadChildElements = true
                 if top.pointee.takesLeaves, kind == .markup, attributes.isEmpty {
-                    return push(Frame(box: top.pointee.box, name: name, start: position, textStart: textCount,
-                                      accumulates: true, receivesText: false, hadChildElements: false, kind: kind,
-                                      takesLeaves: false, isPendingLeaf: true))
+                    return push(
+                        Frame(
+                            box: top.pointee.box, name: name, start: position, textStart: textCount,
+                            accumulates: true, receivesText: false, hadChildElements: false, kind: kind,
+                            takesLeaves: false, isPendingLeaf: true))
                 }
-                guard let child = try top.pointee.box._withUnsafeGuaranteedRef({ try $0.handler.handler(forChild: element) }) else {
+                guard
+                    let child = try top.pointee.box._withUnsafeGuaranteedRef({
+                        try $0.handler.handler(forChild: element)
+                    })
+                else {
                     skipping = 1
                     return
                 }
                 handler = child
             }
-            push(Frame(box: box(for: handler, at: frameCount), name: name, start: position, textStart: textCount,
-                       accumulates: handler.accumulatesText, receivesText: handler.receivesText,
-                       hadChildElements: false, kind: kind, takesLeaves: handler.takesLeafChildren))
+            push(
+                Frame(
+                    box: box(for: handler, at: frameCount), name: name, start: position, textStart: textCount,
+                    accumulates: handler.accumulatesText, receivesText: handler.receivesText,
+                    hadChildElements: false, kind: kind, takesLeaves: handler.takesLeafChildren))
             try handler.didStart(element)
         } catch {
             throw Self.located(error, position)
@@ -239,8 +252,9 @@ public final class HandlerStack: ParseEventReceiver {
         let top = frames + (frameCount - 1)
         if top.pointee.accumulates {
             guard textCount - top.pointee.textStart + bytes.count <= limits.maxTextBytes else {
-                throw IngestError(.data, "text of <\(top.pointee.name)> exceeds \(limits.maxTextBytes) bytes", position: position(),
-                                  reason: .textLimit(limits.maxTextBytes))
+                throw IngestError(
+                    .data, "text of <\(top.pointee.name)> exceeds \(limits.maxTextBytes) bytes", position: position(),
+                    reason: .textLimit(limits.maxTextBytes))
             }
             appendText(bytes)
         }
@@ -266,21 +280,24 @@ public final class HandlerStack: ParseEventReceiver {
         let frame = frames + frameCount
         if frame.pointee.isPendingLeaf { return try endPendingLeaf(frame, at: position) }
         let own = UnsafeBufferPointer(start: text + frame.pointee.textStart, count: textCount - frame.pointee.textStart)
-        var end = ElementEnd(name: frame.pointee.name, text: TextBytes(own), startPosition: frame.pointee.start,
-                             position: position, depth: frameCount + 1, hadChildElements: frame.pointee.hadChildElements)
+        var end = ElementEnd(
+            name: frame.pointee.name, text: TextBytes(own), startPosition: frame.pointee.start,
+            position: position, depth: frameCount + 1, hadChildElements: frame.pointee.hadChildElements)
         end.kind = frame.pointee.kind
         do {
             try frame.pointee.box._withUnsafeGuaranteedRef { box in
                 let handler = box.handler
                 try handler.didEnd(end)
                 guard frameCount > 0 else { return }
-                try frames[frameCount - 1].box._withUnsafeGuaranteedRef { try $0.handler.didFinish(child: handler, element: end) }
+                try frames[frameCount - 1].box._withUnsafeGuaranteedRef {
+                    try $0.handler.didFinish(child: handler, element: end)
+                }
             }
         } catch {
             throw Self.located(error, position)
         }
         textCount = frame.pointee.textStart
-        if frameCount == 0 { releaseBoxes() }   // the document is done: so are its handlers
+        if frameCount == 0 { releaseBoxes() }  // the document is done: so are its handlers
     }
 
     /// The pending leaf in `frame` has a child element after all: its parent is asked
@@ -288,8 +305,13 @@ public final class HandlerStack: ParseEventReceiver {
     /// `false`, with the frame popped, when the parent skips the element.
     private func giveHandler(toPendingLeaf frame: UnsafeMutablePointer<Frame>) throws -> Bool {
         let depth = frameCount
-        let element = ElementStart(name: frame.pointee.name, attributes: .none, position: frame.pointee.start, depth: depth)
-        guard let handler = try frames[depth - 2].box._withUnsafeGuaranteedRef({ try $0.handler.handler(forChild: element) }) else {
+        let element = ElementStart(
+            name: frame.pointee.name, attributes: .none, position: frame.pointee.start, depth: depth)
+        guard
+            let handler = try frames[depth - 2].box._withUnsafeGuaranteedRef({
+                try $0.handler.handler(forChild: element)
+            })
+        else {
             textCount = frame.pointee.textStart
             frameCount -= 1
             return false
@@ -300,7 +322,8 @@ public final class HandlerStack: ParseEventReceiver {
         frame.pointee.accumulates = handler.accumulatesText
         frame.pointee.receivesText = handler.receivesText
         try handler.didStart(element)
-        let textSoFar = UnsafeBufferPointer(start: text + frame.pointee.textStart, count: textCount - frame.pointee.textStart)
+        let textSoFar = UnsafeBufferPointer(
+            start: text + frame.pointee.textStart, count: textCount - frame.pointee.textStart)
         if frame.pointee.receivesText, !textSoFar.isEmpty { try handler.didReceive(text: textSoFar) }
         if !frame.pointee.accumulates { textCount = frame.pointee.textStart }
         return true
@@ -312,8 +335,9 @@ public final class HandlerStack: ParseEventReceiver {
         defer { textCount = frame.pointee.textStart }
         let own = UnsafeBufferPointer(start: text + frame.pointee.textStart, count: textCount - frame.pointee.textStart)
         let depth = frameCount + 1
-        let end = ElementEnd(name: frame.pointee.name, text: TextBytes(own), startPosition: frame.pointee.start,
-                             position: position, depth: depth, hadChildElements: false)
+        let end = ElementEnd(
+            name: frame.pointee.name, text: TextBytes(own), startPosition: frame.pointee.start,
+            position: position, depth: depth, hadChildElements: false)
         do {
             try frame.pointee.box._withUnsafeGuaranteedRef { box in
                 let parent = box.handler
@@ -322,9 +346,13 @@ public final class HandlerStack: ParseEventReceiver {
                 guard let handler = try parent.handler(forChild: element) else { return }
                 try handler.didStart(element)
                 if handler.receivesText, !own.isEmpty { try handler.didReceive(text: own) }
-                let ended = handler.accumulatesText ? end
-                    : ElementEnd(name: end.name, text: TextBytes(UnsafeBufferPointer(start: nil, count: 0)), startPosition: end.startPosition,
-                                 position: position, depth: depth, hadChildElements: false)
+                let ended =
+                    handler.accumulatesText
+                    ? end
+                    : ElementEnd(
+                        name: end.name, text: TextBytes(UnsafeBufferPointer(start: nil, count: 0)),
+                        startPosition: end.startPosition,
+                        position: position, depth: depth, hadChildElements: false)
                 try handler.didEnd(ended)
                 try parent.didFinish(child: handler, element: ended)
             }
@@ -355,7 +383,9 @@ public final class HandlerStack: ParseEventReceiver {
     /// else a new one, which replaces (and releases) it.
     private func box(for handler: any ElementHandler, at index: Int) -> Unmanaged<HandlerBox> {
         if index == frameCapacity { grow() }
-        if let box = boxes[index], box._withUnsafeGuaranteedRef({ ObjectIdentifier($0.handler) == ObjectIdentifier(handler) }) {
+        if let box = boxes[index],
+            box._withUnsafeGuaranteedRef({ ObjectIdentifier($0.handler) == ObjectIdentifier(handler) })
+        {
             return box
         }
         boxes[index]?.release()

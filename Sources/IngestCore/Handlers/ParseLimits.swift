@@ -37,9 +37,12 @@ extension IngestError {
     /// The error for more than `limit` bytes (``ParseLimits/maxTextBytes``) without a
     /// complete tag or text: one token — `what` says which — that a parser would
     /// otherwise hold whole in memory. Every XML path says it the same way.
-    package static func tokenLimit(_ limit: Int, _ what: String = "a name, an attribute value or a comment",
-                                   file: String? = nil, position: SourcePosition?) -> IngestError {
-        IngestError(.data, "more than \(limit) bytes without a complete tag or text: \(what) longer than that",
-                    file: file, position: position, reason: .textLimit(limit))
+    package static func tokenLimit(
+        _ limit: Int, _ what: String = "a name, an attribute value or a comment",
+        file: String? = nil, position: SourcePosition?
+    ) -> IngestError {
+        IngestError(
+            .data, "more than \(limit) bytes without a complete tag or text: \(what) longer than that",
+            file: file, position: position, reason: .textLimit(limit))
     }
 }

@@ -73,8 +73,10 @@ public final class AutomaticMapping: DocumentMapping {
     ///   - limits: bounds on one record: nested data is bounded by ``ParseLimits/maxTextBytes``.
     ///   - table: the one table every record goes to, whatever its collection is
     ///     called; records of a second kind are then an error (`.data`).
-    public init(recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024, format: InputFormat = .xml,
-                limits: ParseLimits = .default, table: String? = nil) {
+    public init(
+        recordPath: RecordPath? = nil, sink: any RecordSink, batchSize: Int = 1024, format: InputFormat = .xml,
+        limits: ParseLimits = .default, table: String? = nil
+    ) {
         self.recordPath = recordPath
         self.table = table
         self.sink = sink
@@ -115,8 +117,10 @@ public final class AutomaticMapping: DocumentMapping {
     func claimTableName(_ preferred: String, for owner: [String], at position: SourcePosition? = nil) throws -> String {
         if let table {
             if let tableOwner, tableOwner != owner {
-                throw IngestError(.data, "--table \(table) takes records of one kind, but <\(owner.last!)> records follow <\(tableOwner.last!)> records: choose the records with --records",
-                                  position: position)
+                throw IngestError(
+                    .data,
+                    "--table \(table) takes records of one kind, but <\(owner.last!)> records follow <\(tableOwner.last!)> records: choose the records with --records",
+                    position: position)
             }
             tableOwner = owner
             return table
@@ -178,8 +182,10 @@ public final class AutomaticMapping: DocumentMapping {
     public func makeRootHandler() throws -> any ElementHandler {
         guard let path = recordPath else { return DocumentHandler(mapping: self) }
         guard path.steps.count >= 2 else {
-            throw IngestError(.usage, "record path \(path): an XML record path names the records' parent, then the records (people/person)",
-                              reason: .invalidRecordPath("\(path)"))
+            throw IngestError(
+                .usage,
+                "record path \(path): an XML record path names the records' parent, then the records (people/person)",
+                reason: .invalidRecordPath("\(path)"))
         }
         if path.steps.count == 2 {
             // `people/person`: the document element is the records' parent itself.
@@ -201,13 +207,14 @@ public final class AutomaticMapping: DocumentMapping {
         let path = "\(recordPath!)"
         let suggestions = survey?.suggestions(for: [path], format: format) ?? []
         let steps = recordPath!.steps
-        let message = if let documentMismatch {
-            "the document element is <\(documentMismatch)>, but the record path \(path) starts at <\(steps[0])>"
-        } else if foundCollection {
-            "no record matches the record path \(path): <\(steps[steps.count - 2])> holds no <\(steps[steps.count - 1])>"
-        } else {
-            "no element matches the record path \(path)"
-        }
+        let message =
+            if let documentMismatch {
+                "the document element is <\(documentMismatch)>, but the record path \(path) starts at <\(steps[0])>"
+            } else if foundCollection {
+                "no record matches the record path \(path): <\(steps[steps.count - 2])> holds no <\(steps[steps.count - 1])>"
+            } else {
+                "no element matches the record path \(path)"
+            }
         return IngestError(.data, message, reason: .recordPathMatchedNothing(path, suggestions: suggestions))
     }
 }
@@ -244,7 +251,9 @@ final class PathStepHandler: ElementHandler {
         if mapping.documentMismatch != nil { return nil }
         let rest = steps.dropFirst()
         guard RecordPath.step(rest.first!, matches: element.name) else { return nil }
-        if rest.count == 2 { return CollectionHandler(recordStep: rest.last!, mapping: mapping, parentSteps: ancestors + [name]) }
+        if rest.count == 2 {
+            return CollectionHandler(recordStep: rest.last!, mapping: mapping, parentSteps: ancestors + [name])
+        }
         return PathStepHandler(steps: rest, mapping: mapping, ancestors: ancestors + [name])
     }
 }
@@ -271,8 +280,10 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     @exclusivity(unchecked) private var state: CollectionState!
     private lazy var recordHandler = RecordHandler(emitter: self, mapping: mapping)
 
-    init(recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = [],
-         isNamedArray: Bool = false) {
+    init(
+        recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = [],
+        isNamedArray: Bool = false
+    ) {
         self.recordStep = recordStep
         self.documentStep = documentStep
         self.parentSteps = parentSteps
@@ -305,8 +316,9 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
             // record that is a list of records is never what is meant, so its items
             // are the records, in a table named after the array.
             if documentStep != nil, mapping.documentMismatch != nil { return nil }
-            return CollectionHandler(recordStep: "item", mapping: mapping, parentSteps: parentSteps + [name!.qualified],
-                                     isNamedArray: true)
+            return CollectionHandler(
+                recordStep: "item", mapping: mapping, parentSteps: parentSteps + [name!.qualified],
+                isNamedArray: true)
         }
         if state.tableNames[element.name] == nil {
             if documentStep != nil, mapping.documentMismatch != nil { return nil }
@@ -314,7 +326,8 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
             state.kinds.append(element.name)
             if state.kinds.count > 1, state.isPure { try losePurity() }
             let preferred = state.isPure ? name!.qualified : element.name.qualified
-            let table = try mapping.claimTableName(preferred, for: state.path + [element.name.qualified], at: element.position)
+            let table = try mapping.claimTableName(
+                preferred, for: state.path + [element.name.qualified], at: element.position)
             state.tableNames[element.name] = table
             mapping.locationObserver?.mapping(named: table, forRecordsAt: path(to: element.name))
         }
@@ -323,7 +336,9 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
 
     /// Where records named `kind` are, for ``RecordLocationObserver``.
     private func path(to kind: Name) -> [String] {
-        guard let recordPath = mapping.recordPath, !isNamedArray else { return parentSteps + [name!.qualified, kind.qualified] }
+        guard let recordPath = mapping.recordPath, !isNamedArray else {
+            return parentSteps + [name!.qualified, kind.qualified]
+        }
         var steps = recordPath.steps
         if steps.last == "*" { steps[steps.count - 1] = kind.qualified }
         return steps
@@ -429,7 +444,9 @@ final class RecordHandler: ElementHandler {
     /// with its JSON type.
     func take(scalar element: ElementEnd) throws -> Bool {
         if element.kind == .markup {
-            element.unmanagedName._withUnsafeGuaranteedRef { add($0, .inferred, .element, UnsafeRawBufferPointer(element.text.bytes)) }
+            element.unmanagedName._withUnsafeGuaranteedRef {
+                add($0, .inferred, .element, UnsafeRawBufferPointer(element.text.bytes))
+            }
         } else {
             addScalar(element, .element)
         }
@@ -448,7 +465,7 @@ final class RecordHandler: ElementHandler {
 
     func didEnd(_ element: ElementEnd) throws {
         if element.kind.isScalar {
-            addScalar(element, .ownText)   // a JSON scalar as a record of its own
+            addScalar(element, .ownText)  // a JSON scalar as a record of its own
         } else if element.kind == .markup, !element.text.isWhitespace {
             add(element.name, .inferred, .ownText, UnsafeRawBufferPointer(element.text.bytes))
         }
@@ -461,20 +478,23 @@ final class RecordHandler: ElementHandler {
     }
 
     private func addScalar(_ element: ElementEnd, _ origin: Record.Field.Origin) {
-        let kind: RecordBatch.Kind = switch element.kind {
-        case .number: .number
-        case .boolean: element.text.bytes.first == UInt8(ascii: "t") ? .true : .false
-        case .null: .null
-        default: .text
-        }
+        let kind: RecordBatch.Kind =
+            switch element.kind {
+            case .number: .number
+            case .boolean: element.text.bytes.first == UInt8(ascii: "t") ? .true : .false
+            case .null: .null
+            default: .text
+            }
         add(element.name, kind, origin, UnsafeRawBufferPointer(element.text.bytes))
     }
 
     /// A name met again in the same record makes the field a list; it keeps the
     /// origin of its first value.
     @inline(__always)
-    private func add(_ name: Name, _ kind: RecordBatch.Kind, _ origin: Record.Field.Origin,
-                     _ bytes: UnsafeRawBufferPointer) {
+    private func add(
+        _ name: Name, _ kind: RecordBatch.Kind, _ origin: Record.Field.Origin,
+        _ bytes: UnsafeRawBufferPointer
+    ) {
         let id = name.id
         if id < seen.count, seen[id].name == ObjectIdentifier(name), seen[id].record == recordSerial {
             addRepeat(of: seen[id].field, JSONValue(kind, bytes))

@@ -68,16 +68,19 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
     func didEnd(_ element: ElementEnd) throws {
         guard collection == nil, !foundArray, let whole else { return }
         try scalarText.withUnsafeBufferPointer { text in
-            var end = ElementEnd(name: element.name, text: TextBytes(text), startPosition: element.startPosition,
-                                 position: element.position, depth: element.depth,
-                                 hadChildElements: element.hadChildElements)
+            var end = ElementEnd(
+                name: element.name, text: TextBytes(text), startPosition: element.startPosition,
+                position: element.position, depth: element.depth,
+                hadChildElements: element.hadChildElements)
             end.kind = element.kind
             try whole.didEnd(end)
         }
     }
 
     func emit(kind: Name, position: SourcePosition) throws {
-        let table = mapping.table == nil ? kind.qualified : try mapping.claimTableName(kind.qualified, for: [kind.qualified], at: position)
+        let table =
+            mapping.table == nil
+            ? kind.qualified : try mapping.claimTableName(kind.qualified, for: [kind.qualified], at: position)
         mapping.locationObserver?.mapping(named: table, forRecordsAt: [kind.qualified])
         try mapping.emit(table: table, position: position)
     }

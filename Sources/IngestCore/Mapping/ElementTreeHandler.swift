@@ -78,7 +78,8 @@ public final class ElementTreeHandler: ElementHandler {
     private func value(text: TextBytes) -> JSONValue {
         if isLeaf { return .string(text.string) }
         if !keepsNames, attributes.isEmpty, text.isWhitespace, let first = children.first?.name,
-           children.allSatisfy({ $0.name === first }) {
+            children.allSatisfy({ $0.name === first })
+        {
             return .array(children.map(\.value))
         }
         var members = attributes

@@ -100,7 +100,9 @@ public enum FieldValue: Equatable, Sendable {
 
 /// The lossless number rules of ``FieldValue/Number``.
 package enum NumberSyntax {
-    package static func kind(of bytes: UnsafeBufferPointer<UInt8>, text: @autoclosure () -> String) -> FieldValue.Number.Kind? {
+    package static func kind(of bytes: UnsafeBufferPointer<UInt8>, text: @autoclosure () -> String) -> FieldValue.Number
+        .Kind?
+    {
         guard let first = bytes.first, first == UInt8(ascii: "-") || isDigit(first) else { return nil }
         if isCanonicalInteger(bytes) {
             return Int64(text()) != nil ? .integer : nil
@@ -176,7 +178,8 @@ package enum NumberSyntax {
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         let integerDigits = index - integerStart
         guard integerDigits > 0, index < bytes.count, bytes[index] == UInt8(ascii: "."),
-              integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return false }
+            integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0")
+        else { return false }
         index += 1
         let fractionStart = index
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
@@ -190,7 +193,9 @@ package enum NumberSyntax {
 
     /// Only characters a decimal literal can have; `Double(_:)` decides the rest.
     package static func looksDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.allSatisfy { isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-            || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "+") }
+        bytes.allSatisfy {
+            isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "+")
+        }
     }
 }

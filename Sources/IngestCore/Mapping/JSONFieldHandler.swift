@@ -88,7 +88,8 @@ final class JSONFieldHandler: ElementHandler {
     @inline(__always)
     private func checkSize() throws {
         guard output.bytes.count <= output.maxBytes else {
-            throw IngestError(.data, "nested data of one field exceeds \(output.maxBytes) bytes", reason: .textLimit(output.maxBytes))
+            throw IngestError(
+                .data, "nested data of one field exceeds \(output.maxBytes) bytes", reason: .textLimit(output.maxBytes))
         }
     }
 
@@ -98,7 +99,7 @@ final class JSONFieldHandler: ElementHandler {
         guard regionStart < 0 else { return }
         if isField, !output.bytes.isEmpty { output.bytes.removeAll(keepingCapacity: true) }
         regionStart = output.bytes.count
-        output.bytes.append(0)   // the byte kept free before the value
+        output.bytes.append(0)  // the byte kept free before the value
     }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
@@ -149,7 +150,8 @@ final class JSONFieldHandler: ElementHandler {
     /// name, an object otherwise (see ``ElementTreeHandler``).
     private func composeMarkup(text: TextBytes) {
         if attributes.isEmpty, text.isWhitespace, let first = children.first?.name.object,
-           children.allSatisfy({ $0.name.object === first }) {
+            children.allSatisfy({ $0.name.object === first })
+        {
             return compose(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), keys: false)
         }
         // Taken out of the output, not copied: the scratch has one owner while it grows.
@@ -255,15 +257,17 @@ extension JSONValue {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
             plainStart = index + 1
             switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])                 // \"
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])                 // \\
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])  // \"
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])  // \\
             case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
             case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
             default:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                out.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hex[Int(byte >> 4)], hex[Int(byte & 0xF)]
+                ])
             }
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))

@@ -27,7 +27,7 @@ extension JSONValue {
                     out.append(UInt8(ascii: "{"))
                     open.append(.object(members, written: 0))
                 default:
-                    value.write(into: &out, depth: 0)   // a scalar
+                    value.write(into: &out, depth: 0)  // a scalar
                 }
             }
             guard let innermost = open.popLast() else { return }

@@ -29,12 +29,15 @@ extension JSONPushParser {
 
     /// Reads one JSON value held in a string — a record's nested data — into
     /// `receiver`, by the same rules as JSON input. Nesting costs no stack.
-    package static func parseNested(_ text: String, into receiver: any ParseEventReceiver,
-                                    names: NameTable = NameTable()) throws {
+    package static func parseNested(
+        _ text: String, into receiver: any ParseEventReceiver,
+        names: NameTable = NameTable()
+    ) throws {
         var limits = ParseLimits(maxTextBytes: Int.max >> 1)
         limits.maxDepth = nestedMaxDepth
-        let parser = JSONPushParser(receiver: receiver, documentName: "", limits: limits, names: names,
-                                    bufferSize: 64, displayName: "nested JSON")
+        let parser = JSONPushParser(
+            receiver: receiver, documentName: "", limits: limits, names: names,
+            bufferSize: 64, displayName: "nested JSON")
         var text = text
         try text.withUTF8 { try parser.feed(UnsafeRawBufferPointer($0)) }
         try parser.finish()

@@ -26,7 +26,9 @@ extension JSONValue {
         return out
     }
 
-    private static func writePrettyMember(_ key: String, _ value: JSONValue, to out: inout String, indent: Int, width: Int) {
+    private static func writePrettyMember(
+        _ key: String, _ value: JSONValue, to out: inout String, indent: Int, width: Int
+    ) {
         let start = out.utf8.count
         out += String(repeating: " ", count: indent + 2)
         JSONValue.writeString(key, to: &out)

@@ -112,14 +112,16 @@ public indirect enum JSONValue: Equatable, Sendable {
         let hexDigits = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {
             switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])                 // \"
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])                 // \\
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])  // \"
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])  // \\
             case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
             case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
             case ..<0x20:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                out.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]
+                ])
             default: out.append(byte)
             }
         }

@@ -125,8 +125,10 @@ public final class RecordBatch {
 
     /// Adds a field to the record being built, its value `bytes` of `kind`.
     @inline(__always)
-    public func append(_ name: Name, _ kind: Kind, origin: Record.Field.Origin = .element,
-                       bytes: UnsafeRawBufferPointer) {
+    public func append(
+        _ name: Name, _ kind: Kind, origin: Record.Field.Origin = .element,
+        bytes: UnsafeRawBufferPointer
+    ) {
         if name.id >= namesByID.count || namesByID[name.id] !== name { hold(name) }
         let offset = reserve(bytes.count)
         if bytes.count > 0 { (arena + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
@@ -150,9 +152,11 @@ public final class RecordBatch {
         switch value {
         case .null: append(name, Kind.null, origin: origin)
         case .bool(let flag): append(name, flag ? .true : .false, origin: origin)
-        case .number(let number): append(name, number.kind == .integer ? .integer : .real, origin: origin, text: number.text)
+        case .number(let number):
+            append(name, number.kind == .integer ? .integer : .real, origin: origin, text: number.text)
         case .text(let text): append(name, .text, origin: origin, text: text)
-        case .json(let text, let shape): append(name, shape == .array ? .jsonArray : .jsonObject, origin: origin, text: text)
+        case .json(let text, let shape):
+            append(name, shape == .array ? .jsonArray : .jsonObject, origin: origin, text: text)
         case .data(let bytes): bytes.withUnsafeBytes { append(name, .data, origin: origin, bytes: $0) }
         }
     }
@@ -166,7 +170,8 @@ public final class RecordBatch {
         let old = fields[recordStart + index]
         let offset = reserve(bytes.count)
         if bytes.count > 0 { (arena + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
-        fields[recordStart + index] = Field(name: old.name, kind: kind, origin: old.origin, offset: offset, count: bytes.count)
+        fields[recordStart + index] = Field(
+            name: old.name, kind: kind, origin: old.origin, offset: offset, count: bytes.count)
     }
 
     /// The pending field `index`'s value, counted from the record's first.
@@ -185,11 +190,18 @@ public final class RecordBatch {
         if lastTable >= 0, tables[lastTable].hasSameBytes(as: table) {
             tableIndex = lastTable
         } else {
-            tableIndex = tables.firstIndex(where: { $0.hasSameBytes(as: table) }) ?? { tables.append(table); return tables.count - 1 }()
+            tableIndex =
+                tables.firstIndex(where: { $0.hasSameBytes(as: table) })
+                ?? {
+                    tables.append(table)
+                    return tables.count - 1
+                }()
             lastTable = tableIndex
         }
-        entries.append(Entry(table: tableIndex, firstField: recordStart, fieldCount: fields.count - recordStart,
-                             position: position))
+        entries.append(
+            Entry(
+                table: tableIndex, firstField: recordStart, fieldCount: fields.count - recordStart,
+                position: position))
         recordStart = fields.count
     }
 

@@ -7,13 +7,17 @@ public protocol RecordMapping: Sendable {
     /// Starts mapping one input of `format`, named `inputName` in messages, whose
     /// records go to `sink`; `limits` bound what one record may hold (nested data is
     /// bounded by ``ParseLimits/maxTextBytes`` like text).
-    func mapping(for format: InputFormat, inputName: String, limits: ParseLimits,
-                 into sink: any RecordSink) throws -> any DocumentMapping
+    func mapping(
+        for format: InputFormat, inputName: String, limits: ParseLimits,
+        into sink: any RecordSink
+    ) throws -> any DocumentMapping
 }
 
 extension RecordMapping {
     /// Starts mapping one input with the default limits.
-    public func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) throws -> any DocumentMapping {
+    public func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) throws
+        -> any DocumentMapping
+    {
         try mapping(for: format, inputName: inputName, limits: .default, into: sink)
     }
 }
@@ -65,8 +69,10 @@ public struct AutomaticRecordMapping: RecordMapping {
 
     /// An ``AutomaticMapping`` of one input, whose JSON record path is taken to
     /// start below the top-level value; it never throws.
-    public func mapping(for format: InputFormat, inputName: String, limits: ParseLimits,
-                        into sink: any RecordSink) -> any DocumentMapping {
+    public func mapping(
+        for format: InputFormat, inputName: String, limits: ParseLimits,
+        into sink: any RecordSink
+    ) -> any DocumentMapping {
         // JSON paths start below the top-level value, as ijson's do (`people/item`).
         let path = format == .xml ? recordPath : recordPath?.belowDocumentElement
         return AutomaticMapping(recordPath: path, sink: sink, format: format, limits: limits, table: table)

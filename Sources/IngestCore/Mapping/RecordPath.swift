@@ -15,7 +15,9 @@ public struct RecordPath: Equatable, Sendable, CustomStringConvertible {
         let steps = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let trimmed = steps.first == "" ? Array(steps.dropFirst()) : steps
         guard !trimmed.isEmpty, !trimmed.contains("") else {
-            throw IngestError(.usage, "record path \"\(text)\": expected element names separated by /, like people/person", reason: .invalidRecordPath(text))
+            throw IngestError(
+                .usage, "record path \"\(text)\": expected element names separated by /, like people/person",
+                reason: .invalidRecordPath(text))
         }
         self.steps = trimmed
         written = trimmed.joined(separator: "/")

@@ -127,7 +127,10 @@ public final class RecordPathSurvey {
             let distance = typed.map { Self.editDistance($0, written) }.min() ?? 0
             candidates.append((written, distance, path.count))
         }
-        candidates.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.count != $1.count ? $0.count > $1.count : $0.path < $1.path }
+        candidates.sort {
+            $0.distance != $1.distance
+                ? $0.distance < $1.distance : $0.count != $1.count ? $0.count > $1.count : $0.path < $1.path
+        }
         return candidates.prefix(limit).map(\.path)
     }
 

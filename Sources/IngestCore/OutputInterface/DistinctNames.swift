@@ -58,7 +58,9 @@ package struct DistinctNames {
     /// ``take(_:)``): `name` itself, else the first free of `name_2`, `name_3`….
     /// `fitted` shortens a candidate to the output's longest name, leaving room for
     /// the given number of bytes of suffix.
-    package func choose(for name: String, fitted: (_ name: String, _ reserving: Int) -> String = { name, _ in name }) -> Choice {
+    package func choose(for name: String, fitted: (_ name: String, _ reserving: Int) -> String = { name, _ in name })
+        -> Choice
+    {
         var candidate = fitted(name, 0)
         var suffix = 2
         while true {
@@ -67,7 +69,9 @@ package struct DistinctNames {
                 if !takenExisting.contains(bytes) { return Choice(name: candidate, exists: true) }
             } else {
                 let key = compared(candidate)
-                if !taken.contains(key), !existingCompared.contains(key) { return Choice(name: candidate, exists: false) }
+                if !taken.contains(key), !existingCompared.contains(key) {
+                    return Choice(name: candidate, exists: false)
+                }
             }
             let tail = "_\(suffix)"
             candidate = fitted(name, tail.utf8.count) + tail

@@ -58,10 +58,12 @@ public final class CountingSink: RecordSink {
         try downstream?.write(record)
         recordCount += 1
         if lastTable < 0 || !tables[lastTable].name.hasSameBytes(as: record.table) {
-            lastTable = tables.firstIndex { $0.name.hasSameBytes(as: record.table) } ?? {
-                tables.append((record.table, 0))
-                return tables.count - 1
-            }()
+            lastTable =
+                tables.firstIndex { $0.name.hasSameBytes(as: record.table) }
+                ?? {
+                    tables.append((record.table, 0))
+                    return tables.count - 1
+                }()
         }
         tables[lastTable].records += 1
     }
@@ -74,10 +76,12 @@ public final class CountingSink: RecordSink {
         for entry in batch.entries {
             let table = batch.tables[entry.table]
             if lastTable < 0 || !tables[lastTable].name.hasSameBytes(as: table) {
-                lastTable = tables.firstIndex { $0.name.hasSameBytes(as: table) } ?? {
-                    tables.append((table, 0))
-                    return tables.count - 1
-                }()
+                lastTable =
+                    tables.firstIndex { $0.name.hasSameBytes(as: table) }
+                    ?? {
+                        tables.append((table, 0))
+                        return tables.count - 1
+                    }()
             }
             tables[lastTable].records += 1
         }

@@ -39,15 +39,18 @@ public protocol StoredRowReader {
     /// first.
     ///
     /// - Throws: what ``storedRows(in:columns:matching:)`` throws, and what `body` throws.
-    func forEachStoredRow(in table: String, columns: [String], matching: [String: FieldValue],
-                          _ body: ([FieldValue]) throws -> Void) throws
+    func forEachStoredRow(
+        in table: String, columns: [String], matching: [String: FieldValue],
+        _ body: ([FieldValue]) throws -> Void) throws
 }
 
 extension StoredRowReader {
     /// Collects the rows with ``storedRows(in:columns:matching:)``, then calls `body`
     /// with each.
-    public func forEachStoredRow(in table: String, columns: [String], matching: [String: FieldValue],
-                                 _ body: ([FieldValue]) throws -> Void) throws {
+    public func forEachStoredRow(
+        in table: String, columns: [String], matching: [String: FieldValue],
+        _ body: ([FieldValue]) throws -> Void
+    ) throws {
         for row in try storedRows(in: table, columns: columns, matching: matching) { try body(row) }
     }
 }

@@ -87,9 +87,11 @@ public struct TableDesign: Sendable, Equatable {
         public var randomKey: Bool
 
         /// A table called `name`; every argument but the columns defaults to none.
-        public init(name: String, columns: [Column], primaryKey: [String] = [], unique: [[String]] = [],
-                    indexes: [[String]] = [], foreignKey: ForeignKey? = nil, childTables: [String] = [],
-                    randomKey: Bool = false) {
+        public init(
+            name: String, columns: [Column], primaryKey: [String] = [], unique: [[String]] = [],
+            indexes: [[String]] = [], foreignKey: ForeignKey? = nil, childTables: [String] = [],
+            randomKey: Bool = false
+        ) {
             self.randomKey = randomKey
             self.name = name
             self.columns = columns

@@ -28,8 +28,10 @@ public struct TableKeys: Sendable, Equatable {
     /// Fails (`.data`) when a record does not give every column of `keyColumns` (the
     /// table's names for them) a value other than null: `fields` are the record's,
     /// `columnOfField` the column of each, `columnIndex` finds a key column's index.
-    package func check(_ keyColumns: [String], of table: String, fields: ArraySlice<RecordBatch.Field>, columnOfField: [Int],
-                       columnIndex: (String) -> Int?, position: SourcePosition?) throws {
+    package func check(
+        _ keyColumns: [String], of table: String, fields: ArraySlice<RecordBatch.Field>, columnOfField: [Int],
+        columnIndex: (String) -> Int?, position: SourcePosition?
+    ) throws {
         for column in keyColumns {
             let field = columnIndex(column).flatMap { index in columnOfField.firstIndex(of: index) }
             guard let field, fields[fields.startIndex + field].kind != .null else {
@@ -40,9 +42,14 @@ public struct TableKeys: Sendable, Equatable {
 
     /// A record without a value for key column `column` of `table`.
     package func missing(_ column: String, table: String, fields: [String], position: SourcePosition?) -> IngestError {
-        let has = fields.isEmpty ? "it has no fields" : "its fields: \(fields.prefix(10).joined(separator: ", "))\(fields.count > 10 ? ", …" : "")"
-        return IngestError(.data, "the record has no value for \(column), a column of the primary key of \(table) (--pk \(primaryKey.joined(separator: ","))); \(has)",
-                           position: position)
+        let has =
+            fields.isEmpty
+            ? "it has no fields"
+            : "its fields: \(fields.prefix(10).joined(separator: ", "))\(fields.count > 10 ? ", …" : "")"
+        return IngestError(
+            .data,
+            "the record has no value for \(column), a column of the primary key of \(table) (--pk \(primaryKey.joined(separator: ","))); \(has)",
+            position: position)
     }
 
     /// A table already in the database whose primary key, `stored` (empty for
@@ -50,11 +57,15 @@ public struct TableKeys: Sendable, Equatable {
     package func mismatch(stored: [String], table: String) -> IngestError {
         let has = stored.isEmpty ? "has no primary key" : "has the primary key (\(stored.joined(separator: ", ")))"
         let fix = stored.isEmpty ? "only for a table the import creates" : stored.joined(separator: ",")
-        return IngestError(.output, "the existing table \(table) \(has), not (\(primaryKey.joined(separator: ", "))) as --pk says: give --pk \(fix)")
+        return IngestError(
+            .output,
+            "the existing table \(table) \(has), not (\(primaryKey.joined(separator: ", "))) as --pk says: give --pk \(fix)"
+        )
     }
 
     /// `id=7, region=eu`: a record's key, for messages.
     package static func describe(_ values: [(column: String, value: String)]) -> String {
-        values.map { "\($0.column)=\($0.value.count > 80 ? String($0.value.prefix(80)) + "…" : $0.value)" }.joined(separator: ", ")
+        values.map { "\($0.column)=\($0.value.count > 80 ? String($0.value.prefix(80)) + "…" : $0.value)" }.joined(
+            separator: ", ")
     }
 }

@@ -33,8 +33,10 @@ public struct JSONParser: StreamingParser {
 
     /// A JSON parser whose top-level value is the element `documentName`; with
     /// `lines`, the input is a sequence of values.
-    public init(documentName: String, lines: Bool = false, limits: ParseLimits = .default,
-                chunkSize: Int = defaultChunkSize) {
+    public init(
+        documentName: String, lines: Bool = false, limits: ParseLimits = .default,
+        chunkSize: Int = defaultChunkSize
+    ) {
         self.documentName = documentName
         self.lines = lines
         self.limits = limits
@@ -45,14 +47,17 @@ public struct JSONParser: StreamingParser {
     /// delivers its events to `receiver`; `progress` hears the bytes read after each
     /// chunk. Throws `.data` with the position for malformed JSON or a passed limit,
     /// `.io` when reading fails, and whatever `receiver` throws.
-    public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
-                      progress: ((Int) -> Void)? = nil) throws {
+    public func parse(
+        _ input: any ByteSource, into receiver: any ParseEventReceiver,
+        progress: ((Int) -> Void)? = nil
+    ) throws {
         // Reads straight into the push parser's buffer: no copy between the two.
         let parser = makeJSONPushParser(receiver: receiver, displayName: input.displayName)
         var consumed = 0
         while true {
             let space = parser.writableSpace(minimum: chunkSize)
-            let count = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: space[..<min(space.count, chunkSize)]))
+            let count = try input.read(
+                into: UnsafeMutableRawBufferPointer(rebasing: space[..<min(space.count, chunkSize)]))
             guard count > 0 else { break }
             consumed += count
             try parser.commit(count)
@@ -67,7 +72,8 @@ public struct JSONParser: StreamingParser {
     }
 
     private func makeJSONPushParser(receiver: any ParseEventReceiver, displayName: String) -> JSONPushParser {
-        JSONPushParser(receiver: receiver, documentName: documentName, lines: lines, limits: limits,
-                       bufferSize: chunkSize, displayName: displayName)
+        JSONPushParser(
+            receiver: receiver, documentName: documentName, lines: lines, limits: limits,
+            bufferSize: chunkSize, displayName: displayName)
     }
 }

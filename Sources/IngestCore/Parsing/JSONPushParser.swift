@@ -98,9 +98,11 @@ public final class JSONPushParser: PushParser {
     ///   - bufferSize: the initial size of the buffer bytes are read into; it grows
     ///     when a token cut by its end or ``writableSpace(minimum:)`` needs more.
     ///   - displayName: the input's name in error messages.
-    public init(receiver: any ParseEventReceiver, documentName: String, lines: Bool = false,
-                limits: ParseLimits = .default, names: NameTable = NameTable(),
-                bufferSize: Int = defaultChunkSize, displayName: String = "<memory>") {
+    public init(
+        receiver: any ParseEventReceiver, documentName: String, lines: Bool = false,
+        limits: ParseLimits = .default, names: NameTable = NameTable(),
+        bufferSize: Int = defaultChunkSize, displayName: String = "<memory>"
+    ) {
         self.receiver = receiver
         self.displayName = displayName
         self.names = names
@@ -143,7 +145,8 @@ public final class JSONPushParser: PushParser {
     public func writableSpace(minimum: Int = defaultChunkSize) -> UnsafeMutableRawBufferPointer {
         if start > 0 {
             let kept = end - start
-            if kept > 0 { UnsafeMutableRawPointer(storage).copyMemory(from: storage + start, byteCount: kept) }   // memmove
+            // Overlapping ranges: copyMemory moves as memmove does.
+            if kept > 0 { UnsafeMutableRawPointer(storage).copyMemory(from: storage + start, byteCount: kept) }
             base += start
             end = kept
             start = 0
@@ -183,7 +186,10 @@ public final class JSONPushParser: PushParser {
             if !sawValue { try receiver.startElement(documentName, kind: .array, at: here(start)) }
             try receiver.endElement(documentName, at: here(start))
         } else if state != .done {
-            throw error(sawValue ? "the input ends inside the document (\(expectation))" : "no JSON value: the input is empty or blank", at: here(start))
+            throw error(
+                sawValue
+                    ? "the input ends inside the document (\(expectation))"
+                    : "no JSON value: the input is empty or blank", at: here(start))
         }
     }
 
@@ -194,9 +200,13 @@ public final class JSONPushParser: PushParser {
     private func run(final: Bool) throws {
         if start == 0, base == 0, end >= 2 {
             if end >= 3, storage[0] == 0xEF, storage[1] == 0xBB, storage[2] == 0xBF {
-                start = 3   // UTF-8 byte order mark
-            } else if storage[0] == 0 || storage[1] == 0 || (storage[0] == 0xFE && storage[1] == 0xFF) || (storage[0] == 0xFF && storage[1] == 0xFE) {
-                throw error("the input looks like UTF-16 or UTF-32, but JSON must be UTF-8 (convert it first, e.g. iconv -f UTF-16 -t UTF-8)", at: .start)
+                start = 3  // UTF-8 byte order mark
+            } else if storage[0] == 0 || storage[1] == 0 || (storage[0] == 0xFE && storage[1] == 0xFF)
+                || (storage[0] == 0xFF && storage[1] == 0xFE)
+            {
+                throw error(
+                    "the input looks like UTF-16 or UTF-32, but JSON must be UTF-8 (convert it first, e.g. iconv -f UTF-16 -t UTF-8)",
+                    at: .start)
             }
         }
         switch pending {
@@ -215,11 +225,22 @@ public final class JSONPushParser: PushParser {
             // White space.
             while p < e {
                 let byte = buffer[p]
-                if byte == 0x20 || byte == 0x09 || byte == 0x0D { p += 1; continue }
-                if byte == 0x0A { p += 1; line += 1; lineStart = base + p; continue }
+                if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                    p += 1
+                    continue
+                }
+                if byte == 0x0A {
+                    p += 1
+                    line += 1
+                    lineStart = base + p
+                    continue
+                }
                 break
             }
-            guard p < e else { start = p; return }
+            guard p < e else {
+                start = p
+                return
+            }
             let byte = buffer[p]
             switch state {
             case .value, .valueOrArrayEnd:
@@ -234,12 +255,16 @@ public final class JSONPushParser: PushParser {
                     let object = byte == UInt8(ascii: "{")
                     let name = valueName
                     guard valueDepth <= limits.maxDepth else {
-                        throw error("nested deeper than \(limits.maxDepth) levels", at: here(p), reason: .depthLimit(limits.maxDepth))
+                        throw error(
+                            "nested deeper than \(limits.maxDepth) levels", at: here(p),
+                            reason: .depthLimit(limits.maxDepth))
                     }
                     try openDocumentIfNeeded(at: p)
                     isObject.append(object)
                     containerNames.append(name)
-                    try name._withUnsafeGuaranteedRef { try receiver.startElement($0, kind: object ? .object : .array, at: here(p)) }
+                    try name._withUnsafeGuaranteedRef {
+                        try receiver.startElement($0, kind: object ? .object : .array, at: here(p))
+                    }
                     p += 1
                     state = object ? .keyOrObjectEnd : .valueOrArrayEnd
                 case UInt8(ascii: "\""):
@@ -291,7 +316,9 @@ public final class JSONPushParser: PushParser {
                     throw unexpected(at: p)
                 }
             case .done:
-                throw error("unexpected \(describe(byte)) after the end of the document", at: here(p), reason: .moreThanOneJSONDocument)
+                throw error(
+                    "unexpected \(describe(byte)) after the end of the document", at: here(p),
+                    reason: .moreThanOneJSONDocument)
             }
         }
     }
@@ -337,7 +364,8 @@ public final class JSONPushParser: PushParser {
     @inline(__always)
     private func emitScalar(_ kind: ContentKind, _ text: UnsafeBufferPointer<UInt8>) throws {
         guard valueDepth <= limits.maxDepth else {
-            throw error("nested deeper than \(limits.maxDepth) levels", at: tokenPosition, reason: .depthLimit(limits.maxDepth))
+            throw error(
+                "nested deeper than \(limits.maxDepth) levels", at: tokenPosition, reason: .depthLimit(limits.maxDepth))
         }
         try openDocumentIfNeeded(at: tokenPosition.byteOffset - base)
         try valueName._withUnsafeGuaranteedRef { try receiver.scalar($0, kind: kind, text: text, at: tokenPosition) }
@@ -370,7 +398,7 @@ public final class JSONPushParser: PushParser {
                 return false
             }
             switch classes[Int(buffer[p])] {
-            case 1:   // the closing quote
+            case 1:  // the closing quote
                 if inScratch {
                     try keep(buffer + run, p - run)
                     try scratch.withUnsafeBufferPointer { try stringEnded($0) }
@@ -379,7 +407,7 @@ public final class JSONPushParser: PushParser {
                 }
                 start = p + 1
                 return true
-            case 2:   // an escape
+            case 2:  // an escape
                 try keep(buffer + run, p - run)
                 guard let next = try escape(at: p, final: final) else {
                     start = p
@@ -388,7 +416,9 @@ public final class JSONPushParser: PushParser {
                 p = next
                 run = p
             case 3:
-                throw error("control character U+\(hex(UInt32(buffer[p]), 4)) in a string (write it as an escape such as \\n or \\u\(hex(UInt32(buffer[p]), 4)))", at: here(p))
+                throw error(
+                    "control character U+\(hex(UInt32(buffer[p]), 4)) in a string (write it as an escape such as \\n or \\u\(hex(UInt32(buffer[p]), 4)))",
+                    at: here(p))
             default:  // the first byte of a multi-byte UTF-8 sequence
                 let length = try utf8SequenceLength(at: p, final: final)
                 if length == 0 {
@@ -410,14 +440,18 @@ public final class JSONPushParser: PushParser {
             scratch.removeAll(keepingCapacity: true)
         }
         guard scratch.count + count <= limits.maxTextBytes else {
-            throw error("a string longer than \(limits.maxTextBytes) bytes", at: tokenPosition, reason: .textLimit(limits.maxTextBytes))
+            throw error(
+                "a string longer than \(limits.maxTextBytes) bytes", at: tokenPosition,
+                reason: .textLimit(limits.maxTextBytes))
         }
         scratch.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }
 
     private func stringEnded(_ text: UnsafeBufferPointer<UInt8>) throws {
         guard text.count <= limits.maxTextBytes else {
-            throw error("a string longer than \(limits.maxTextBytes) bytes", at: tokenPosition, reason: .textLimit(limits.maxTextBytes))
+            throw error(
+                "a string longer than \(limits.maxTextBytes) bytes", at: tokenPosition,
+                reason: .textLimit(limits.maxTextBytes))
         }
         let wasKey = pending == .key
         pending = .none
@@ -462,18 +496,25 @@ public final class JSONPushParser: PushParser {
             if unit >= 0xD800, unit < 0xDC00 {
                 guard available >= 12 || final else { return nil }
                 guard available >= 12, buffer[p + 6] == UInt8(ascii: "\\"), buffer[p + 7] == UInt8(ascii: "u"),
-                      let low = hexQuad(at: p + 8), low >= 0xDC00, low < 0xE000 else {
-                    throw error("lone surrogate \\u\(hex(UInt32(unit), 4)): a high surrogate must be followed by a \\u escape of a low surrogate", at: here(p))
+                    let low = hexQuad(at: p + 8), low >= 0xDC00, low < 0xE000
+                else {
+                    throw error(
+                        "lone surrogate \\u\(hex(UInt32(unit), 4)): a high surrogate must be followed by a \\u escape of a low surrogate",
+                        at: here(p))
                 }
                 scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
                 after = p + 12
             } else if unit >= 0xDC00, unit < 0xE000 {
-                throw error("lone surrogate \\u\(hex(UInt32(unit), 4)): a low surrogate without a high one before it", at: here(p))
+                throw error(
+                    "lone surrogate \\u\(hex(UInt32(unit), 4)): a low surrogate without a high one before it",
+                    at: here(p))
             }
             try appendUTF8(scalar)
             return after
         default:
-            throw error("invalid escape \\\(describeEscape(buffer[p + 1])) (JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", at: here(p))
+            throw error(
+                "invalid escape \\\(describeEscape(buffer[p + 1])) (JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+                at: here(p))
         }
         var byte = decoded
         try withUnsafePointer(to: &byte) { try keep($0, 1) }
@@ -484,15 +525,24 @@ public final class JSONPushParser: PushParser {
         var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         let count: Int
         switch scalar {
-        case ..<0x80: bytes.0 = UInt8(scalar); count = 1
+        case ..<0x80:
+            bytes.0 = UInt8(scalar)
+            count = 1
         case ..<0x800:
-            bytes.0 = UInt8(0xC0 | (scalar >> 6)); bytes.1 = UInt8(0x80 | (scalar & 0x3F)); count = 2
+            bytes.0 = UInt8(0xC0 | (scalar >> 6))
+            bytes.1 = UInt8(0x80 | (scalar & 0x3F))
+            count = 2
         case ..<0x10000:
-            bytes.0 = UInt8(0xE0 | (scalar >> 12)); bytes.1 = UInt8(0x80 | ((scalar >> 6) & 0x3F))
-            bytes.2 = UInt8(0x80 | (scalar & 0x3F)); count = 3
+            bytes.0 = UInt8(0xE0 | (scalar >> 12))
+            bytes.1 = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+            bytes.2 = UInt8(0x80 | (scalar & 0x3F))
+            count = 3
         default:
-            bytes.0 = UInt8(0xF0 | (scalar >> 18)); bytes.1 = UInt8(0x80 | ((scalar >> 12) & 0x3F))
-            bytes.2 = UInt8(0x80 | ((scalar >> 6) & 0x3F)); bytes.3 = UInt8(0x80 | (scalar & 0x3F)); count = 4
+            bytes.0 = UInt8(0xF0 | (scalar >> 18))
+            bytes.1 = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+            bytes.2 = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+            bytes.3 = UInt8(0x80 | (scalar & 0x3F))
+            count = 4
         }
         try withUnsafeBytes(of: &bytes) { try keep($0.baseAddress!.assumingMemoryBound(to: UInt8.self), count) }
     }
@@ -522,12 +572,20 @@ public final class JSONPushParser: PushParser {
         var low: UInt8 = 0x80, high: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: throw error("invalid UTF-8: byte 0x\(hex(UInt32(lead), 2)) cannot start a character", at: here(p))
         }
         let available = end - p
@@ -565,14 +623,26 @@ public final class JSONPushParser: PushParser {
             let isDigit = byte &- UInt8(ascii: "0") < 10
             switch state {
             case 0:  // start
-                if byte == UInt8(ascii: "-") { state = 1 } else if byte == UInt8(ascii: "0") { state = 2 } else { state = 3 }
+                if byte == UInt8(ascii: "-") {
+                    state = 1
+                } else if byte == UInt8(ascii: "0") {
+                    state = 2
+                } else {
+                    state = 3
+                }
             case 1:  // after '-'
                 guard isDigit else { break scan }
                 state = byte == UInt8(ascii: "0") ? 2 : 3
             case 2, 3:  // after a leading 0 / in the integer part
                 if isDigit, state == 3 { break }
                 if isDigit { throw error("a number cannot have a leading zero", at: tokenPosition) }
-                if byte == UInt8(ascii: ".") { state = 4 } else if byte | 0x20 == UInt8(ascii: "e") { state = 6 } else { break scan }
+                if byte == UInt8(ascii: ".") {
+                    state = 4
+                } else if byte | 0x20 == UInt8(ascii: "e") {
+                    state = 6
+                } else {
+                    break scan
+                }
             case 4:  // after '.'
                 guard isDigit else { break scan }
                 state = 5
@@ -580,7 +650,13 @@ public final class JSONPushParser: PushParser {
                 if isDigit { break }
                 if byte | 0x20 == UInt8(ascii: "e") { state = 6 } else { break scan }
             case 6:  // after 'e'
-                if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") { state = 7 } else if isDigit { state = 8 } else { break scan }
+                if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
+                    state = 7
+                } else if isDigit {
+                    state = 8
+                } else {
+                    break scan
+                }
             case 7:  // after the exponent's sign
                 guard isDigit else { break scan }
                 state = 8
@@ -599,7 +675,9 @@ public final class JSONPushParser: PushParser {
             return false
         }
         guard state == 2 || state == 3 || state == 5 || state == 8 else {
-            let what = state == 1 ? "a digit after '-'" : state == 4 ? "a digit after the decimal point" : "a digit in the exponent"
+            let what =
+                state == 1
+                ? "a digit after '-'" : state == 4 ? "a digit after the decimal point" : "a digit in the exponent"
             throw error("malformed number: expected \(what)", at: p < e ? here(p) : tokenPosition)
         }
         if p < e, Self.continuesToken(buffer[p]) {
@@ -615,14 +693,14 @@ public final class JSONPushParser: PushParser {
     /// Letters, digits and such cannot follow a number or literal directly.
     private static func continuesToken(_ byte: UInt8) -> Bool {
         !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ",")
-          || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "\"")
-          || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{"))
+            || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "\"")
+            || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{"))
     }
 
     // MARK: Literals
 
     private static let literals: [(text: [UInt8], kind: ContentKind)] = [
-        (Array("true".utf8), .boolean), (Array("false".utf8), .boolean), (Array("null".utf8), .null),
+        (Array("true".utf8), .boolean), (Array("false".utf8), .boolean), (Array("null".utf8), .null)
     ]
 
     /// `true`, `false` or `null` at `p`.
@@ -633,19 +711,27 @@ public final class JSONPushParser: PushParser {
         let count = entry.text.count
         let available = end - p
         for i in 0..<min(count, available) where buffer[p + i] != entry.text[i] {
-            throw error("unexpected \(describe(buffer[p + i])) (expected \(String(decoding: entry.text, as: UTF8.self)))", at: here(p + i))
+            throw error(
+                "unexpected \(describe(buffer[p + i])) (expected \(String(decoding: entry.text, as: UTF8.self)))",
+                at: here(p + i))
         }
         if available < count {
-            if final { throw error("the input ends inside \(String(decoding: entry.text, as: UTF8.self))", at: here(p)) }
+            if final {
+                throw error("the input ends inside \(String(decoding: entry.text, as: UTF8.self))", at: here(p))
+            }
             start = p
             return false
         }
         if available > count, Self.continuesToken(buffer[p + count]) {
-            throw error("unexpected \(describe(buffer[p + count])) after \(String(decoding: entry.text, as: UTF8.self))", at: here(p + count))
+            throw error(
+                "unexpected \(describe(buffer[p + count])) after \(String(decoding: entry.text, as: UTF8.self))",
+                at: here(p + count))
         }
         pending = .none
-        let text = entry.kind == .null ? UnsafeBufferPointer(start: buffer + p, count: 0)
-                                        : UnsafeBufferPointer(start: buffer + p, count: count)
+        let text =
+            entry.kind == .null
+            ? UnsafeBufferPointer(start: buffer + p, count: 0)
+            : UnsafeBufferPointer(start: buffer + p, count: count)
         try emitScalar(entry.kind, text)
         start = p + count
         return true
@@ -659,7 +745,8 @@ public final class JSONPushParser: PushParser {
         return SourcePosition(line: line, column: offset - lineStart + 1, byteOffset: offset)
     }
 
-    private func error(_ message: String, at position: SourcePosition, reason: IngestError.Reason? = nil) -> IngestError {
+    private func error(_ message: String, at position: SourcePosition, reason: IngestError.Reason? = nil) -> IngestError
+    {
         IngestError(.data, message, position: position, reason: reason)
     }
 

@@ -10,8 +10,9 @@ public protocol StreamingParser {
 
     /// Parses all of `input`, sending events to `receiver`. `progress` is called after
     /// each chunk with the number of input bytes consumed so far.
-    func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
-               progress: ((Int) -> Void)?) throws
+    func parse(
+        _ input: any ByteSource, into receiver: any ParseEventReceiver,
+        progress: ((Int) -> Void)?) throws
 
     /// A push parser with this parser's settings, sending events to `receiver`;
     /// errors name the input `displayName`.
@@ -21,8 +22,10 @@ public protocol StreamingParser {
 extension StreamingParser {
     /// Parses a complete document held in memory, in pieces of ``chunkSize`` bytes
     /// (for tests and small inputs).
-    public func parse(bytes: some Collection<UInt8>, into receiver: any ParseEventReceiver,
-                      displayName: String = "<memory>") throws {
+    public func parse(
+        bytes: some Collection<UInt8>, into receiver: any ParseEventReceiver,
+        displayName: String = "<memory>"
+    ) throws {
         let parser = try makePushParser(receiver: receiver, displayName: displayName)
         let bytes = Array(bytes)
         try bytes.withUnsafeBytes { raw in

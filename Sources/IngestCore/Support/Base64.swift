@@ -23,7 +23,9 @@ package enum Base64 {
     /// Writes the base64 text of `input` to the start of `output`, which holds at
     /// least ``encodedCount(_:)`` bytes; returns how many it wrote.
     @discardableResult
-    package static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    package static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+        -> Int
+    {
         precondition(output.count >= encodedCount(input.count), "base64 output buffer too small")
         let table = UnsafeBufferPointer(start: alphabet.utf8Start, count: 64)
         let padding = UInt8(ascii: "=")

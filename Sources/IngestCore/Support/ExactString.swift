@@ -49,8 +49,10 @@ extension String {
 @inlinable package func bytesEqual(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
     var offset = 0
     while offset &+ 8 <= count {
-        guard first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+        guard
+            first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        else { return false }
         offset &+= 8
     }
     while offset < count {

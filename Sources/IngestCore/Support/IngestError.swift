@@ -126,8 +126,10 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
 
     /// An error of `kind` saying `message`, about `file` at `position` when they are
     /// known, with a `reason` a program can act on.
-    public init(_ kind: Kind, _ message: String, file: String? = nil, position: SourcePosition? = nil,
-                reason: Reason? = nil) {
+    public init(
+        _ kind: Kind, _ message: String, file: String? = nil, position: SourcePosition? = nil,
+        reason: Reason? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.file = file

@@ -34,15 +34,15 @@ public struct PlistDate: Equatable, Hashable, Sendable {
             return value
         }
         guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+            let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+            year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
         var seconds = 0
         if bytes.count == 20 {
             guard bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-                  bytes[19] == UInt8(ascii: "Z"),
-                  let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-                  hour < 24, minute < 60, second < 60
+                bytes[19] == UInt8(ascii: "Z"),
+                let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+                hour < 24, minute < 60, second < 60
             else { return nil }
             seconds = hour * 3600 + minute * 60 + second
         }

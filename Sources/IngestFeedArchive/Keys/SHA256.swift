@@ -56,8 +56,10 @@ struct SHA256 {
         withUnsafeBytes(of: bitLength.bigEndian) { copy.update($0) }
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
-        for word in [copy.state.0, copy.state.1, copy.state.2, copy.state.3,
-                     copy.state.4, copy.state.5, copy.state.6, copy.state.7] {
+        for word in [
+            copy.state.0, copy.state.1, copy.state.2, copy.state.3,
+            copy.state.4, copy.state.5, copy.state.6, copy.state.7
+        ] {
             withUnsafeBytes(of: word.bigEndian) { digest.append(contentsOf: $0) }
         }
         return digest
@@ -71,7 +73,7 @@ struct SHA256 {
         0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
         0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
         0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2
     ]
 
     /// Mixes one 64-byte block into the state.
@@ -96,8 +98,10 @@ struct SHA256 {
                     (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
                 }
             }
-            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                     state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+            state = (
+                state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h
+            )
         }
     }
 }

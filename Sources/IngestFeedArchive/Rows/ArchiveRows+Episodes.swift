@@ -66,7 +66,8 @@ extension ArchiveRows {
         }
         for soundbite in podcast.soundbites {
             guard let startTime = soundbite.startTime, let duration = soundbite.duration,
-                  soundbites.insert([startTime, duration]).inserted else { continue }
+                soundbites.insert([startTime, duration]).inserted
+            else { continue }
             start(FeedArchive.Table.soundbites)
             add("item_id", .integer(id))
             add("start_seconds", Self.real(startTime))
@@ -86,8 +87,10 @@ extension ArchiveRows {
 
     /// Writes `persons` as rows of `table` (`persons` or `show_persons`) under the
     /// parent's key, each name and role once.
-    private func write(_ persons: [PodcastPerson], in table: String, parent: (column: String, id: Int64),
-                       to sink: any RecordSink) throws {
+    private func write(
+        _ persons: [PodcastPerson], in table: String, parent: (column: String, id: Int64),
+        to sink: any RecordSink
+    ) throws {
         var people: Set<[String]> = []
         for person in persons where people.insert([person.name, person.role ?? ""]).inserted {
             start(table)
@@ -103,8 +106,10 @@ extension ArchiveRows {
 
     /// Writes `funding` as rows of `table` (`funding` or `show_funding`) under the
     /// parent's key, each URL once.
-    private func write(_ funding: [PodcastFunding], in table: String, parent: (column: String, id: Int64),
-                       to sink: any RecordSink) throws {
+    private func write(
+        _ funding: [PodcastFunding], in table: String, parent: (column: String, id: Int64),
+        to sink: any RecordSink
+    ) throws {
         var urls: Set<String> = []
         for entry in funding where urls.insert(entry.url).inserted {
             start(table)
@@ -119,15 +124,18 @@ extension ArchiveRows {
     /// them, from the `extensions` JSON its `feeds` row holds (`stored`).
     func writeShowChildren(stored extensions: String, id: Int64, to sink: any RecordSink) throws {
         guard let tree = try? JSONDecoder().decode(StoredExtensionTree.self, from: Data(extensions.utf8)),
-              let podcast = tree.extensions?["podcast"] else { return }
+            let podcast = tree.extensions?["podcast"]
+        else { return }
         try writeShowChildren(of: PodcastFeedExtension(podcast), id: id, to: sink)
     }
 
     /// Writes again the episode columns and child rows of an item stored before the
     /// archive kept them, from the `extensions` JSON it stored (`stored`); its other
     /// columns stay.
-    func writeEpisodeColumns(stored extensions: String, id: Int64, feedID: Int64, contentHash: Int64,
-                             to sink: any RecordSink) throws {
+    func writeEpisodeColumns(
+        stored extensions: String, id: Int64, feedID: Int64, contentHash: Int64,
+        to sink: any RecordSink
+    ) throws {
         guard let item = Self.item(fromStoredExtensions: extensions) else { return }
         start(FeedArchive.Table.items)
         add("feed_id", .integer(feedID))

@@ -37,8 +37,10 @@ final class ArchiveRows {
     /// Writes the `feeds` row of `feed` read as `fetch`, to be fetched next at
     /// `nextFetch`; returns it by column.
     @discardableResult
-    func writeFeed(_ feed: Feed, id: Int64, source: String, fetch: FeedFetch, nextFetch: Date,
-                   to sink: any RecordSink) throws -> [String: FieldValue] {
+    func writeFeed(
+        _ feed: Feed, id: Int64, source: String, fetch: FeedFetch, nextFetch: Date,
+        to sink: any RecordSink
+    ) throws -> [String: FieldValue] {
         start(FeedArchive.Table.feeds)
         add("id", .integer(id))
         add("source", source)
@@ -61,8 +63,11 @@ final class ArchiveRows {
         add("published_at", feed.publishedParsed?.rfc3339)
         add("well_formed", .bool(feed.wellFormed))
         add("first_error", feed.firstError.map { "\($0.line):\($0.column): \($0.message)" })
-        add("extensions", Self.extensions(dublinCore: feed.dublinCore?.gofeedJSONValue, iTunes: feed.iTunes?.gofeedJSONValue,
-                                          extensions: feed.extensions, custom: [:]))
+        add(
+            "extensions",
+            Self.extensions(
+                dublinCore: feed.dublinCore?.gofeedJSONValue, iTunes: feed.iTunes?.gofeedJSONValue,
+                extensions: feed.extensions, custom: [:]))
         add("etag", fetch.etag)
         add("last_modified", fetch.lastModified)
         add("last_fetched", Self.timestamp(fetch.date))
@@ -95,8 +100,10 @@ final class ArchiveRows {
     /// the status if there was a response, what went wrong (`error`; `nil` for a
     /// 304), the failures in a row and the next fetch. The validators and
     /// everything read before stay.
-    func writeFetch(stored: StoredFeed?, id: Int64, source: String, fetch: FeedFetch, error: String?, failures: Int,
-                    nextFetch: Date, to sink: any RecordSink) throws -> [String: FieldValue] {
+    func writeFetch(
+        stored: StoredFeed?, id: Int64, source: String, fetch: FeedFetch, error: String?, failures: Int,
+        nextFetch: Date, to sink: any RecordSink
+    ) throws -> [String: FieldValue] {
         var row = stored?.row ?? [:]
         row["id"] = .integer(id)
         row["source"] = .text(stored?.source ?? source)
@@ -112,8 +119,10 @@ final class ArchiveRows {
     /// Writes the categories of the subscription list a `feeds` row is in, and only
     /// them, so that a fetch another run records meanwhile stays whole; a source never
     /// archived gets a row that says only that. Returns the columns written.
-    func writeSubscription(stored: StoredFeed?, id: Int64, source: String, categories: [String],
-                           to sink: any RecordSink) throws -> [String: FieldValue] {
+    func writeSubscription(
+        stored: StoredFeed?, id: Int64, source: String, categories: [String],
+        to sink: any RecordSink
+    ) throws -> [String: FieldValue] {
         start(FeedArchive.Table.feeds)
         add("id", .integer(id))
         add("source", stored?.source ?? source)
@@ -135,8 +144,10 @@ final class ArchiveRows {
     // MARK: - items
 
     /// Writes the `items` row of `item` and its children.
-    func writeItem(_ item: FeedItem, extensions: FieldValue, id: Int64, feedID: Int64, contentHash: Int64,
-                   firstSeen: String, now: String, to sink: any RecordSink) throws {
+    func writeItem(
+        _ item: FeedItem, extensions: FieldValue, id: Int64, feedID: Int64, contentHash: Int64,
+        firstSeen: String, now: String, to sink: any RecordSink
+    ) throws {
         start(FeedArchive.Table.items)
         add("feed_id", .integer(feedID))
         add("id", .integer(id))
@@ -191,8 +202,9 @@ final class ArchiveRows {
 
     /// The `extensions` column of `item`'s row.
     static func extensions(of item: FeedItem) -> FieldValue {
-        extensions(dublinCore: item.dublinCore?.gofeedJSONValue, iTunes: item.iTunes?.gofeedJSONValue,
-                   extensions: item.extensions, custom: item.custom)
+        extensions(
+            dublinCore: item.dublinCore?.gofeedJSONValue, iTunes: item.iTunes?.gofeedJSONValue,
+            extensions: item.extensions, custom: item.custom)
     }
 
     /// The hash of everything an item's rows hold, but the keys and the times: what
@@ -200,8 +212,10 @@ final class ArchiveRows {
     /// ``extensions(of:)``.
     static func contentHash(of item: FeedItem, extensions: FieldValue) -> Int64 {
         var key = ArchiveKey("content")
-        for text in [item.guid, item.link, item.title?.value, item.description?.value, item.content?.value,
-                     item.author.flatMap(display), item.published, item.updated, item.image?.url] {
+        for text in [
+            item.guid, item.link, item.title?.value, item.description?.value, item.content?.value,
+            item.author.flatMap(display), item.published, item.updated, item.image?.url
+        ] {
             key.add(text)
         }
         for enclosure in item.enclosures {
@@ -247,8 +261,10 @@ final class ArchiveRows {
 
     /// gofeed's `dcExt`, `itunesExt`, `extensions` and `custom`, as one JSON object;
     /// NULL when there are none.
-    private static func extensions(dublinCore: JSONValue?, iTunes: JSONValue?, extensions: Extensions,
-                                   custom: [String: String]) -> FieldValue {
+    private static func extensions(
+        dublinCore: JSONValue?, iTunes: JSONValue?, extensions: Extensions,
+        custom: [String: String]
+    ) -> FieldValue {
         var members: [(String, JSONValue)] = []
         if let dublinCore { members.append(("dcExt", dublinCore)) }
         if let iTunes { members.append(("itunesExt", iTunes)) }

@@ -69,7 +69,10 @@ public struct FeedDate: Sendable, Hashable, Comparable, CustomStringConvertible 
         Self.append(secondOfDay % 60, width: 2, to: &text)
         if nanoseconds > 0 {
             var fraction = Int(nanoseconds), digits = 9
-            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
             text += "."
             Self.append(fraction, width: digits, to: &text)
         }

@@ -14,7 +14,7 @@ extension FeedDateWords {
         ("máujus", 5), ("június", 6), ("július", 7), ("augusztus", 8), ("szeptember", 9), ("október", 10),
         // Dutch, in full and abbreviated, where they differ from English.
         ("januari", 1), ("februari", 2), ("maart", 3), ("mrt", 3), ("mei", 5), ("juni", 6), ("juli", 7),
-        ("augustus", 8), ("oktober", 10), ("okt", 10),
+        ("augustus", 8), ("oktober", 10), ("okt", 10)
     ]
 
     /// Names of weekdays (only recognised and skipped, as English weekdays are).
@@ -23,6 +23,6 @@ extension FeedDateWords {
         "Κυρ", "Δευ", "Τρι", "Τετ", "Πεμ", "Παρ", "Σαβ",
         // Dutch
         "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag",
-        "ma", "di", "wo", "do", "vr", "za", "zo",
+        "ma", "di", "wo", "do", "vr", "za", "zo"
     ]
 }

@@ -116,13 +116,15 @@ public enum FeedDateParser {
         /// ISO 8601's ordinal `YYYY-DDD` and Google's `YYYY-0MM-DD`.
         mutating func iso() -> FeedDate? {
             guard let y = number(maxDigits: 4), y.digits == 4, skip(UInt8(ascii: "-")) || skip(UInt8(ascii: "/")),
-                  let m = number(maxDigits: 3) else { return nil }
+                let m = number(maxDigits: 3)
+            else { return nil }
             year = y.value
             guard m.digits < 3, skip(UInt8(ascii: "-")) || skip(UInt8(ascii: "/")) else {
                 return isoWithoutDay(month: m)
             }
             guard let d = number(maxDigits: 2) else { return nil }
-            month = m.value; day = d.value
+            month = m.value
+            day = d.value
             return timeAndZone()
         }
 
@@ -134,7 +136,8 @@ public enum FeedDateParser {
             } else if current == 0x20 {
                 skipSpaces()
                 if index + 2 < end, lower(bytes[index]) == UInt8(ascii: "a"),
-                   lower(bytes[index + 1]) == UInt8(ascii: "t"), bytes[index + 2] == 0x20 {
+                    lower(bytes[index + 1]) == UInt8(ascii: "t"), bytes[index + 2] == 0x20
+                {
                     index += 2
                     skipSpaces()
                 } else if current >= 0x80 {
@@ -169,10 +172,16 @@ public enum FeedDateParser {
                     index += 1
                     var digits = 0, value = 0
                     while index < end, isDigit(bytes[index]) {
-                        if digits < 9 { value = value * 10 + Int(bytes[index] &- 48); digits += 1 }
+                        if digits < 9 {
+                            value = value * 10 + Int(bytes[index] &- 48)
+                            digits += 1
+                        }
                         index += 1
                     }
-                    while digits < 9 { value *= 10; digits += 1 }
+                    while digits < 9 {
+                        value *= 10
+                        digits += 1
+                    }
                     nanos = value
                 }
             }
@@ -194,8 +203,12 @@ public enum FeedDateParser {
                     minutes = m.value
                     if skip(UInt8(ascii: ":")) { _ = number(maxDigits: 2) }  // seconds of offset
                 }
-            case 3: hours = first.value / 100; minutes = first.value % 100
-            default: hours = first.value / 100; minutes = first.value % 100
+            case 3:
+                hours = first.value / 100
+                minutes = first.value % 100
+            default:
+                hours = first.value / 100
+                minutes = first.value % 100
             }
             guard hours <= 18, minutes < 60 else { return nil }
             let seconds = hours * 3600 + minutes * 60
@@ -272,7 +285,8 @@ public enum FeedDateParser {
         mutating func named(zone: Int) -> Bool {
             offset = zone
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-"), index + 1 < end,
-               isDigit(bytes[index + 1]) {
+                isDigit(bytes[index + 1])
+            {
                 guard let more = numericOffset() else { return false }
                 offset = zone + more
             }
@@ -287,11 +301,13 @@ public enum FeedDateParser {
             let start = index
             while index < end, isLetter(bytes[index]) { index += 1 }
             guard let name = FeedDateWords.code(UnsafeBufferPointer(rebasing: bytes[start..<index])),
-                  FeedDateWords.isEtcUTCName(name) else { return false }
+                FeedDateWords.isEtcUTCName(name)
+            else { return false }
             offset = 0
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") {
                 guard index + 1 < end, isDigit(bytes[index + 1]), let hours = numericOffset(), hours % 3600 == 0,
-                      abs(hours) <= 14 * 3600 else { return false }
+                    abs(hours) <= 14 * 3600
+                else { return false }
                 offset = -hours
             }
             return true
@@ -331,8 +347,9 @@ public enum FeedDateParser {
                     index += 1
                 } else if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
                     guard hour != nil, index + 1 < end,
-                          isDigit(bytes[index + 1]) || bytes[index + 1] == UInt8(ascii: "-"),
-                          let value = numericOffset() else { return nil }
+                        isDigit(bytes[index + 1]) || bytes[index + 1] == UInt8(ascii: "-"),
+                        let value = numericOffset()
+                    else { return nil }
                     offset = value
                 } else if isDigit(byte) {
                     guard numberToken() else { return nil }
@@ -366,11 +383,13 @@ public enum FeedDateParser {
                 return true
             }
             if (next == UInt8(ascii: "/") || next == UInt8(ascii: ".") || next == UInt8(ascii: "-")),
-               index + 1 < end, isDigit(bytes[index + 1]), day == nil, month == nil {
+                index + 1 < end, isDigit(bytes[index + 1]), day == nil, month == nil
+            {
                 return numericDate(first: n, separator: next)
             }
             if lower(next) == UInt8(ascii: "s") || lower(next) == UInt8(ascii: "n") || lower(next) == UInt8(ascii: "r")
-                || lower(next) == UInt8(ascii: "t") {
+                || lower(next) == UInt8(ascii: "t")
+            {
                 // 1st, 2nd, 3rd, 4th
                 if let suffixEnd = ordinalSuffixEnd() { index = suffixEnd }
             }
@@ -391,7 +410,8 @@ public enum FeedDateParser {
         func ordinalSuffixEnd() -> Int? {
             guard index + 1 < end else { return nil }
             let pair = (lower(bytes[index]), lower(bytes[index + 1]))
-            let known = pair == (UInt8(ascii: "s"), UInt8(ascii: "t")) || pair == (UInt8(ascii: "n"), UInt8(ascii: "d"))
+            let known =
+                pair == (UInt8(ascii: "s"), UInt8(ascii: "t")) || pair == (UInt8(ascii: "n"), UInt8(ascii: "d"))
                 || pair == (UInt8(ascii: "r"), UInt8(ascii: "d")) || pair == (UInt8(ascii: "t"), UInt8(ascii: "h"))
             guard known, index + 2 == end || !isLetter(bytes[index + 2]) else { return nil }
             return index + 2
@@ -403,16 +423,20 @@ public enum FeedDateParser {
             guard let second = number(maxDigits: 2) else { return false }
             guard skip(separator), let third = number(maxDigits: 4) else { return false }
             if first.digits == 4 {
-                year = first.value; month = second.value; day = third.value
+                year = first.value
+                month = second.value
+                day = third.value
                 return true
             }
             guard third.digits == 4 || third.digits == 2, first.digits <= 2 else { return false }
             year = third.value
             twoDigitYear = third.digits == 2
             if first.value > 12 || second.value <= 12 {
-                day = first.value; month = second.value
+                day = first.value
+                month = second.value
             } else {
-                month = first.value; day = second.value
+                month = first.value
+                day = second.value
             }
             return true
         }

@@ -24,8 +24,10 @@ enum FeedDateWords {
         return code
     }
 
-    private static let monthNames = ["january", "february", "march", "april", "may", "june", "july",
-                                     "august", "september", "october", "november", "december"]
+    private static let monthNames = [
+        "january", "february", "march", "april", "may", "june", "july",
+        "august", "september", "october", "november", "december"
+    ]
 
     /// Every prefix of three letters or more of a month's name (and `sept`), up to
     /// eight letters, with its month.
@@ -62,7 +64,7 @@ enum FeedDateWords {
             "bst": 1, "west": 1, "cet": 1, "cest": 2, "met": 1, "mest": 2, "wat": 1,
             "eet": 2, "eest": 3, "cat": 2, "sast": 2, "msk": 3, "eat": 3,
             "pkt": 5, "ict": 7, "wib": 7, "hkt": 8, "sgt": 8, "pht": 8, "awst": 8,
-            "jst": 9, "kst": 9, "aest": 10, "aedt": 11, "nzst": 12, "nzdt": 13,
+            "jst": 9, "kst": 9, "aest": 10, "aedt": 11, "nzst": 12, "nzdt": 13
         ].mapValues { $0 * 3600 }
         table["ist"] = 5 * 3600 + 1800
         table["nst"] = -(3 * 3600 + 1800)

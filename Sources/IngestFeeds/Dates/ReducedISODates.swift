@@ -61,7 +61,9 @@ extension FeedDateParser.Scanner {
             guard let yy = digits(2) else { return nil }
             let dashed = skip(UInt8(ascii: "-"))
             guard let mm = digits(2) else { return nil }
-            year = 2000 + yy; month = mm; day = 1
+            year = 2000 + yy
+            month = mm
+            day = 1
             if dashed, current == UInt8(ascii: "-"), index + 1 < end, isDigit(bytes[index + 1]) {
                 index += 1
                 guard let dd = digits(2) else { return nil }
@@ -77,25 +79,32 @@ extension FeedDateParser.Scanner {
                 guard let ordinal = digits(3), setDayOfYear(ordinal) else { return nil }
             } else {
                 guard let mm = digits(2), skip(UInt8(ascii: "-")), let dd = digits(2) else { return nil }
-                month = mm; day = dd
+                month = mm
+                day = dd
             }
         case 4:
             guard let yyyy = digits(4) else { return nil }
-            year = yyyy; month = 1; day = 1
+            year = yyyy
+            month = 1
+            day = 1
         case 5:
             guard let yy = digits(2), let ordinal = digits(3) else { return nil }
             year = 2000 + yy
             guard setDayOfYear(ordinal) else { return nil }
         case 6:
             guard let yy = digits(2), let mm = digits(2), let dd = digits(2) else { return nil }
-            year = 2000 + yy; month = mm; day = dd
+            year = 2000 + yy
+            month = mm
+            day = dd
         case 7:
             guard let yyyy = digits(4), let ordinal = digits(3) else { return nil }
             year = yyyy
             guard setDayOfYear(ordinal) else { return nil }
         case 8:
             guard let yyyy = digits(4), let mm = digits(2), let dd = digits(2) else { return nil }
-            year = yyyy; month = mm; day = dd
+            year = yyyy
+            month = mm
+            day = dd
         default:
             return nil
         }

@@ -36,7 +36,8 @@ struct AtomTextReading {
     func text(_ field: TextFieldHandler) throws -> AtomText? {
         guard var value = field.value else { return nil }
         if base64, let data = Data(base64Encoded: value, options: .ignoreUnknownCharacters),
-           let decoded = String(data: data, encoding: .utf8) {
+            let decoded = String(data: data, encoding: .utf8)
+        {
             value = decoded
         }
         if type != .text { value = try field.resolveLinks(inHTML: value) }
@@ -85,14 +86,17 @@ final class AtomFeedHandler: ElementHandler {
             session.changed()
             return nil
         case .category:
-            session.atomFeed.categories.append((element.attributes["term"].nonEmpty, element.attributes["label"].nonEmpty))
+            session.atomFeed.categories.append(
+                (element.attributes["term"].nonEmpty, element.attributes["label"].nonEmpty))
             session.changed()
             return nil
         case .generator:
-            generator = (element.attributes["version"].nonEmpty,
-                         try (element.attributes["uri"].nonEmpty ?? element.attributes["url"].nonEmpty).map {
-                            try session.resolve($0, inside: element)
-                         })
+            generator = (
+                element.attributes["version"].nonEmpty,
+                try (element.attributes["uri"].nonEmpty ?? element.attributes["url"].nonEmpty).map {
+                    try session.resolve($0, inside: element)
+                }
+            )
             reading = AtomTextReading(element)
             return reading.configure(field)
         case .title, .subtitle, .tagline, .rights, .copyright, .id, .updated, .modified, .icon, .logo:
@@ -108,8 +112,9 @@ final class AtomFeedHandler: ElementHandler {
         let term = session.vocabulary.term(element.name)
         defer { session.changed() }
         if child === extensionHandler {
-            session.atomFeed.extensions.add(extensionHandler.result,
-                                            key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
+            session.atomFeed.extensions.add(
+                extensionHandler.result,
+                key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
             return
         }
         if child === person {
@@ -178,7 +183,8 @@ final class AtomEntryHandler: ElementHandler {
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         let term = session.vocabulary.term(element.name)
         if child === extensionHandler {
-            entry.extensions.add(extensionHandler.result, key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
+            entry.extensions.add(
+                extensionHandler.result, key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
             return
         }
         if child === person {
@@ -245,9 +251,11 @@ final class AtomPersonHandler: ElementHandler {
 /// Atom `<link>` attributes; `href` resolved against xml:base.
 enum AtomLinks {
     static func link(_ element: ElementStart, session: FeedParseSession) throws -> Link {
-        Link(href: try session.resolve(element.attributes["href"] ?? "", inside: element), rel: element.attributes["rel"],
-                    type: element.attributes["type"], title: element.attributes["title"],
-                    hreflang: element.attributes["hreflang"], length: element.attributes["length"])
+        Link(
+            href: try session.resolve(element.attributes["href"] ?? "", inside: element),
+            rel: element.attributes["rel"],
+            type: element.attributes["type"], title: element.attributes["title"],
+            hreflang: element.attributes["hreflang"], length: element.attributes["length"])
     }
 }
 

@@ -71,7 +71,7 @@ enum FeedNamespaces {
         "http://www.w3.org/XML/1998/namespace": "xml",
         "http://podlove.org/simple-chapters": "psc",
         "https://podcastindex.org/namespace/1.0": "podcast",
-        "http://podcastindex.org/namespace/1.0": "podcast",
+        "http://podcastindex.org/namespace/1.0": "podcast"
     ]
 
     /// For a prefix no declaration binds (read in recovering mode), the namespace it

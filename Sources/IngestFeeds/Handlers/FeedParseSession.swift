@@ -90,8 +90,10 @@ final class FeedParseSession {
     @inline(__always)
     func enter(_ element: ElementStart) {
         guard !element.attributes.isEmpty else { return }
-        for attribute in element.attributes where attribute.name.local == "base"
-            && attribute.name.namespaceURI == FeedNamespaces.xml {
+        for attribute in element.attributes
+        where attribute.name.local == "base"
+            && attribute.name.namespaceURI == FeedNamespaces.xml
+        {
             let value = attribute.string.trimmingASCIIWhiteSpace()
             let resolved = base.map { URIReference(URIReference.resolve(value, against: $0)) } ?? URIReference(value)
             if resolved.isAbsolute { bases.append((element.depth, resolved)) }
@@ -138,7 +140,8 @@ final class FeedParseSession {
     func resolve(_ reference: String, against base: URIReference?) throws -> String {
         guard let base, !reference.isEmpty else { return reference }
         let limit = try outputLimit(resolving: reference)
-        return try bounded(reference, URIReference.resolve(reference.trimmingASCIIWhiteSpace(), against: base), limit: limit)
+        return try bounded(
+            reference, URIReference.resolve(reference.trimmingASCIIWhiteSpace(), against: base), limit: limit)
     }
 
     /// HTML with its relative links resolved against `base`; unchanged without one.
@@ -171,9 +174,11 @@ final class FeedParseSession {
     }
 
     private func amplification() -> IngestError {
-        let error = IngestError(.data, "resolving relative links against the base (xml:base, or the feed's address) "
-            + "would add more than \(Self.linkGrowthFactor) times the bytes of the values holding them, plus 4 MiB: "
-            + "refused as an amplification")
+        let error = IngestError(
+            .data,
+            "resolving relative links against the base (xml:base, or the feed's address) "
+                + "would add more than \(Self.linkGrowthFactor) times the bytes of the values holding them, plus 4 MiB: "
+                + "refused as an amplification")
         handlerError = error
         return error
     }

@@ -18,7 +18,8 @@ final class FeedRootHandler: ElementHandler {
         let handler: any ElementHandler
         if element.kind != .markup {
             guard element.kind == .object else {
-                throw fail("not a feed: a JSON Feed is an object, and this JSON document is \(Self.describe(element.kind))")
+                throw fail(
+                    "not a feed: a JSON Feed is an object, and this JSON document is \(Self.describe(element.kind))")
             }
             session.begin(FeedFormat(.json, version: ""))
             handler = JSONFeedHandler(session: session)
@@ -34,14 +35,16 @@ final class FeedRootHandler: ElementHandler {
                 session.begin(FeedFormat(.rss, version: ""))
                 handler = RSSRootHandler(session: session)
             case "feed":
-                let version = element.attributes["version"]
+                let version =
+                    element.attributes["version"]
                     ?? (uri == FeedNamespaces.atom10 ? "1.0" : uri == FeedNamespaces.atom03 ? "0.3" : "")
                 session.begin(FeedFormat(.atom, version: version))
                 session.atomFeed.version = version
                 handler = AtomFeedHandler(session: session)
             default:
-                throw fail("not a feed: the document element is <\(element.name.qualified)>\(uri.map { " in \($0)" } ?? ""); "
-                           + "RSS (<rss>, <rdf:RDF>), Atom (<feed>) and JSON Feed are read")
+                throw fail(
+                    "not a feed: the document element is <\(element.name.qualified)>\(uri.map { " in \($0)" } ?? ""); "
+                        + "RSS (<rss>, <rdf:RDF>), Atom (<feed>) and JSON Feed are read")
             }
         }
         format = handler

@@ -23,14 +23,14 @@ struct FeedTerm {
         case other
         // RSS
         case rss, rdf, channel, item, title, link, description, language, copyright, managingEditor, webMaster,
-             pubDate, lastBuildDate, generator, category, image, url, enclosure, guid, author, encoded, textInput,
-             skipHours, skipDays, hour, day, ttl, cloud, comments, source, content
+            pubDate, lastBuildDate, generator, category, image, url, enclosure, guid, author, encoded, textInput,
+            skipHours, skipDays, hour, day, ttl, cloud, comments, source, content
         // Atom
         case feed, entry, id, updated, modified, published, issued, subtitle, tagline, rights, summary,
-             contributor, name, email, uri, homepage, icon, logo
+            contributor, name, email, uri, homepage, icon, logo
         // JSON Feed keys (shared ones above: title, url, id, summary, image, author…)
         case version, homePageURL, feedURL, favicon, authors, items, externalURL, contentHTML, contentText,
-             bannerImage, datePublished, dateModified, tags, attachments, mimeType, sizeInBytes, avatar
+            bannerImage, datePublished, dateModified, tags, attachments, mimeType, sizeInBytes, avatar
     }
 
     var kind: Kind
@@ -98,7 +98,8 @@ final class FeedVocabulary {
         } else if uri == FeedNamespaces.content {
             term = FeedTerm(kind: Self.kind(local), space: .content)
         } else if uri == nil || isCore(uri!) || (prefix == nil && FeedNamespaces.canonicalPrefix(for: uri!) == nil)
-                    || (unbound && (prefix == "rss" || prefix == "rdf")) {
+            || (unbound && (prefix == "rss" || prefix == "rdf"))
+        {
             term = FeedTerm(kind: Self.kind(local), space: .core)
         } else {
             let key: String
@@ -113,7 +114,8 @@ final class FeedVocabulary {
                 // namespace of this feed took it: then the URI itself, as gofeed
                 // keys a namespace it has no prefix for.
                 let declared = prefix.map(String.init) ?? ""
-                key = declared.isEmpty || FeedNamespaces.reservedKeys.contains(declared) || usedKeys.contains(declared)
+                key =
+                    declared.isEmpty || FeedNamespaces.reservedKeys.contains(declared) || usedKeys.contains(declared)
                     ? uri! : declared
                 keysByURI[uri!] = key
                 usedKeys.insert(key)
@@ -152,7 +154,7 @@ final class FeedVocabulary {
         "authors": .authors, "items": .items, "external_url": .externalURL, "content_html": .contentHTML,
         "content_text": .contentText, "banner_image": .bannerImage, "date_published": .datePublished,
         "date_modified": .dateModified, "tags": .tags, "attachments": .attachments, "mime_type": .mimeType,
-        "size_in_bytes": .sizeInBytes, "avatar": .avatar,
+        "size_in_bytes": .sizeInBytes, "avatar": .avatar
     ]
 
     private static func kind(_ local: Substring) -> FeedTerm.Kind {

@@ -77,7 +77,9 @@ final class JSONFeedHandler: ElementHandler {
         switch version {
         case "1", "1.0": version = "1.0"
         case "1.1": break
-        default: throw fail("not a feed: \"version\": \"\(text)\" is not a JSON Feed version (https://jsonfeed.org/version/1.1)")
+        default:
+            throw fail(
+                "not a feed: \"version\": \"\(text)\" is not a JSON Feed version (https://jsonfeed.org/version/1.1)")
         }
         session.jsonFeed.version = version
         session.setJSONVersion(version)
@@ -130,7 +132,8 @@ final class JSONItemHandler: ElementHandler {
         let kind = session.vocabulary.term(element.name).kind
         // An id may be a number; JSON Feed says to read it as a string.
         guard element.kind == .string || (element.kind == .number && kind == .id),
-              let value = JSONScalar.string(element) else { return true }
+            let value = JSONScalar.string(element)
+        else { return true }
         switch kind {
         case .id: item.id = value
         case .url: item.url = try session.resolve(value)
@@ -159,10 +162,15 @@ final class JSONItemHandler: ElementHandler {
     }
 
     func didFinish(child: any ElementHandler, element: ElementEnd) {
-        if child === author { item.author = author.author }
-        else if child === authors { item.authors = authors.authors }
-        else if child === tags { item.tags = tags.values }
-        else if child === attachments { item.attachments = attachments.attachments }
+        if child === author {
+            item.author = author.author
+        } else if child === authors {
+            item.authors = authors.authors
+        } else if child === tags {
+            item.tags = tags.values
+        } else if child === attachments {
+            item.attachments = attachments.attachments
+        }
     }
 
     func didEnd(_ element: ElementEnd) throws {

@@ -42,8 +42,11 @@ final class RSSRootHandler: ElementHandler {
     /// RDF feeds say their version by their elements' namespace.
     private func noteVersion(_ name: Name) {
         guard session.rssChannel.version.isEmpty, let uri = name.namespaceURI else { return }
-        if uri == FeedNamespaces.rss10 { session.setRSSVersion("1.0") }
-        else if FeedNamespaces.rss090.contains(uri) { session.setRSSVersion("0.9") }
+        if uri == FeedNamespaces.rss10 {
+            session.setRSSVersion("1.0")
+        } else if FeedNamespaces.rss090.contains(uri) {
+            session.setRSSVersion("0.9")
+        }
     }
 }
 
@@ -81,7 +84,7 @@ final class RSSChannelHandler: ElementHandler {
             linkHref = element.attributes["href"]
             return field.reading()
         case .title, .description, .language, .copyright, .managingEditor, .webMaster, .pubDate, .lastBuildDate,
-             .generator, .category, .ttl:
+            .generator, .category, .ttl:
             return field.reading()
         default: return nil
         }
@@ -90,8 +93,9 @@ final class RSSChannelHandler: ElementHandler {
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         if child === itemHandler { return }
         if child === extensionHandler {
-            session.rssChannel.extensions.add(extensionHandler.result,
-                                              key: session.vocabulary.extensionNames[Int(session.vocabulary.term(element.name).extensionIndex)].key)
+            session.rssChannel.extensions.add(
+                extensionHandler.result,
+                key: session.vocabulary.extensionNames[Int(session.vocabulary.term(element.name).extensionIndex)].key)
             session.changed()
             return
         }
@@ -240,8 +244,10 @@ final class RSSItemHandler: ElementHandler {
             let url = try element.attributes["url"].map {
                 try session.resolve($0.trimmingASCIIWhiteSpace(), inside: element)
             }
-            item.enclosures.append(Enclosure(url: url, length: element.attributes["length"],
-                                             type: element.attributes["type"]))
+            item.enclosures.append(
+                Enclosure(
+                    url: url, length: element.attributes["length"],
+                    type: element.attributes["type"]))
             return nil
         case .encoded, .comments, .source:
             // `encoded` outside content's namespace, and what the model has no place for.
@@ -255,7 +261,8 @@ final class RSSItemHandler: ElementHandler {
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         let term = session.vocabulary.term(element.name)
         if child === extensionHandler {
-            item.extensions.add(extensionHandler.result, key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
+            item.extensions.add(
+                extensionHandler.result, key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
             return
         }
         let value = field.value

@@ -97,7 +97,9 @@ final class TextFieldHandler: ElementHandler {
     // MARK: - Markup
 
     func markupHandler(level: Int) -> MarkupHandler {
-        while markupHandlers.count < level { markupHandlers.append(MarkupHandler(field: self, level: markupHandlers.count + 1)) }
+        while markupHandlers.count < level {
+            markupHandlers.append(MarkupHandler(field: self, level: markupHandlers.count + 1))
+        }
         return markupHandlers[level - 1]
     }
 
@@ -168,12 +170,13 @@ final class TextFieldHandler: ElementHandler {
 
     /// An XHTML element by its local name; anything else as written.
     private func tagName(_ name: Name) -> String {
-        name.namespaceURI == FeedNamespaces.xhtml || name.namespaceURI == nil ? session.vocabulary.local(name) : name.qualified
+        name.namespaceURI == FeedNamespaces.xhtml || name.namespaceURI == nil
+            ? session.vocabulary.local(name) : name.qualified
     }
 
     /// HTML's elements that have no end tag, written `<br/>`.
     private static let voidElements: Set<String> = [
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"
     ]
 }
 

@@ -3,15 +3,17 @@
 extension DublinCoreExtension: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case title, creator, author, subject, description, publisher, contributor, date, type, format, identifier,
-             source, language, relation, coverage, rights
+            source, language, relation, coverage, rights
     }
 
-    private static var fields: [(CodingKeys, WritableKeyPath<DublinCoreExtension, [String]>)] {[
-        (.title, \.title), (.creator, \.creator), (.author, \.author), (.subject, \.subject),
-        (.description, \.description), (.publisher, \.publisher), (.contributor, \.contributor), (.date, \.date),
-        (.type, \.type), (.format, \.format), (.identifier, \.identifier), (.source, \.source),
-        (.language, \.language), (.relation, \.relation), (.coverage, \.coverage), (.rights, \.rights),
-    ]}
+    private static var fields: [(CodingKeys, WritableKeyPath<DublinCoreExtension, [String]>)] {
+        [
+            (.title, \.title), (.creator, \.creator), (.author, \.author), (.subject, \.subject),
+            (.description, \.description), (.publisher, \.publisher), (.contributor, \.contributor), (.date, \.date),
+            (.type, \.type), (.format, \.format), (.identifier, \.identifier), (.source, \.source),
+            (.language, \.language), (.relation, \.relation), (.coverage, \.coverage), (.rights, \.rights)
+        ]
+    }
 
     /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
@@ -96,8 +98,9 @@ extension ITunesCategory: Codable {
     /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(text: try container.decodeIfPresent(String.self, forKey: .text),
-                  subcategory: try container.decodeIfPresent(ITunesCategory.self, forKey: .subcategory))
+        self.init(
+            text: try container.decodeIfPresent(String.self, forKey: .text),
+            subcategory: try container.decodeIfPresent(ITunesCategory.self, forKey: .subcategory))
     }
 
     /// Encodes ``gofeedJSONValue``.
@@ -112,8 +115,9 @@ extension ITunesOwner: Codable {
     /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(email: try container.decodeIfPresent(String.self, forKey: .email),
-                  name: try container.decodeIfPresent(String.self, forKey: .name))
+        self.init(
+            email: try container.decodeIfPresent(String.self, forKey: .email),
+            name: try container.decodeIfPresent(String.self, forKey: .name))
     }
 
     /// Encodes ``gofeedJSONValue``.

@@ -17,8 +17,8 @@ import IngestCore
 extension Feed: Codable {
     enum CodingKeys: String, CodingKey {
         case title, description, link, feedLink, links, updated, updatedParsed, published, publishedParsed, author,
-             authors, language, image, copyright, generator, categories, dcExt, itunesExt, extensions, custom, items,
-             feedType, feedVersion, updateHints
+            authors, language, image, copyright, generator, categories, dcExt, itunesExt, extensions, custom, items,
+            feedType, feedVersion, updateHints
         case podcastExt
     }
 
@@ -41,7 +41,8 @@ extension Feed: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let family = try container.decodeIfPresent(FeedFormat.Family.self, forKey: .feedType) ?? .rss
-        self.init(format: FeedFormat(family, version: try container.decodeIfPresent(String.self, forKey: .feedVersion) ?? ""))
+        self.init(
+            format: FeedFormat(family, version: try container.decodeIfPresent(String.self, forKey: .feedVersion) ?? ""))
         title = try container.decodeIfPresent(FeedText.self, forKey: .title)
         description = try container.decodeIfPresent(FeedText.self, forKey: .description)
         link = try container.decodeIfPresent(String.self, forKey: .link).nonEmpty
@@ -99,7 +100,7 @@ extension FeedUpdateHints {
 extension FeedItem: Codable {
     enum CodingKeys: String, CodingKey {
         case title, description, content, link, links, updated, updatedParsed, published, publishedParsed, author,
-             authors, guid, image, categories, enclosures, dcExt, itunesExt, extensions, custom
+            authors, guid, image, categories, enclosures, dcExt, itunesExt, extensions, custom
         case podcastExt
     }
 
@@ -173,8 +174,9 @@ extension Person: Codable {
     /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(name: try container.decodeIfPresent(String.self, forKey: .name),
-                  email: try container.decodeIfPresent(String.self, forKey: .email))
+        self.init(
+            name: try container.decodeIfPresent(String.self, forKey: .name),
+            email: try container.decodeIfPresent(String.self, forKey: .email))
     }
 
     /// Encodes ``gofeedJSONValue``.
@@ -189,8 +191,9 @@ extension Image: Codable {
     /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(url: try container.decodeIfPresent(String.self, forKey: .url),
-                  title: try container.decodeIfPresent(String.self, forKey: .title))
+        self.init(
+            url: try container.decodeIfPresent(String.self, forKey: .url),
+            title: try container.decodeIfPresent(String.self, forKey: .title))
     }
 
     /// Encodes ``gofeedJSONValue``.
@@ -205,9 +208,10 @@ extension Enclosure: Codable {
     /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(url: try container.decodeIfPresent(String.self, forKey: .url),
-                  length: try container.decodeIfPresent(String.self, forKey: .length),
-                  type: try container.decodeIfPresent(String.self, forKey: .type))
+        self.init(
+            url: try container.decodeIfPresent(String.self, forKey: .url),
+            length: try container.decodeIfPresent(String.self, forKey: .length),
+            type: try container.decodeIfPresent(String.self, forKey: .type))
     }
 
     /// Encodes ``gofeedJSONValue``.
@@ -222,10 +226,11 @@ extension Extension: Codable {
     /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(name: try container.decodeIfPresent(String.self, forKey: .name) ?? "",
-                  value: try container.decodeIfPresent(String.self, forKey: .value) ?? "",
-                  attributes: try container.decodeIfPresent([String: String].self, forKey: .attrs) ?? [:],
-                  children: try container.decodeIfPresent([String: [Extension]].self, forKey: .children) ?? [:])
+        self.init(
+            name: try container.decodeIfPresent(String.self, forKey: .name) ?? "",
+            value: try container.decodeIfPresent(String.self, forKey: .value) ?? "",
+            attributes: try container.decodeIfPresent([String: String].self, forKey: .attrs) ?? [:],
+            children: try container.decodeIfPresent([String: [Extension]].self, forKey: .children) ?? [:])
     }
 
     /// All four keys, always, as gofeed writes them.

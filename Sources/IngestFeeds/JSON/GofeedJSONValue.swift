@@ -30,8 +30,9 @@ struct JSONObjectBuilder {
 extension Feed {
     /// The feed as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
-        .object(gofeedJSONMembersBeforeItems + [("items", .array(items.map(\.gofeedJSONValue)))]
-                    + gofeedJSONMembersAfterItems)
+        .object(
+            gofeedJSONMembersBeforeItems + [("items", .array(items.map(\.gofeedJSONValue)))]
+                + gofeedJSONMembersAfterItems)
     }
 
     /// The members gofeed writes before `items`: every feed-level field.
@@ -133,7 +134,10 @@ extension Extension {
             ("name", .string(name)),
             ("value", .string(value)),
             ("attrs", Self.jsonValue(attributes)),
-            ("children", .object(children.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value.map(\.gofeedJSONValue))) })),
+            (
+                "children",
+                .object(children.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value.map(\.gofeedJSONValue))) })
+            )
         ])
     }
 
@@ -145,9 +149,16 @@ extension Extension {
 
     /// Extensions by prefix and name, keys sorted as Go writes maps.
     static func jsonValue(_ extensions: Extensions) -> JSONValue {
-        .object(extensions.sorted { $0.key < $1.key }.map { prefix in
-            (prefix.key, .object(prefix.value.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value.map(\.gofeedJSONValue))) }))
-        })
+        .object(
+            extensions.sorted { $0.key < $1.key }.map { prefix in
+                (
+                    prefix.key,
+                    .object(
+                        prefix.value.sorted { $0.key < $1.key }.map {
+                            ($0.key, .array($0.value.map(\.gofeedJSONValue)))
+                        })
+                )
+            })
     }
 
     static func jsonValue(_ map: [String: String]) -> JSONValue {
@@ -159,11 +170,13 @@ extension DublinCoreExtension {
     /// This value as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue {
         var object = JSONObjectBuilder()
-        for (key, values) in [("title", title), ("creator", creator), ("author", author), ("subject", subject),
-                              ("description", description), ("publisher", publisher), ("contributor", contributor),
-                              ("date", date), ("type", type), ("format", format), ("identifier", identifier),
-                              ("source", source), ("language", language), ("relation", relation),
-                              ("coverage", coverage), ("rights", rights)] {
+        for (key, values) in [
+            ("title", title), ("creator", creator), ("author", author), ("subject", subject),
+            ("description", description), ("publisher", publisher), ("contributor", contributor),
+            ("date", date), ("type", type), ("format", format), ("identifier", identifier),
+            ("source", source), ("language", language), ("relation", relation),
+            ("coverage", coverage), ("rights", rights)
+        ] {
             object.add(key, values)
         }
         return object.value
@@ -254,7 +267,11 @@ struct EncodableJSON: Encodable {
             try container.encode(flag)
         case .number(let text):
             var container = encoder.singleValueContainer()
-            if let integer = Int64(text) { try container.encode(integer) } else { try container.encode(Double(text) ?? 0) }
+            if let integer = Int64(text) {
+                try container.encode(integer)
+            } else {
+                try container.encode(Double(text) ?? 0)
+            }
         case .string(let text):
             var container = encoder.singleValueContainer()
             try container.encode(text)
@@ -263,7 +280,9 @@ struct EncodableJSON: Encodable {
             for item in items { try container.encode(EncodableJSON(item)) }
         case .object(let members):
             var container = encoder.container(keyedBy: Key.self)
-            for member in members { try container.encode(EncodableJSON(member.value), forKey: Key(stringValue: member.key)) }
+            for member in members {
+                try container.encode(EncodableJSON(member.value), forKey: Key(stringValue: member.key))
+            }
         }
     }
 }

@@ -62,8 +62,8 @@ extension PodcastJSONWritable {
 extension PodcastFeedExtension: Codable, PodcastJSONWritable {
     enum CodingKeys: String, CodingKey {
         case locked, funding, persons, locations, trailers, license, guid, values, medium, imagesSrcset, images,
-             liveItems, socialInteracts, blocks, txts, remoteItems, podroll, updateFrequency, usesPodping, chat,
-             publisher
+            liveItems, socialInteracts, blocks, txts, remoteItems, podroll, updateFrequency, usesPodping, chat,
+            publisher
     }
 
     var jsonValue: JSONValue {
@@ -123,7 +123,7 @@ extension PodcastFeedExtension: Codable, PodcastJSONWritable {
 extension PodcastItemExtension: Codable, PodcastJSONWritable {
     enum CodingKeys: String, CodingKey {
         case transcripts, chapters, soundbites, persons, locations, season, episode, license, alternateEnclosures,
-             values, imagesSrcset, images, socialInteracts, txts, chat, funding, contentLinks
+            values, imagesSrcset, images, socialInteracts, txts, chat, funding, contentLinks
     }
 
     var jsonValue: JSONValue {

@@ -30,8 +30,9 @@ public enum FeedDiscovery {
     /// The media types of feeds: RSS, RSS 1.0 (RDF), Atom and JSON Feed (whose
     /// version 1.0 used `application/json`).
     public static let feedTypes: Set<String> = [
-        "application/rss+xml", "application/rdf+xml", "application/atom+xml", "application/feed+json", "application/json",
-        "application/x.atom+xml", "application/x-atom+xml", "text/xml", "application/xml",
+        "application/rss+xml", "application/rdf+xml", "application/atom+xml", "application/feed+json",
+        "application/json",
+        "application/x.atom+xml", "application/x-atom+xml", "text/xml", "application/xml"
     ]
 
     /// The feeds `html` advertises, resolved against `pageURL` (the address the
@@ -43,40 +44,48 @@ public enum FeedDiscovery {
         var seen: Set<String> = []
         html.withUTF8 { bytes in
             func text(_ range: Range<Int>?) -> String? {
-                range.map { HTMLText.decodingReferences(String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)) }
+                range.map {
+                    HTMLText.decodingReferences(
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self))
+                }
             }
             var baseSeen = false
-            HTMLScanner(bytes: bytes).scan(text: { _ in }, tag: { tag in
-                guard !tag.isEnd else { return nil }
-                if tag.isNamed("script") || tag.isNamed("style") {
-                    // Their text is code, never markup: go past their end tag.
-                    let end: StaticString = tag.isNamed("script") ? "</script" : "</style"
-                    return HTMLScanner.find(end, in: bytes, from: tag.range.upperBound) ?? bytes.count
-                }
-                if tag.isNamed("base"), !baseSeen, let href = text(tag.attribute("href"))?.trimmingASCIIWhiteSpace() {
-                    // The first <base href> counts (HTML's rule), itself resolved against the page.
-                    baseSeen = true
-                    let reference = URIReference(href)
-                    base = base.map { reference.resolved(against: $0) } ?? reference
-                    return nil
-                }
-                guard tag.isNamed("link"),
-                      let rel = text(tag.attribute("rel"))?.lowercased(),
-                      rel.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })
+            HTMLScanner(bytes: bytes).scan(
+                text: { _ in },
+                tag: { tag in
+                    guard !tag.isEnd else { return nil }
+                    if tag.isNamed("script") || tag.isNamed("style") {
+                        // Their text is code, never markup: go past their end tag.
+                        let end: StaticString = tag.isNamed("script") ? "</script" : "</style"
+                        return HTMLScanner.find(end, in: bytes, from: tag.range.upperBound) ?? bytes.count
+                    }
+                    if tag.isNamed("base"), !baseSeen, let href = text(tag.attribute("href"))?.trimmingASCIIWhiteSpace()
+                    {
+                        // The first <base href> counts (HTML's rule), itself resolved against the page.
+                        baseSeen = true
+                        let reference = URIReference(href)
+                        base = base.map { reference.resolved(against: $0) } ?? reference
+                        return nil
+                    }
+                    guard tag.isNamed("link"),
+                        let rel = text(tag.attribute("rel"))?.lowercased(),
+                        rel.split(whereSeparator: {
+                            $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}"
+                        })
                         .contains("alternate"),
-                      let type = text(tag.attribute("type"))?.split(separator: ";").first
-                        .map({ String($0).trimmingASCIIWhiteSpace().lowercased() }),
-                      feedTypes.contains(type),
-                      let href = text(tag.attribute("href"))?.trimmingASCIIWhiteSpace(), !href.isEmpty
-                else { return nil }
-                let reference = URIReference(href)
-                let url = (base.map { reference.resolved(against: $0) } ?? reference).text
-                if seen.insert(url).inserted {
-                    let title = text(tag.attribute("title"))?.trimmingASCIIWhiteSpace()
-                    found.append(DiscoveredFeed(url: url, type: type, title: title?.isEmpty == false ? title : nil))
-                }
-                return nil
-            })
+                        let type = text(tag.attribute("type"))?.split(separator: ";").first
+                            .map({ String($0).trimmingASCIIWhiteSpace().lowercased() }),
+                        feedTypes.contains(type),
+                        let href = text(tag.attribute("href"))?.trimmingASCIIWhiteSpace(), !href.isEmpty
+                    else { return nil }
+                    let reference = URIReference(href)
+                    let url = (base.map { reference.resolved(against: $0) } ?? reference).text
+                    if seen.insert(url).inserted {
+                        let title = text(tag.attribute("title"))?.trimmingASCIIWhiteSpace()
+                        found.append(DiscoveredFeed(url: url, type: type, title: title?.isEmpty == false ? title : nil))
+                    }
+                    return nil
+                })
         }
         return found
     }

@@ -54,7 +54,8 @@ public enum FetchableURL {
     /// there is no colon. Empty when nothing follows the colon (the default port).
     private static func portText(of authority: Substring) -> Substring? {
         let hostAndPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-        let afterHost = hostAndPort.hasPrefix("[")
+        let afterHost =
+            hostAndPort.hasPrefix("[")
             ? hostAndPort.firstIndex(of: "]").map { hostAndPort[hostAndPort.index(after: $0)...] } ?? ""
             : hostAndPort
         guard let colon = afterHost.lastIndex(of: ":") else { return nil }

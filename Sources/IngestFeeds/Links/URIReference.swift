@@ -42,7 +42,8 @@ public struct URIReference: Sendable, Hashable {
             rest = rest[..<mark]
         }
         if let colon = rest.firstIndex(of: ":"), colon > rest.startIndex,
-           !rest[..<colon].contains(where: { $0 == "/" }), Self.isScheme(rest[..<colon]) {
+            !rest[..<colon].contains(where: { $0 == "/" }), Self.isScheme(rest[..<colon])
+        {
             scheme = rest[..<colon]
             rest = rest[rest.index(after: colon)...]
         }
@@ -69,27 +70,42 @@ public struct URIReference: Sendable, Hashable {
     /// RFC 3986 section 5.3: the components joined back into text.
     public var text: String {
         var result = ""
-        if let scheme { result += scheme; result += ":" }
-        if let authority { result += "//"; result += authority }
+        if let scheme {
+            result += scheme
+            result += ":"
+        }
+        if let authority {
+            result += "//"
+            result += authority
+        }
         result += path
-        if let query { result += "?"; result += query }
-        if let fragment { result += "#"; result += fragment }
+        if let query {
+            result += "?"
+            result += query
+        }
+        if let fragment {
+            result += "#"
+            result += fragment
+        }
         return result
     }
 
     /// This reference resolved against `base` (RFC 3986 section 5.2.2, strict).
     public func resolved(against base: URIReference) -> URIReference {
         if let scheme {
-            return URIReference(scheme: scheme, authority: authority, path: Self.removeDotSegments(path),
-                                query: query, fragment: fragment)
+            return URIReference(
+                scheme: scheme, authority: authority, path: Self.removeDotSegments(path),
+                query: query, fragment: fragment)
         }
         if let authority {
-            return URIReference(scheme: base.scheme, authority: authority, path: Self.removeDotSegments(path),
-                                query: query, fragment: fragment)
+            return URIReference(
+                scheme: base.scheme, authority: authority, path: Self.removeDotSegments(path),
+                query: query, fragment: fragment)
         }
         if path.isEmpty {
-            return URIReference(scheme: base.scheme, authority: base.authority, path: base.path,
-                                query: query ?? base.query, fragment: fragment)
+            return URIReference(
+                scheme: base.scheme, authority: base.authority, path: base.path,
+                query: query ?? base.query, fragment: fragment)
         }
         let merged: Substring
         if path.hasPrefix("/") {
@@ -97,7 +113,8 @@ public struct URIReference: Sendable, Hashable {
         } else {
             merged = Self.removeDotSegments(Self.merge(base: base, path: path))
         }
-        return URIReference(scheme: base.scheme, authority: base.authority, path: merged, query: query, fragment: fragment)
+        return URIReference(
+            scheme: base.scheme, authority: base.authority, path: merged, query: query, fragment: fragment)
     }
 
     /// `reference` resolved against `base` as text; `reference` unchanged when it is
@@ -169,8 +186,11 @@ public struct URIReference: Sendable, Hashable {
         for (offset, byte) in text.utf8.enumerated() {
             if byte == UInt8(ascii: ":") { return scheme }
             let letter = (byte | 0x20) &- 97 < 26
-            if offset == 0 ? !letter : !(letter || byte &- 48 < 10 || byte == UInt8(ascii: "+")
-                                          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
+            if offset == 0
+                ? !letter
+                : !(letter || byte &- 48 < 10 || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "."))
+            {
                 return false
             }
             scheme = true

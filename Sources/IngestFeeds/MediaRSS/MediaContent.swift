@@ -55,8 +55,9 @@ public struct MediaContent: Sendable, Hashable {
         let trimmed = text.trimmingASCIIWhiteSpace()
         let digits = trimmed.utf8.filter { $0 != UInt8(ascii: ".") }
         guard !digits.isEmpty, trimmed.utf8.count - digits.count <= 1,
-              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let value = Double(trimmed), value.isFinite else { return nil }
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let value = Double(trimmed), value.isFinite
+        else { return nil }
         return value
     }
 }

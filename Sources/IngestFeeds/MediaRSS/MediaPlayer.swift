@@ -18,7 +18,8 @@ public struct MediaPlayer: Sendable, Hashable {
     /// The player `element` describes; `nil` without a `url`.
     init?(_ element: Extension) {
         guard let url = element.attributes["url"]?.trimmingASCIIWhiteSpace(), !url.isEmpty else { return nil }
-        self.init(url: url, width: element.attributes["width"].flatMap(FeedUpdateHints.integer),
-                  height: element.attributes["height"].flatMap(FeedUpdateHints.integer))
+        self.init(
+            url: url, width: element.attributes["width"].flatMap(FeedUpdateHints.integer),
+            height: element.attributes["height"].flatMap(FeedUpdateHints.integer))
     }
 }

@@ -22,8 +22,9 @@ public struct MediaThumbnail: Sendable, Hashable {
     /// The thumbnail `element` describes; `nil` without a `url`.
     init?(_ element: Extension) {
         guard let url = element.attributes["url"]?.trimmingASCIIWhiteSpace(), !url.isEmpty else { return nil }
-        self.init(url: url, width: element.attributes["width"].flatMap(FeedUpdateHints.integer),
-                  height: element.attributes["height"].flatMap(FeedUpdateHints.integer),
-                  time: element.attributes["time"].flatMap(ClockTime.init)?.seconds)
+        self.init(
+            url: url, width: element.attributes["width"].flatMap(FeedUpdateHints.integer),
+            height: element.attributes["height"].flatMap(FeedUpdateHints.integer),
+            time: element.attributes["time"].flatMap(ClockTime.init)?.seconds)
     }
 }

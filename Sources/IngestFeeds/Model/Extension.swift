@@ -19,8 +19,10 @@ public struct Extension: Sendable, Hashable {
     public var children: [String: [Extension]]
 
     /// An extension element.
-    public init(name: String, value: String = "", attributes: [String: String] = [:],
-                children: [String: [Extension]] = [:]) {
+    public init(
+        name: String, value: String = "", attributes: [String: String] = [:],
+        children: [String: [Extension]] = [:]
+    ) {
         self.name = name
         self.value = value
         self.attributes = attributes

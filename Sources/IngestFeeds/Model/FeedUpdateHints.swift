@@ -58,8 +58,10 @@ public struct FeedUpdateHints: Sendable, Hashable {
     }
 
     /// Hints with these values (none by default).
-    public init(timeToLive: Int? = nil, skipHours: Set<Int> = [], skipDays: Set<Int> = [],
-                updatePeriod: UpdatePeriod? = nil, updateFrequency: Int? = nil) {
+    public init(
+        timeToLive: Int? = nil, skipHours: Set<Int> = [], skipDays: Set<Int> = [],
+        updatePeriod: UpdatePeriod? = nil, updateFrequency: Int? = nil
+    ) {
         self.timeToLive = timeToLive
         self.skipHours = skipHours
         self.skipDays = skipDays
@@ -74,8 +76,10 @@ extension FeedUpdateHints {
     /// The hints of a feed's texts as written: RSS `ttl`, the `hour`s of its
     /// `skipHours` and the `day`s of its `skipDays`, and its `sy` extension
     /// elements. What is not valid is left out.
-    init(ttl: String? = nil, skipHours hours: [String] = [], skipDays days: [String] = [],
-         syndication: [String: [Extension]]?) {
+    init(
+        ttl: String? = nil, skipHours hours: [String] = [], skipDays days: [String] = [],
+        syndication: [String: [Extension]]?
+    ) {
         self.init()
         timeToLive = ttl.flatMap(Self.positiveInteger)
         for hour in hours {
@@ -97,7 +101,7 @@ extension FeedUpdateHints {
 
     /// ISO 8601's day numbers by lowercased English name.
     private static let days: [String: Int] = [
-        "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6, "sunday": 7,
+        "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6, "sunday": 7
     ]
 
     /// `text`, trimmed, as a decimal integer of ASCII digits alone (no sign) that

@@ -51,8 +51,9 @@ public struct ITunesFeedExtension: Sendable, Hashable {
         newFeedURL = elements["new-feed-url"]?.first?.value.nonEmptyString
         type = elements["type"]?.first?.value.nonEmptyString.map(ITunesShowType.init(rawValue:))
         categories = (elements["category"] ?? []).map { category in
-            ITunesCategory(text: category.attributes["text"],
-                           subcategory: category.child("category").map { ITunesCategory(text: $0.attributes["text"]) })
+            ITunesCategory(
+                text: category.attributes["text"],
+                subcategory: category.child("category").map { ITunesCategory(text: $0.attributes["text"]) })
         }
         if let owner = elements["owner"]?.first {
             self.owner = ITunesOwner(email: owner.child("email")?.value, name: owner.child("name")?.value)

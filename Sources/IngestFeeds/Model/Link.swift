@@ -17,8 +17,10 @@ public struct Link: Sendable, Hashable, ExpressibleByStringLiteral {
     public var length: String?
 
     /// A link; empty strings are taken as absent.
-    public init(href: String, rel: String? = nil, type: String? = nil, title: String? = nil,
-                hreflang: String? = nil, length: String? = nil) {
+    public init(
+        href: String, rel: String? = nil, type: String? = nil, title: String? = nil,
+        hreflang: String? = nil, length: String? = nil
+    ) {
         self.href = href
         self.rel = rel.nonEmpty
         self.type = type.nonEmpty

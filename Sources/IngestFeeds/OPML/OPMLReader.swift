@@ -17,7 +17,8 @@ struct OPMLReader {
         var bytes = [UInt8](data)
         // White space before the XML declaration: Expat and libxml2 refuse it, readers
         // that wrote it do not mean anything by it (FeedSniffer drops it for feeds too).
-        if let first = bytes.firstIndex(where: { !Self.isWhiteSpace($0) }), first > 0, bytes[first] == UInt8(ascii: "<") {
+        if let first = bytes.firstIndex(where: { !Self.isWhiteSpace($0) }), first > 0, bytes[first] == UInt8(ascii: "<")
+        {
             bytes.removeFirst(first)
         }
         let strict = OPMLReceiver(limits: limits)
@@ -99,12 +100,16 @@ final class OPMLReceiver: ParseEventReceiver {
 
     func startElement(_ name: Name, attributes: Attributes, at position: SourcePosition) throws {
         guard open.count < limits.maxDepth else {
-            throw refuse(IngestError(.data, "elements nested deeper than \(limits.maxDepth) levels", position: position,
-                                     reason: .depthLimit(limits.maxDepth)))
+            throw refuse(
+                IngestError(
+                    .data, "elements nested deeper than \(limits.maxDepth) levels", position: position,
+                    reason: .depthLimit(limits.maxDepth)))
         }
         for attribute in attributes where attribute.value.count > limits.maxTextBytes {
-            throw refuse(IngestError(.data, "attribute \(attribute.name) of <\(name)> is longer than \(limits.maxTextBytes) bytes",
-                                     position: position, reason: .textLimit(limits.maxTextBytes)))
+            throw refuse(
+                IngestError(
+                    .data, "attribute \(attribute.name) of <\(name)> is longer than \(limits.maxTextBytes) bytes",
+                    position: position, reason: .textLimit(limits.maxTextBytes)))
         }
         let local = name.local.lowercased()
         guard let parent = open.last else {
@@ -114,8 +119,10 @@ final class OPMLReceiver: ParseEventReceiver {
                 return
             }
             guard local == "opml" else {
-                throw refuse(IngestError(.data, "not OPML: the document element is <\(name.qualified)>, not <opml>",
-                                         position: position))
+                throw refuse(
+                    IngestError(
+                        .data, "not OPML: the document element is <\(name.qualified)>, not <opml>",
+                        position: position))
             }
             sawRoot = true
             open.append(.root)
@@ -140,8 +147,10 @@ final class OPMLReceiver: ParseEventReceiver {
     func text(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws {
         guard case .title? = open.last, titleBytes != nil else { return }
         guard titleBytes!.count + bytes.count <= limits.maxTextBytes else {
-            throw refuse(IngestError(.data, "the title is longer than \(limits.maxTextBytes) bytes", position: position,
-                                     reason: .textLimit(limits.maxTextBytes)))
+            throw refuse(
+                IngestError(
+                    .data, "the title is longer than \(limits.maxTextBytes) bytes", position: position,
+                    reason: .textLimit(limits.maxTextBytes)))
         }
         titleBytes!.append(contentsOf: bytes)
     }
@@ -196,10 +205,11 @@ final class OPMLReceiver: ParseEventReceiver {
             }
         } else {
             indexByURL[url] = subscriptions.count
-            subscriptions.append(OPMLSubscription(
-                url: url, title: name,
-                siteURL: Self.nonEmpty(htmlURL?.trimmingCharacters(in: .whitespacesAndNewlines)),
-                categories: categories))
+            subscriptions.append(
+                OPMLSubscription(
+                    url: url, title: name,
+                    siteURL: Self.nonEmpty(htmlURL?.trimmingCharacters(in: .whitespacesAndNewlines)),
+                    categories: categories))
         }
         return .other
     }

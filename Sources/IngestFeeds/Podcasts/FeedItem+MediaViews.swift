@@ -22,14 +22,18 @@ extension FeedItem {
         var files: [MediaFile] = []
         for enclosure in enclosures {
             guard let url = enclosure.url?.trimmingASCIIWhiteSpace(), !url.isEmpty else { continue }
-            files.append(MediaFile(source: .enclosure, url: url, type: enclosure.type, byteCount: enclosure.byteCount,
-                                   duration: files.isEmpty ? iTunes?.durationSeconds.map(Double.init) : nil))
+            files.append(
+                MediaFile(
+                    source: .enclosure, url: url, type: enclosure.type, byteCount: enclosure.byteCount,
+                    duration: files.isEmpty ? iTunes?.durationSeconds.map(Double.init) : nil))
         }
         guard files.isEmpty, let mediaRSS else { return files }
         for content in mediaRSS.files {
             guard let url = content.url else { continue }
-            files.append(MediaFile(source: .mediaContent, url: url, type: content.type, byteCount: content.fileSize,
-                                   duration: content.duration))
+            files.append(
+                MediaFile(
+                    source: .mediaContent, url: url, type: content.type, byteCount: content.fileSize,
+                    duration: content.duration))
         }
         return files
     }

@@ -37,8 +37,10 @@ public struct JSONChapters: Sendable, Hashable {
         public var location: Location?
 
         /// A chapter starting at `startTime` seconds.
-        public init(startTime: Double, endTime: Double? = nil, title: String? = nil, img: String? = nil,
-                    url: String? = nil, toc: Bool? = nil, location: Location? = nil) {
+        public init(
+            startTime: Double, endTime: Double? = nil, title: String? = nil, img: String? = nil,
+            url: String? = nil, toc: Bool? = nil, location: Location? = nil
+        ) {
             self.startTime = startTime
             self.endTime = endTime
             self.title = title
@@ -103,8 +105,10 @@ public struct JSONChapters: Sendable, Hashable {
                 throw JSONChaptersError.invalidTime(chapter: index, key: "endTime")
             }
             let location = chapter.location.map { Location(name: $0.name, geo: $0.geo, osm: $0.osm) }
-            chapters.append(Chapter(startTime: chapter.startTime, endTime: chapter.endTime, title: chapter.title,
-                                    img: chapter.img, url: chapter.url, toc: chapter.toc, location: location))
+            chapters.append(
+                Chapter(
+                    startTime: chapter.startTime, endTime: chapter.endTime, title: chapter.title,
+                    img: chapter.img, url: chapter.url, toc: chapter.toc, location: location))
         }
         self.init(version: document.version, chapters: chapters)
     }

@@ -27,8 +27,9 @@ public struct PodloveChapter: Sendable, Hashable {
     /// fraction: `1:02:03.5`).
     public init?(_ element: Extension) {
         guard let text = element.attributes["start"], let time = ClockTime(text) else { return nil }
-        self.init(start: time.seconds, startText: text, title: element.attributes["title"],
-                  href: element.attributes["href"], image: element.attributes["image"])
+        self.init(
+            start: time.seconds, startText: text, title: element.attributes["title"],
+            href: element.attributes["href"], image: element.attributes["image"])
     }
 
     /// The chapters of the `psc` extension elements of an item: every `psc:chapter`

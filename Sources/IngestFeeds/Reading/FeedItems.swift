@@ -71,8 +71,10 @@ public struct FeedItems: AsyncSequence {
             return queue[head]
         }
 
-        private func makeCore(_ mode: FeedParserCore.XMLMode, skipping: Int = 0, prior: IngestError? = nil,
-                              name: String) -> FeedParserCore {
+        private func makeCore(
+            _ mode: FeedParserCore.XMLMode, skipping: Int = 0, prior: IngestError? = nil,
+            name: String
+        ) -> FeedParserCore {
             FeedParserCore(options: options, xmlMode: mode, skipping: skipping, priorError: prior, displayName: name) {
                 [unowned self] item, feed in
                 queue.append((item, feed))
@@ -95,7 +97,8 @@ public struct FeedItems: AsyncSequence {
                     try core.push(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 }
             } catch let error as IngestError
-                        where core.mayRecover(from: error) && options.recovery == .fallback && canReopen {
+                where core.mayRecover(from: error) && options.recovery == .fallback && canReopen
+            {
                 let again = try open()
                 self.source = again
                 finished = false

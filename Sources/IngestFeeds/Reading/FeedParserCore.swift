@@ -39,8 +39,10 @@ final class FeedParserCore {
     /// them as U+FFFD).
     private var replacedBytes: Bool { (decoder?.replacedBytes ?? 0) > 0 }
 
-    init(options: FeedReader.Options, xmlMode: XMLMode, skipping: Int = 0, priorError: IngestError? = nil,
-         displayName: String, deliver: @escaping (FeedItem, Feed) throws -> Void) {
+    init(
+        options: FeedReader.Options, xmlMode: XMLMode, skipping: Int = 0, priorError: IngestError? = nil,
+        displayName: String, deliver: @escaping (FeedItem, Feed) throws -> Void
+    ) {
         self.options = options
         self.priorError = priorError
         self.xmlMode = xmlMode
@@ -85,14 +87,17 @@ final class FeedParserCore {
         try run {
             if parser == nil { try start(adding: UnsafeRawBufferPointer(start: nil, count: 0), final: true) }
             guard let parser else {
-                throw IngestError(.data, consumed == 0 ? "empty input: not a feed" : "only white space: not a feed",
-                                  file: displayName)
+                throw IngestError(
+                    .data, consumed == 0 ? "empty input: not a feed" : "only white space: not a feed",
+                    file: displayName)
             }
             if repair != nil { try send(parser, UnsafeRawBufferPointer(start: nil, count: 0), final: true) }
             do {
                 try parser.finish()
-            } catch var error as IngestError where xmlMode == .strict && syntax == .xml && error.kind == .data
-                                                    && error.reason == nil && session.handlerError == nil {
+            } catch var error as IngestError
+                where xmlMode == .strict && syntax == .xml && error.kind == .data
+                && error.reason == nil && session.handlerError == nil
+            {
                 // Expat's words at the end ("no element found", "unclosed token") mean
                 // one thing: the bytes stopped before the document did (a body cut short).
                 error.message = "the input ends inside the document (\(error.message))"
@@ -116,8 +121,9 @@ final class FeedParserCore {
     /// earlier of the first repair and libxml2's first error.
     private var firstError: FeedParseError? {
         if let priorError, !priorError.message.contains("encoding") || replacedBytes {
-            return FeedParseError(message: priorError.message, line: priorError.position?.line ?? 0,
-                                  column: priorError.position?.column ?? 0)
+            return FeedParseError(
+                message: priorError.message, line: priorError.position?.line ?? 0,
+                column: priorError.position?.column ?? 0)
         }
         let recovered = recoveringParser?.firstRecoveredError.map {
             FeedParseError(message: $0.message, line: $0.position?.line ?? 0, column: $0.position?.column ?? 0)
@@ -127,7 +133,8 @@ final class FeedParserCore {
             return (repaired.line, repaired.column) <= (recovered.line, recovered.column) ? repaired : recovered
         case let (repaired, recovered):
             guard repaired == nil, recovered == nil, replacedBytes else { return repaired ?? recovered }
-            return FeedParseError(message: "bytes the declared encoding does not define, read as U+FFFD", line: 0, column: 0)
+            return FeedParseError(
+                message: "bytes the declared encoding does not define, read as U+FFFD", line: 0, column: 0)
         }
     }
 
@@ -158,7 +165,8 @@ final class FeedParserCore {
         // RFC 7303: a byte order mark says the encoding, whatever the charset says.
         var charset = verdict.hasByteOrderMark ? nil : options.charset.flatMap(Self.cleanCharset)
         if case .xml = verdict.syntax, !verdict.hasByteOrderMark,
-           let label = charset ?? XMLDeclaration.encoding(in: pending), WHATWGEncoding.isLatin1OrASCII(label) {
+            let label = charset ?? XMLDeclaration.encoding(in: pending), WHATWGEncoding.isLatin1OrASCII(label)
+        {
             // As browsers and feedparser read them: ISO-8859-1 and US-ASCII are
             // windows-1252, whose printable 0x80–0x9F (curly quotes, dashes, €) are
             // what such feeds mean by those bytes.
@@ -166,14 +174,16 @@ final class FeedParserCore {
         }
         switch verdict.syntax {
         case .json:
-            parser = JSONPushParser(receiver: stack, documentName: "feed", limits: options.limits,
-                                    bufferSize: options.chunkSize, displayName: displayName)
+            parser = JSONPushParser(
+                receiver: stack, documentName: "feed", limits: options.limits,
+                bufferSize: options.chunkSize, displayName: displayName)
             if verdict.hasByteOrderMark { pending.removeFirst(3) }
         case .xml:
             if let spaces = verdict.whiteSpaceBeforeDeclaration { pending.removeSubrange(spaces) }
             switch xmlMode {
             case .strict:
-                let expat = ExpatPushParser(receiver: stack, encoding: charset, limits: options.limits, displayName: displayName)
+                let expat = ExpatPushParser(
+                    receiver: stack, encoding: charset, limits: options.limits, displayName: displayName)
                 expat.onWarning = options.onWarning
                 parser = expat
             case .recovering:
@@ -183,8 +193,9 @@ final class FeedParserCore {
                 // well-formed, where the parser would stop.
                 let label = verdict.hasByteOrderMark ? nil : charset ?? XMLDeclaration.encoding(in: pending)
                 decoder = label.flatMap(SingleByteDecoder.init(label:))
-                let libxml2 = try LibXML2PushParser(receiver: recovering, recovers: true,
-                                                    encoding: decoder == nil ? charset : "UTF-8", displayName: displayName)
+                let libxml2 = try LibXML2PushParser(
+                    receiver: recovering, recovers: true,
+                    encoding: decoder == nil ? charset : "UTF-8", displayName: displayName)
                 libxml2.onWarning = options.onWarning
                 recoveringReceiver = recovering
                 recoveringParser = libxml2
@@ -192,8 +203,9 @@ final class FeedParserCore {
                 parser = libxml2
             }
         case .other(let byte):
-            throw IngestError(.data, "not a feed: it starts with \(Self.describe(byte)), neither XML (<) nor JSON ({)",
-                              file: displayName, position: .start)
+            throw IngestError(
+                .data, "not a feed: it starts with \(Self.describe(byte)), neither XML (<) nor JSON ({)",
+                file: displayName, position: .start)
         }
         self.parser = parser
         try pending.withUnsafeBytes { try send(parser, $0, final: false) }
@@ -231,6 +243,7 @@ final class FeedParserCore {
     }
 
     private static func describe(_ byte: UInt8) -> String {
-        byte >= 0x20 && byte < 0x7F ? "\"\(Character(Unicode.Scalar(byte)))\"" : "the byte 0x\(String(byte, radix: 16, uppercase: true))"
+        byte >= 0x20 && byte < 0x7F
+            ? "\"\(Character(Unicode.Scalar(byte)))\"" : "the byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 }

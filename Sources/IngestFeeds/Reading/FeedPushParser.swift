@@ -20,10 +20,13 @@ public final class FeedPushParser {
 
     /// A parser that hands each item to `onItem`, with the feed read so far;
     /// `displayName` names the input in errors.
-    public init(options: FeedReader.Options = FeedReader.Options(), displayName: String = "<feed>",
-                onItem: @escaping (FeedItem, Feed) throws -> Void) {
-        core = FeedParserCore(options: options, xmlMode: options.recovery == .never ? .strict : .recovering,
-                              displayName: displayName, deliver: onItem)
+    public init(
+        options: FeedReader.Options = FeedReader.Options(), displayName: String = "<feed>",
+        onItem: @escaping (FeedItem, Feed) throws -> Void
+    ) {
+        core = FeedParserCore(
+            options: options, xmlMode: options.recovery == .never ? .strict : .recovering,
+            displayName: displayName, deliver: onItem)
     }
 
     /// Parses the next bytes; they may end anywhere (inside a tag, a token or a

@@ -48,9 +48,11 @@ public struct FeedReader: Sendable {
         public var onWarning: ParseWarningHandler?
 
         /// Options; the defaults read any feed from a file or from memory.
-        public init(baseURL: URL? = nil, charset: String? = nil, recovery: Recovery = .fallback,
-                    limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
-                    scansContentForImages: Bool = true, onWarning: ParseWarningHandler? = nil) {
+        public init(
+            baseURL: URL? = nil, charset: String? = nil, recovery: Recovery = .fallback,
+            limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
+            scansContentForImages: Bool = true, onWarning: ParseWarningHandler? = nil
+        ) {
             self.onWarning = onWarning
             self.baseURL = baseURL
             self.charset = charset
@@ -105,22 +107,27 @@ public struct FeedReader: Sendable {
     /// read to an unlinked temporary file (``IngestCore/SpoolingSource``), which
     /// the recovering read replays.
     @discardableResult
-    public func read(_ source: any ByteSource, reopen: (() throws -> any ByteSource)? = nil,
-                     _ body: (FeedItem, Feed) throws -> Void) throws -> Feed {
+    public func read(
+        _ source: any ByteSource, reopen: (() throws -> any ByteSource)? = nil,
+        _ body: (FeedItem, Feed) throws -> Void
+    ) throws -> Feed {
         if reopen == nil && options.recovery == .fallback {
             let spool = try SpoolingSource(source)
             return try read(spool, reopen: { try spool.replay() }, body)
         }
         return try withoutActuallyEscaping(body) { deliver in
-            let first = FeedParserCore(options: options, xmlMode: options.recovery == .always ? .recovering : .strict,
-                                       displayName: source.displayName, deliver: deliver)
+            let first = FeedParserCore(
+                options: options, xmlMode: options.recovery == .always ? .recovering : .strict,
+                displayName: source.displayName, deliver: deliver)
             do {
                 return try pump(source, into: first)
             } catch let error as IngestError
-                        where first.mayRecover(from: error) && options.recovery == .fallback && reopen != nil {
+                where first.mayRecover(from: error) && options.recovery == .fallback && reopen != nil
+            {
                 let again = try reopen!()
-                let second = FeedParserCore(options: options, xmlMode: .recovering, skipping: first.itemCount,
-                                            priorError: error, displayName: source.displayName, deliver: deliver)
+                let second = FeedParserCore(
+                    options: options, xmlMode: .recovering, skipping: first.itemCount,
+                    priorError: error, displayName: source.displayName, deliver: deliver)
                 return try pump(again, into: second)
             }
         }
@@ -141,30 +148,38 @@ public struct FeedReader: Sendable {
     /// The items of the feed in the file at `url`, as an `AsyncSequence` of
     /// `(item, feed)` pairs, read as the loop asks for them.
     public func items(contentsOf url: URL) -> FeedItems {
-        FeedItems(reader: self, open: {
-            let path = try Self.filePath(url)
-            return try InputFile(path: path)
-        }, canReopen: true)
+        FeedItems(
+            reader: self,
+            open: {
+                let path = try Self.filePath(url)
+                return try InputFile(path: path)
+            }, canReopen: true)
     }
 
     /// The items of a feed read from `source`; `reopen` as for
     /// ``read(_:reopen:_:)``.
     public func items(from source: any ByteSource, reopen: (() throws -> any ByteSource)? = nil) -> FeedItems {
         var first: (any ByteSource)? = source
-        return FeedItems(reader: self, open: {
-            if let source = first {
-                first = nil
-                return source
-            }
-            guard let reopen else { throw IngestError(.input, "the input cannot be read twice", file: source.displayName) }
-            return try reopen()
-        }, canReopen: reopen != nil)
+        return FeedItems(
+            reader: self,
+            open: {
+                if let source = first {
+                    first = nil
+                    return source
+                }
+                guard let reopen else {
+                    throw IngestError(.input, "the input cannot be read twice", file: source.displayName)
+                }
+                return try reopen()
+            }, canReopen: reopen != nil)
     }
 
     static func filePath(_ url: URL) throws -> String {
         guard url.isFileURL else {
-            throw IngestError(.usage, "\(url.absoluteString): IngestFeeds reads files, data and byte sources; "
-                              + "fetch the URL yourself (and pass it as FeedReader.Options.baseURL)")
+            throw IngestError(
+                .usage,
+                "\(url.absoluteString): IngestFeeds reads files, data and byte sources; "
+                    + "fetch the URL yourself (and pass it as FeedReader.Options.baseURL)")
         }
         return url.path
     }

@@ -61,7 +61,9 @@ struct FeedSniffer {
             if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
                 return Verdict(syntax: .xml, hasByteOrderMark: true)
             }
-            if bytes.count >= 2, (bytes[0] == 0 && bytes[1] == UInt8(ascii: "<")) || (bytes[0] == UInt8(ascii: "<") && bytes[1] == 0) {
+            if bytes.count >= 2,
+                (bytes[0] == 0 && bytes[1] == UInt8(ascii: "<")) || (bytes[0] == UInt8(ascii: "<") && bytes[1] == 0)
+            {
                 return Verdict(syntax: .xml, hasByteOrderMark: false)
             }
             start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
@@ -78,8 +80,9 @@ struct FeedSniffer {
             if index > start, index + 5 > bytes.count, !final { return nil }
             var verdict = Verdict(syntax: .xml, hasByteOrderMark: bom)
             if index > start, index + 5 <= bytes.count,
-               bytes[index + 1] == UInt8(ascii: "?"), bytes[index + 2] == UInt8(ascii: "x"),
-               bytes[index + 3] == UInt8(ascii: "m"), bytes[index + 4] == UInt8(ascii: "l") {
+                bytes[index + 1] == UInt8(ascii: "?"), bytes[index + 2] == UInt8(ascii: "x"),
+                bytes[index + 3] == UInt8(ascii: "m"), bytes[index + 4] == UInt8(ascii: "l")
+            {
                 verdict.whiteSpaceBeforeDeclaration = start..<index
             }
             return verdict

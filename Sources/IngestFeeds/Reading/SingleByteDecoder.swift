@@ -14,7 +14,9 @@ struct SingleByteDecoder {
     /// The decoder of the encoding `label` names, when it is one of the WHATWG
     /// Encoding Standard's single-byte encodings; `nil` for any other.
     init?(label: String) {
-        guard let encoding = WHATWGEncoding(label: label), case .singleByte(let index) = encoding.decoder else { return nil }
+        guard let encoding = WHATWGEncoding(label: label), case .singleByte(let index) = encoding.decoder else {
+            return nil
+        }
         self.index = index
     }
 

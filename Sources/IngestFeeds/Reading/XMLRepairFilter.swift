@@ -64,7 +64,8 @@ struct XMLRepairFilter {
     /// Appends the repaired form of `chunk` to `output`; `final` when it is the last.
     /// Throws `.data` when a token passes ``maxTokenBytes``.
     mutating func repair(_ chunk: UnsafeRawBufferPointer, final: Bool, into output: inout [UInt8]) throws {
-        var bytes = UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count)
+        var bytes = UnsafeBufferPointer(
+            start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count)
         if var quote = heldTagQuote {
             // A tag is held: its end is looked for in the new bytes alone.
             let end = HTMLScanner.tagEnd(bytes, from: 0, quote: &quote)
@@ -94,8 +95,9 @@ struct XMLRepairFilter {
         }
         if heldTagQuote != nil { try checkHeldTag() }
         if markupTooLong {
-            throw IngestError.tokenLimit(maxTokenBytes, "a comment, CDATA section, processing instruction or DOCTYPE",
-                                         position: SourcePosition(line: lines + 1, column: column + 1, byteOffset: processed))
+            throw IngestError.tokenLimit(
+                maxTokenBytes, "a comment, CDATA section, processing instruction or DOCTYPE",
+                position: SourcePosition(line: lines + 1, column: column + 1, byteOffset: processed))
         }
         if final { closeAll(into: &output) }
     }
@@ -113,8 +115,9 @@ struct XMLRepairFilter {
 
     private func checkHeldTag() throws {
         guard held.count > maxTokenBytes else { return }
-        throw IngestError.tokenLimit(maxTokenBytes, "a tag with its attributes",
-                                     position: SourcePosition(line: lines + 1, column: column + 1, byteOffset: processed))
+        throw IngestError.tokenLimit(
+            maxTokenBytes, "a tag with its attributes",
+            position: SourcePosition(line: lines + 1, column: column + 1, byteOffset: processed))
     }
 
     private mutating func process(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool, into output: inout [UInt8]) {
@@ -135,20 +138,37 @@ struct XMLRepairFilter {
                 markupBytes = 0
             } else {
                 markupBytes += 1
-                if markupBytes > maxTokenBytes { markupTooLong = true; return }
+                if markupBytes > maxTokenBytes {
+                    markupTooLong = true
+                    return
+                }
             }
             switch state {
             case .text:
                 if byte == UInt8(ascii: "<") {
                     guard let comment = starts("<!--", at: index), let cdata = starts("<![CDATA[", at: index),
-                          index + 1 < count else {
-                        if !final { held = Array(bytes[index...]); return }
+                        index + 1 < count
+                    else {
+                        if !final {
+                            held = Array(bytes[index...])
+                            return
+                        }
                         output.append(contentsOf: bytes[index...])
                         return
                     }
                     let next = bytes[index + 1]
-                    if comment { state = .comment; output.append(contentsOf: "<!--".utf8); index += 4; continue }
-                    if cdata { state = .cdata; output.append(contentsOf: "<![CDATA[".utf8); index += 9; continue }
+                    if comment {
+                        state = .comment
+                        output.append(contentsOf: "<!--".utf8)
+                        index += 4
+                        continue
+                    }
+                    if cdata {
+                        state = .cdata
+                        output.append(contentsOf: "<![CDATA[".utf8)
+                        index += 9
+                        continue
+                    }
                     if next == UInt8(ascii: "?") || next == UInt8(ascii: "!") {
                         state = next == UInt8(ascii: "?") ? .instruction : .declaration
                         declarationDepth = 0
@@ -168,7 +188,11 @@ struct XMLRepairFilter {
                     let tagEnd = HTMLScanner.tagEnd(bytes, from: index + 1, quote: &tagQuote)
                     tagBytesExamined += (tagEnd ?? count - 1) - index
                     guard let end = tagEnd else {
-                        if !final { held = Array(bytes[index...]); heldTagQuote = tagQuote; return }
+                        if !final {
+                            held = Array(bytes[index...])
+                            heldTagQuote = tagQuote
+                            return
+                        }
                         output.append(contentsOf: bytes[index...])
                         return
                     }
@@ -187,7 +211,10 @@ struct XMLRepairFilter {
             case .comment, .cdata, .instruction:
                 let end: StaticString = state == .comment ? "-->" : state == .cdata ? "]]>" : "?>"
                 guard let matched = starts(end, at: index) else {
-                    if !final { held = Array(bytes[index...]); return }
+                    if !final {
+                        held = Array(bytes[index...])
+                        return
+                    }
                     output.append(contentsOf: bytes[index...])
                     return
                 }
@@ -220,20 +247,26 @@ struct XMLRepairFilter {
     }
 
     /// A whole start or end tag, `<` to `>`.
-    private mutating func tag(_ bytes: UnsafeBufferPointer<UInt8>, _ range: ClosedRange<Int>, into output: inout [UInt8]) {
+    private mutating func tag(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: ClosedRange<Int>, into output: inout [UInt8]
+    ) {
         let isEnd = bytes[range.lowerBound + 1] == UInt8(ascii: "/")
         let nameStart = range.lowerBound + (isEnd ? 2 : 1)
         var nameEnd = nameStart
         while nameEnd < range.upperBound, !isSpace(bytes[nameEnd]), bytes[nameEnd] != UInt8(ascii: "/"),
-              bytes[nameEnd] != UInt8(ascii: ">") { nameEnd += 1 }
+            bytes[nameEnd] != UInt8(ascii: ">")
+        { nameEnd += 1 }
         let name = Array(bytes[nameStart..<nameEnd])
         if isEnd {
             guard let depth = open.lastIndex(of: name) else {
-                note(bytes, range.lowerBound, "an end tag </\(String(decoding: name, as: UTF8.self))> that closes nothing")
+                note(
+                    bytes, range.lowerBound,
+                    "an end tag </\(String(decoding: name, as: UTF8.self))> that closes nothing")
                 return
             }
             if depth < open.count - 1 {
-                note(bytes, range.lowerBound, "<\(String(decoding: open[open.count - 1], as: UTF8.self))> is not closed")
+                note(
+                    bytes, range.lowerBound, "<\(String(decoding: open[open.count - 1], as: UTF8.self))> is not closed")
                 while open.count > depth + 1 { writeEndTag(open.removeLast(), into: &output) }
             }
             open.removeLast()
@@ -254,7 +287,11 @@ struct XMLRepairFilter {
             }
             if quote != 0 {
                 if byte == quote { quote = 0 }
-                if byte == UInt8(ascii: "<") { output.append(contentsOf: "&lt;".utf8); index += 1; continue }
+                if byte == UInt8(ascii: "<") {
+                    output.append(contentsOf: "&lt;".utf8)
+                    index += 1
+                    continue
+                }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
             }
@@ -281,16 +318,19 @@ struct XMLRepairFilter {
     private mutating func closeAll(into output: inout [UInt8]) {
         guard !open.isEmpty else { return }
         if firstRepair == nil {
-            firstRepair = FeedParseError(message: "the input ends inside <\(String(decoding: open[open.count - 1], as: UTF8.self))>",
-                                         line: lines + 1, column: column + 1)
+            firstRepair = FeedParseError(
+                message: "the input ends inside <\(String(decoding: open[open.count - 1], as: UTF8.self))>",
+                line: lines + 1, column: column + 1)
         }
         while let name = open.popLast() { writeEndTag(name, into: &output) }
     }
 
     /// Writes the reference at `index` (a `&`), repaired if need be, and returns
     /// where it ends; `nil` when the input ends before that can be told.
-    private mutating func reference(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, final: Bool,
-                                    into output: inout [UInt8]) -> Int? {
+    private mutating func reference(
+        _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, final: Bool,
+        into output: inout [UInt8]
+    ) -> Int? {
         let count = bytes.count
         var end = index + 1
         guard end < count else { return final ? bare(bytes, index, &output) : nil }
@@ -300,9 +340,12 @@ struct XMLRepairFilter {
             if hex { end += 1 }
             let digitsStart = end
             while end < count, end - digitsStart < 10,
-                  isDigit(bytes[end]) || (hex && (bytes[end] | 0x20) &- 97 < 6) { end += 1 }
+                isDigit(bytes[end]) || (hex && (bytes[end] | 0x20) &- 97 < 6)
+            { end += 1 }
             if end == count, !final { return nil }
-            guard end > digitsStart, end < count, bytes[end] == UInt8(ascii: ";") else { return bare(bytes, index, &output) }
+            guard end > digitsStart, end < count, bytes[end] == UInt8(ascii: ";") else {
+                return bare(bytes, index, &output)
+            }
             output.append(contentsOf: bytes[index...end])
             return end + 1
         }
@@ -341,7 +384,12 @@ struct XMLRepairFilter {
     private mutating func advance(_ bytes: UnsafeBufferPointer<UInt8>, to end: Int) {
         processed += max(0, end)
         for offset in 0..<max(0, end) {
-            if bytes[offset] == 0x0A { lines += 1; column = 0 } else { column += 1 }
+            if bytes[offset] == 0x0A {
+                lines += 1
+                column = 0
+            } else {
+                column += 1
+            }
         }
     }
 
@@ -360,8 +408,9 @@ struct XMLRepairFilter {
         // Outside quotes, inside, outside…: the literals are the odd parts.
         let literals = stride(from: 1, to: parts.count, by: 2).map { String(parts[$0]) }
         let isPublic = parts.first.map { $0.split(whereSeparator: \.isWhitespace).contains("PUBLIC") } ?? false
-        return KnownDTD.recognises(publicID: isPublic ? literals.first : nil,
-                                   systemID: isPublic ? literals.dropFirst().first : literals.first)
+        return KnownDTD.recognises(
+            publicID: isPublic ? literals.first : nil,
+            systemID: isPublic ? literals.dropFirst().first : literals.first)
     }
 
     private static func isPredefined(_ name: UnsafeBufferPointer<UInt8>) -> Bool {

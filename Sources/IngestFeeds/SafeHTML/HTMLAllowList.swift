@@ -29,7 +29,7 @@ enum HTMLAllowList {
         "em", "figcaption", "figure", "font", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "i", "ins",
         "kbd", "li", "map", "mark", "nav", "ol", "p", "picture", "pre", "q", "rp", "rt", "ruby", "s", "samp",
         "section", "small", "span", "strike", "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot",
-        "th", "thead", "time", "tr", "tt", "u", "ul", "var", "video",
+        "th", "thead", "time", "tr", "tt", "u", "ul", "var", "video"
     ]
 
     private static let void: [String] = ["area", "br", "col", "hr", "img", "source", "track", "wbr"]
@@ -37,7 +37,7 @@ enum HTMLAllowList {
     private static let droppedWithContent: [String] = [
         "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "param", "noscript",
         "noembed", "noframes", "template", "svg", "math", "head", "title", "textarea", "select", "xml", "base",
-        "meta", "link", "bgsound", "plaintext", "xmp", "input", "canvas", "dialog",
+        "meta", "link", "bgsound", "plaintext", "xmp", "input", "canvas", "dialog"
     ]
 
     /// Attributes written when their element is, value escaped; the URL attributes
@@ -50,7 +50,7 @@ enum HTMLAllowList {
         "face", "headers", "height", "href", "hreflang", "hspace", "kind", "label", "lang", "loop", "media",
         "muted", "noshade", "nowrap", "open", "poster", "preload", "rel", "rev", "reversed", "rowspan", "rules",
         "scope", "shape", "size", "sizes", "span", "src", "srclang", "srcset", "start", "style", "summary",
-        "title", "type", "valign", "value", "vspace", "width",
+        "title", "type", "valign", "value", "vspace", "width"
     ]
 
     /// Attributes that hold a URL, checked by ``SafeURL``.

@@ -80,7 +80,8 @@ final class HTMLSanitizer {
             self.context = nil
             htmlFreeParserCtxt(context)
         }
-        let options = HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+        let options =
+            HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NOIMPLIED.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
         htmlCtxtUseOptions(context, Int32(options))
         let wrapper: StaticString = "<html><body>"

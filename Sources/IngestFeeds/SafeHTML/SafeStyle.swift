@@ -28,7 +28,7 @@ enum SafeStyle {
     private static let maxLength = 2048
 
     private static let forbidden = [
-        "/*", "*/", "\\", "url(", "expression", "javascript", "vbscript", "@import", "behavior", "binding", "image(",
+        "/*", "*/", "\\", "url(", "expression", "javascript", "vbscript", "@import", "behavior", "binding", "image("
     ]
 
     /// Whether a value is made only of safe pieces: letters, digits, white space,
@@ -43,7 +43,7 @@ enum SafeStyle {
                 word.append(byte)
                 continue
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "#"),
-                 UInt8(ascii: "%"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: "!"):
+                UInt8(ascii: "%"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: "!"):
                 break
             case UInt8(ascii: "'"): singleQuotes += 1
             case UInt8(ascii: "\""): doubleQuotes += 1
@@ -61,8 +61,10 @@ enum SafeStyle {
         return !open && singleQuotes % 2 == 0 && doubleQuotes % 2 == 0
     }
 
-    private static let colourFunctions: Set<[UInt8]> = [Array("rgb".utf8), Array("rgba".utf8), Array("hsl".utf8),
-                                                         Array("hsla".utf8)]
+    private static let colourFunctions: Set<[UInt8]> = [
+        Array("rgb".utf8), Array("rgba".utf8), Array("hsl".utf8),
+        Array("hsla".utf8)
+    ]
 
     private static let properties: Set<String> = [
         "background-color", "border", "border-bottom", "border-bottom-color", "border-collapse", "border-color",
@@ -72,6 +74,6 @@ enum SafeStyle {
         "line-height", "list-style-type", "margin", "margin-bottom", "margin-left", "margin-right", "margin-top",
         "max-height", "max-width", "min-height", "min-width", "padding", "padding-bottom", "padding-left",
         "padding-right", "padding-top", "text-align", "text-decoration", "text-indent", "text-transform",
-        "vertical-align", "white-space", "width", "word-spacing",
+        "vertical-align", "white-space", "width", "word-spacing"
     ]
 }

@@ -14,7 +14,8 @@ struct HTMLScanner {
         /// Whether the tag's name is `lowercaseName`, in any case.
         func isNamed(_ lowercaseName: StaticString) -> Bool {
             guard name.count == lowercaseName.utf8CodeUnitCount else { return false }
-            for offset in 0..<name.count where lower(bytes[name.lowerBound + offset]) != lowercaseName.utf8Start[offset] {
+            for offset in 0..<name.count where lower(bytes[name.lowerBound + offset]) != lowercaseName.utf8Start[offset]
+            {
                 return false
             }
             return true
@@ -29,7 +30,8 @@ struct HTMLScanner {
                 while index < end, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") { index += 1 }
                 let nameStart = index
                 while index < end, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "="),
-                      bytes[index] != UInt8(ascii: "/") { index += 1 }
+                    bytes[index] != UInt8(ascii: "/")
+                { index += 1 }
                 guard index > nameStart else { break }
                 let attributeName = nameStart..<index
                 while index < end, isSpace(bytes[index]) { index += 1 }
@@ -59,7 +61,8 @@ struct HTMLScanner {
             var found: Range<Int>?
             forEachAttribute { name, value in
                 guard found == nil, let value, name.count == lowercaseName.utf8CodeUnitCount else { return }
-                for offset in 0..<name.count where lower(bytes[name.lowerBound + offset]) != lowercaseName.utf8Start[offset] {
+                for offset in 0..<name.count
+                where lower(bytes[name.lowerBound + offset]) != lowercaseName.utf8Start[offset] {
                     return
                 }
                 found = value
@@ -83,8 +86,11 @@ struct HTMLScanner {
             let next = bytes[index + 1]
             if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
                 if textStart < index { text(textStart..<index) }
-                let isComment = index + 3 < count && bytes[index + 2] == UInt8(ascii: "-") && bytes[index + 3] == UInt8(ascii: "-")
-                index = isComment ? Self.find("-->", in: bytes, from: index + 4).map { $0 + 3 } ?? count
+                let isComment =
+                    index + 3 < count && bytes[index + 2] == UInt8(ascii: "-") && bytes[index + 3] == UInt8(ascii: "-")
+                index =
+                    isComment
+                    ? Self.find("-->", in: bytes, from: index + 4).map { $0 + 3 } ?? count
                     : (Self.find(">", in: bytes, from: index + 2).map { $0 + 1 } ?? count)
                 textStart = index
                 continue
@@ -96,8 +102,10 @@ struct HTMLScanner {
                 continue
             }
             var nameEnd = nameStart
-            while nameEnd < count, isLetter(bytes[nameEnd]) || bytes[nameEnd] &- 48 < 10 || bytes[nameEnd] == UInt8(ascii: "-")
-                    || bytes[nameEnd] == UInt8(ascii: ":") { nameEnd += 1 }
+            while nameEnd < count,
+                isLetter(bytes[nameEnd]) || bytes[nameEnd] &- 48 < 10 || bytes[nameEnd] == UInt8(ascii: "-")
+                    || bytes[nameEnd] == UInt8(ascii: ":")
+            { nameEnd += 1 }
             guard let end = Self.tagEnd(bytes, from: nameEnd) else { break }  // an unfinished tag at the end is text
             if textStart < index { text(textStart..<index) }
             let found = Tag(bytes: bytes, range: index..<end + 1, name: nameStart..<nameEnd, isEnd: isEnd)

@@ -14,17 +14,21 @@ enum HTMLText {
         return html.withUTF8 { bytes in
             var output = CollapsingWriter()
             output.reserve(bytes.count)
-            HTMLScanner(bytes: bytes).scan(text: { range in
-                decodeReferences(UnsafeBufferPointer(rebasing: bytes[range]), into: &output)
-            }, tag: { tag in
-                if !tag.isEnd, tag.isNamed("script") || tag.isNamed("style") {
-                    let close: StaticString = tag.isNamed("script") ? "</script" : "</style"
-                    guard let end = HTMLScanner.find(close, in: bytes, from: tag.range.upperBound) else { return bytes.count }
-                    return HTMLScanner.find(">", in: bytes, from: end).map { $0 + 1 } ?? bytes.count
-                }
-                if isBlock(tag) { output.space() }
-                return nil
-            })
+            HTMLScanner(bytes: bytes).scan(
+                text: { range in
+                    decodeReferences(UnsafeBufferPointer(rebasing: bytes[range]), into: &output)
+                },
+                tag: { tag in
+                    if !tag.isEnd, tag.isNamed("script") || tag.isNamed("style") {
+                        let close: StaticString = tag.isNamed("script") ? "</script" : "</style"
+                        guard let end = HTMLScanner.find(close, in: bytes, from: tag.range.upperBound) else {
+                            return bytes.count
+                        }
+                        return HTMLScanner.find(">", in: bytes, from: end).map { $0 + 1 } ?? bytes.count
+                    }
+                    if isBlock(tag) { output.space() }
+                    return nil
+                })
             return output.string
         }
     }
@@ -66,7 +70,8 @@ enum HTMLText {
                 } else if byte == UInt8(ascii: "&") {
                     var end = index + 1
                     while end < bytes.count, end - index <= 10,
-                          isLetter(bytes[end]) || isDigit(bytes[end]) || bytes[end] == UInt8(ascii: "#") { end += 1 }
+                        isLetter(bytes[end]) || isDigit(bytes[end]) || bytes[end] == UInt8(ascii: "#")
+                    { end += 1 }
                     if end < bytes.count, end > index + 1, bytes[end] == UInt8(ascii: ";") { return true }
                 }
             }
@@ -78,10 +83,12 @@ enum HTMLText {
 
     /// Tags after which a browser starts a new line.
     private static func isBlock(_ tag: HTMLScanner.Tag) -> Bool {
-        let names: [StaticString] = ["p", "br", "div", "li", "ul", "ol", "dl", "dt", "dd", "tr", "td", "th", "table",
-                                     "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "hr", "section",
-                                     "article", "header", "footer", "figure", "figcaption", "aside", "nav", "main",
-                                     "img", "caption", "address"]
+        let names: [StaticString] = [
+            "p", "br", "div", "li", "ul", "ol", "dl", "dt", "dd", "tr", "td", "th", "table",
+            "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "hr", "section",
+            "article", "header", "footer", "figure", "figcaption", "aside", "nav", "main",
+            "img", "caption", "address"
+        ]
         return names.contains { tag.isNamed($0) }
     }
 
@@ -89,8 +96,14 @@ enum HTMLText {
     static func decodeReferences(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout some ByteWriter) {
         var index = 0, copied = 0
         while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "&") else { index += 1; continue }
-            guard let (scalar, end) = reference(in: bytes, at: index) else { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "&") else {
+                index += 1
+                continue
+            }
+            guard let (scalar, end) = reference(in: bytes, at: index) else {
+                index += 1
+                continue
+            }
             output.append(UnsafeBufferPointer(rebasing: bytes[copied..<index]))
             output.append(scalar)
             index = end
@@ -111,9 +124,13 @@ enum HTMLText {
             while end < bytes.count, digits < 8 {
                 let byte = bytes[end]
                 let digit: UInt32
-                if byte &- 48 < 10 { digit = UInt32(byte &- 48) }
-                else if hex, (byte | 0x20) &- 97 < 6 { digit = UInt32((byte | 0x20) &- 87) }
-                else { break }
+                if byte &- 48 < 10 {
+                    digit = UInt32(byte &- 48)
+                } else if hex, (byte | 0x20) &- 97 < 6 {
+                    digit = UInt32((byte | 0x20) &- 87)
+                } else {
+                    break
+                }
                 value = value * (hex ? 16 : 10) + digit
                 digits += 1
                 end += 1
@@ -125,14 +142,17 @@ enum HTMLText {
         }
         while end < bytes.count, end - index <= 9, isLetter(bytes[end]) || bytes[end] &- 48 < 10 { end += 1 }
         guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > index + 1,
-              let value = HTMLEntities.codePoint(named: UnsafeBufferPointer(rebasing: bytes[index + 1..<end])),
-              let scalar = Unicode.Scalar(value) else { return nil }
+            let value = HTMLEntities.codePoint(named: UnsafeBufferPointer(rebasing: bytes[index + 1..<end])),
+            let scalar = Unicode.Scalar(value)
+        else { return nil }
         return (scalar, end + 1)
     }
 
     private static let windows1252: [UInt32] = [
-        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
-        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
+        0x017D, 0x8F,
+        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D,
+        0x017E, 0x0178
     ]
 }
 
@@ -169,7 +189,10 @@ struct CollapsingWriter: ByteWriter {
                 space()
                 index += 1
             } else {
-                if pendingSpace { bytes.append(0x20); pendingSpace = false }
+                if pendingSpace {
+                    bytes.append(0x20)
+                    pendingSpace = false
+                }
                 bytes.append(byte)
             }
             index += 1
@@ -181,7 +204,10 @@ struct CollapsingWriter: ByteWriter {
             space()
             return
         }
-        if pendingSpace { bytes.append(0x20); pendingSpace = false }
+        if pendingSpace {
+            bytes.append(0x20)
+            pendingSpace = false
+        }
         bytes.append(contentsOf: String(scalar).utf8)
     }
 

@@ -27,12 +27,15 @@ enum PersonText {
                 let firstOpen = scalars.firstIndex(of: open)!
                 if firstOpen == openIndex {
                     if let atIndex = before.firstIndex(of: at), atIndex > before.startIndex,
-                       atIndex < before.endIndex - 1, !before[(atIndex + 1)...].contains(where: { $0.properties.isWhitespace }),
-                       !inner.contains(at), !inner.isEmpty {
+                        atIndex < before.endIndex - 1,
+                        !before[(atIndex + 1)...].contains(where: { $0.properties.isWhitespace }),
+                        !inner.contains(at), !inner.isEmpty
+                    {
                         return Person(name: string(inner), email: string(before))
                     }
                     if !before.contains(at), let atIndex = inner.firstIndex(of: at), atIndex > inner.startIndex,
-                       atIndex < inner.endIndex - 1, !inner.contains(close) {
+                        atIndex < inner.endIndex - 1, !inner.contains(close)
+                    {
                         return Person(name: string(before), email: string(inner))
                     }
                 }
@@ -53,8 +56,9 @@ enum PersonText {
             }
         }
         if !scalars.contains(open), !scalars.contains(close),
-           let atIndex = scalars.firstIndex(of: at), atIndex > 0, atIndex < scalars.count - 1,
-           scalars.firstIndex(of: at) == scalars.lastIndex(of: at) {
+            let atIndex = scalars.firstIndex(of: at), atIndex > 0, atIndex < scalars.count - 1,
+            scalars.firstIndex(of: at) == scalars.lastIndex(of: at)
+        {
             return Person(email: text)
         }
         return Person()

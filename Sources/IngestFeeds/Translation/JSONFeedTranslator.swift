@@ -26,8 +26,11 @@ struct JSONFeedTranslator {
         if let url = data.url { item.links.append(Link(href: url, rel: "alternate")) }
         if let url = data.externalURL { item.links.append(Link(href: url, rel: "related")) }
         item.title = data.title.map { FeedText($0, type: .text) }
-        if let html = data.contentHTML { item.content = FeedText(html, type: .html) }
-        else if let text = data.contentText { item.content = FeedText(text, type: .text) }
+        if let html = data.contentHTML {
+            item.content = FeedText(html, type: .html)
+        } else if let text = data.contentText {
+            item.content = FeedText(text, type: .text)
+        }
         item.description = data.summary.map { FeedText($0, type: .text) }
         if let url = data.image ?? data.bannerImage { item.image = Image(url: url) }
         item.published = data.datePublished
@@ -48,7 +51,8 @@ struct JSONFeedTranslator {
     /// as a size that is not a number is.
     static func byteCount(_ number: String) -> String? {
         guard let value = Double(number), value > 0,
-              let bytes = Int64(exactly: value.rounded(.towardZero)) else { return nil }
+            let bytes = Int64(exactly: value.rounded(.towardZero))
+        else { return nil }
         return String(bytes)
     }
 

@@ -20,18 +20,23 @@ struct RSSTranslator {
         if let title = channel.title ?? dc?.title.first.nonEmpty {
             feed.title = FeedText(title, type: HTMLText.looksLikeHTML(title) ? .html : .text)
         }
-        if let description = channel.description { feed.description = FeedText(description, type: .html) }
-        else if let summary = iTunes?.summary { feed.description = FeedText(summary, type: .text) }
+        if let description = channel.description {
+            feed.description = FeedText(description, type: .html)
+        } else if let summary = iTunes?.summary {
+            feed.description = FeedText(summary, type: .text)
+        }
         feed.language = channel.language ?? dc?.language.first.nonEmpty
         feed.copyright = channel.copyright ?? dc?.rights.first.nonEmpty
         feed.updated = channel.lastBuildDate ?? dc?.date.first.nonEmpty
-        feed.updatedParsed = channel.lastBuildDate.flatMap(FeedDateParser.parse)
+        feed.updatedParsed =
+            channel.lastBuildDate.flatMap(FeedDateParser.parse)
             ?? dc?.date.first.flatMap(FeedDateParser.parse)
 
         let atomLinks = atomElements(channel.extensions).elements("link")
         feed.link = channel.link ?? atomLinks.first { isPageLink($0) }.flatMap { $0.attributes["href"] }
         feed.feedLink = atomLinks.last { $0.attributes["rel"] == "self" }.flatMap { $0.attributes["href"] }.nonEmpty
-        feed.links = channel.links.map { Link(href: $0) }
+        feed.links =
+            channel.links.map { Link(href: $0) }
             + atomLinks.filter { isPageLink($0) || $0.attributes["rel"] == "self" }.map(link)
 
         if let author = author(channel, dc: dc, iTunes: iTunes) {
@@ -47,8 +52,9 @@ struct RSSTranslator {
         }
         categories += dc?.subject ?? []
         feed.categories = categories
-        feed.updateHints = FeedUpdateHints(ttl: channel.ttl, skipHours: channel.skipHours, skipDays: channel.skipDays,
-                                           syndication: channel.extensions["sy"])
+        feed.updateHints = FeedUpdateHints(
+            ttl: channel.ttl, skipHours: channel.skipHours, skipDays: channel.skipDays,
+            syndication: channel.extensions["sy"])
         return feed
     }
 
@@ -67,17 +73,23 @@ struct RSSTranslator {
         if let title = data.title ?? dc?.title.first.nonEmpty {
             item.title = FeedText(title, type: HTMLText.looksLikeHTML(title) ? .html : .text)
         }
-        if let description = data.description { item.description = FeedText(description, type: .html) }
-        else if let description = dc?.description.first.nonEmpty { item.description = FeedText(description, type: .text) }
-        else if let summary = iTunes?.summary { item.description = FeedText(summary, type: .text) }
-        else if let summary = atom.value("summary") { item.description = FeedText(summary, type: .html) }
+        if let description = data.description {
+            item.description = FeedText(description, type: .html)
+        } else if let description = dc?.description.first.nonEmpty {
+            item.description = FeedText(description, type: .text)
+        } else if let summary = iTunes?.summary {
+            item.description = FeedText(summary, type: .text)
+        } else if let summary = atom.value("summary") {
+            item.description = FeedText(summary, type: .html)
+        }
         if let content = data.content ?? atom.value("content") {
             item.content = FeedText(content, type: .html)
         }
         item.links = data.links.map { Link(href: $0) }
 
         item.published = data.pubDate ?? dc?.date.first.nonEmpty ?? atom.value("published")
-        item.publishedParsed = data.pubDate.flatMap(FeedDateParser.parse)
+        item.publishedParsed =
+            data.pubDate.flatMap(FeedDateParser.parse)
             ?? (dc?.date.first.nonEmpty ?? atom.value("published")).flatMap(FeedDateParser.parse)
         item.updated = dc?.date.first.nonEmpty ?? atom.value("updated")
         item.updatedParsed = item.updated.flatMap(FeedDateParser.parse)
@@ -103,18 +115,22 @@ struct RSSTranslator {
 
     /// managingEditor, webMaster, dc:author, dc:creator, itunes:author.
     private func author(_ channel: RSSChannelData, dc: DublinCoreExtension?, iTunes: ITunesFeedExtension?) -> Person? {
-        let text = channel.managingEditor ?? channel.webMaster ?? dc?.author.first ?? dc?.creator.first ?? iTunes?.author
+        let text =
+            channel.managingEditor ?? channel.webMaster ?? dc?.author.first ?? dc?.creator.first ?? iTunes?.author
         return text.map(PersonText.parse)
     }
 
     /// author, dc:author, dc:creator, itunes:author, then an embedded atom:author.
-    private func author(_ data: RSSItemData, dc: DublinCoreExtension?, iTunes: ITunesItemExtension?,
-                        atom: AtomElements) -> Person? {
+    private func author(
+        _ data: RSSItemData, dc: DublinCoreExtension?, iTunes: ITunesItemExtension?,
+        atom: AtomElements
+    ) -> Person? {
         if let text = data.author ?? dc?.author.first ?? dc?.creator.first ?? iTunes?.author {
             return PersonText.parse(text)
         }
         guard let atomAuthor = atom.elements("author").first else { return nil }
-        let name = atomAuthor.child("name")?.value.nonEmptyString, email = atomAuthor.child("email")?.value.nonEmptyString
+        let name = atomAuthor.child("name")?.value.nonEmptyString,
+            email = atomAuthor.child("email")?.value.nonEmptyString
         guard name != nil || email != nil else { return nil }
         return Person(name: name, email: email, url: atomAuthor.child("uri")?.value)
     }
@@ -138,7 +154,9 @@ struct RSSTranslator {
     private func image(_ data: RSSItemData, iTunes: ITunesItemExtension?) -> Image? {
         if let url = iTunes?.image { return Image(url: url) }
         for content in data.extensions["media"]?["content"] ?? [] {
-            if content.attributes["type"]?.contains("image") == true || content.attributes["medium"]?.contains("image") == true {
+            if content.attributes["type"]?.contains("image") == true
+                || content.attributes["medium"]?.contains("image") == true
+            {
                 return Image(url: content.attributes["url"])
             }
         }
@@ -146,7 +164,9 @@ struct RSSTranslator {
             return Image(url: enclosure.url)
         }
         guard scansContentForImages else { return nil }
-        if let content = data.content, let source = HTMLLinks.firstImageSource(in: content) { return Image(url: source) }
+        if let content = data.content, let source = HTMLLinks.firstImageSource(in: content) {
+            return Image(url: source)
+        }
         if let description = data.description, let source = HTMLLinks.firstImageSource(in: description) {
             return Image(url: source)
         }
@@ -191,7 +211,9 @@ struct RSSTranslator {
     }
 
     private func link(_ element: Extension) -> Link {
-        Link(href: element.attributes["href"] ?? "", rel: element.attributes["rel"], type: element.attributes["type"],
-             title: element.attributes["title"], hreflang: element.attributes["hreflang"], length: element.attributes["length"])
+        Link(
+            href: element.attributes["href"] ?? "", rel: element.attributes["rel"], type: element.attributes["type"],
+            title: element.attributes["title"], hreflang: element.attributes["hreflang"],
+            length: element.attributes["length"])
     }
 }

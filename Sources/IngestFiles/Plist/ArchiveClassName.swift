@@ -13,16 +13,18 @@ public enum ArchiveClassName {
     public static func forTable(_ table: String) -> String {
         let local = table.split(separator: ":").last.map(String.init) ?? table
         let singular = Self.singular(local)
-        let cleaned = String(singular.unicodeScalars.map { scalar -> Character in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" ? Character(scalar) : "_"
-        })
+        let cleaned = String(
+            singular.unicodeScalars.map { scalar -> Character in
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_"
+                    ? Character(scalar) : "_"
+            })
         guard let first = cleaned.first else { return "Record" }
         return first.uppercased() + cleaned.dropFirst()
     }
 
     private static let irregular = [
         "people": "person", "children": "child", "men": "man", "women": "woman",
-        "mice": "mouse", "geese": "goose", "feet": "foot", "teeth": "tooth",
+        "mice": "mouse", "geese": "goose", "feet": "foot", "teeth": "tooth"
     ]
 
     static func singular(_ word: String) -> String {
@@ -35,7 +37,8 @@ public enum ArchiveClassName {
         for suffix in ["sses", "shes", "ches", "xes", "zes"] where lower.hasSuffix(suffix) {
             return String(word.dropLast(2))
         }
-        if lower.count > 1, lower.hasSuffix("s"), !lower.hasSuffix("ss"), !lower.hasSuffix("us"), !lower.hasSuffix("is") {
+        if lower.count > 1, lower.hasSuffix("s"), !lower.hasSuffix("ss"), !lower.hasSuffix("us"), !lower.hasSuffix("is")
+        {
             return String(word.dropLast())
         }
         return word

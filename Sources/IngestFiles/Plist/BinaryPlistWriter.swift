@@ -76,8 +76,12 @@ final class BinaryPlistWriter: PlistEventWriter {
         let refs = frames[depth - 1].refs
         let count = refs.count / 2
         let ref = try writeContainer(marker: 0xD0, count: count) {
-            for index in stride(from: 0, to: refs.count, by: 2) { try out.write(bigEndian: UInt64(refs[index]), size: 4) }
-            for index in stride(from: 1, to: refs.count, by: 2) { try out.write(bigEndian: UInt64(refs[index]), size: 4) }
+            for index in stride(from: 0, to: refs.count, by: 2) {
+                try out.write(bigEndian: UInt64(refs[index]), size: 4)
+            }
+            for index in stride(from: 1, to: refs.count, by: 2) {
+                try out.write(bigEndian: UInt64(refs[index]), size: 4)
+            }
         }
         referenceCount += UInt64(refs.count)
         depth -= 1
@@ -118,7 +122,8 @@ final class BinaryPlistWriter: PlistEventWriter {
                 if flag { trueRef = ref } else { falseRef = ref }
             }
         case .string(let text):
-            ref = text.utf8.count <= Self.maxCachedStringBytes
+            ref =
+                text.utf8.count <= Self.maxCachedStringBytes
                 ? try cached(.string(ExactString(text))) { try writeString(text) }
                 : try writeString(text)
         case .integer(let number):
@@ -194,7 +199,9 @@ final class BinaryPlistWriter: PlistEventWriter {
 
     private func newObject() throws -> Ref {
         guard objectCount < UInt64(UInt32.max) else {
-            throw IngestError(.output, "more than \(UInt32.max) objects do not fit a binary property list written by ingest", file: out.displayName)
+            throw IngestError(
+                .output, "more than \(UInt32.max) objects do not fit a binary property list written by ingest",
+                file: out.displayName)
         }
         defer { objectCount += 1 }
         return Ref(objectCount)
@@ -270,14 +277,18 @@ final class BinaryPlistWriter: PlistEventWriter {
         let offsetSize = Self.byteCount(offsetTableOffset)
         let reader = try spool.reader()
         let objects = try output.writer()
-        let offsets = try BufferedFileWriter(path: output.temporaryPath, displayName: output.displayName, offset: offsetTableOffset)
+        let offsets = try BufferedFileWriter(
+            path: output.temporaryPath, displayName: output.displayName, offset: offsetTableOffset)
         try objects.write("bplist00")
         for _ in 0..<objectCount {
             try offsets.write(bigEndian: objects.position, size: offsetSize)
             try copyObject(from: reader, to: objects, refSize: refSize)
         }
         guard reader.position == spoolSize, objects.position == offsetTableOffset else {
-            throw IngestError(.io, "the binary plist's objects did not add up (\(reader.position)/\(spoolSize), \(objects.position)/\(offsetTableOffset))", file: output.displayName)
+            throw IngestError(
+                .io,
+                "the binary plist's objects did not add up (\(reader.position)/\(spoolSize), \(objects.position)/\(offsetTableOffset))",
+                file: output.displayName)
         }
         // Trailer: 5 unused bytes, sort version, offset size, reference size, object
         // count, top object, offset table offset.
@@ -317,7 +328,9 @@ final class BinaryPlistWriter: PlistEventWriter {
                 try writer.write(bigEndian: try reader.readBigEndian(size: 4), size: refSize)
             }
         default:
-            throw IngestError(.io, "unexpected object marker 0x\(String(marker, radix: 16)) in a temporary file", file: writer.displayName)
+            throw IngestError(
+                .io, "unexpected object marker 0x\(String(marker, radix: 16)) in a temporary file",
+                file: writer.displayName)
         }
     }
 }

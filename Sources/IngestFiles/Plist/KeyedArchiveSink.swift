@@ -76,8 +76,10 @@ final class KeyedArchiveSink: FileRecordSink {
     /// Class names by table (a schema's `archiveClass`), for tables ``className`` does not cover.
     let classNames: [String: String]
 
-    init(output: OutputFile, format: PlistFormat = .binary, className: String? = nil,
-                classNames: [String: String] = [:]) throws {
+    init(
+        output: OutputFile, format: PlistFormat = .binary, className: String? = nil,
+        classNames: [String: String] = [:]
+    ) throws {
         self.output = output
         self.format = format
         self.className = className
@@ -112,8 +114,10 @@ final class KeyedArchiveSink: FileRecordSink {
         try writer.key("$class")
         try writer.uid(classes[recordClass].uid)
         for field in record.fields {
-            let key = xml == nil ? Self.archivedKey(field.name.qualified)
-                                 : xmlKeys[recordClass].key(for: field.name, writtenAs: Self.archivedKey(field.name.qualified))
+            let key =
+                xml == nil
+                ? Self.archivedKey(field.name.qualified)
+                : xmlKeys[recordClass].key(for: field.name, writtenAs: Self.archivedKey(field.name.qualified))
             switch field.value {
             case .null: continue
             case .bool(let flag):
@@ -258,7 +262,6 @@ final class KeyedArchiveSink: FileRecordSink {
         queue.removeAll(keepingCapacity: true)
     }
 
-
     private func writeClass(_ name: String) throws {
         try writer.beginDictionary()
         try writer.key("$classes")
@@ -298,8 +301,11 @@ final class KeyedArchiveSink: FileRecordSink {
     func finish() throws {
         let rootClass = foundationClassUID("NSArray")
         try drain()
-        if let binary, let objectRefs { try finishBinary(binary, objectRefs, rootClass: rootClass) }
-        else if let xml, let objectText { try finishXML(xml, objectText, rootClass: rootClass) }
+        if let binary, let objectRefs {
+            try finishBinary(binary, objectRefs, rootClass: rootClass)
+        } else if let xml, let objectText {
+            try finishXML(xml, objectText, rootClass: rootClass)
+        }
     }
 
     private func finishBinary(_ binary: BinaryPlistWriter, _ objectRefs: SpoolFile, rootClass: UInt64) throws {

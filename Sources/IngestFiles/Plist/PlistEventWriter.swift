@@ -50,7 +50,9 @@ private final class PlistJSONForwarder: ParseEventReceiver {
     }
 
     func scalar(_ name: Name, kind: ContentKind, text: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws {
-        guard case .scalar(let scalar) = PlistContent(JSONValue(scalar: kind, TextBytes(text)), dates: dates) else { return }
+        guard case .scalar(let scalar) = PlistContent(JSONValue(scalar: kind, TextBytes(text)), dates: dates) else {
+            return
+        }
         try key(name)
         try writer.scalar(scalar)
     }

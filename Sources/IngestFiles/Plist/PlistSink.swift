@@ -110,7 +110,10 @@ final class PlistSink: FileRecordSink {
                 xml.depth = 0
                 try xml.key(tableKeys.claim(XMLPlistWriter.readBack(table.name)))
             }
-            if table.recordCount == 0 { try file.write("<array/>\n"); continue }
+            if table.recordCount == 0 {
+                try file.write("<array/>\n")
+                continue
+            }
             try file.write("<array>\n")
             try table.spool!.reader().copyRest(to: file)
             try file.write("</array>\n")

@@ -147,7 +147,9 @@ final class XMLPlistWriter: PlistEventWriter {
             var runStart = 0
             var index = 0
             func flushRun() throws {
-                if index > runStart { try output.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart..<index])) }
+                if index > runStart {
+                    try output.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart..<index]))
+                }
             }
             while index < bytes.count {
                 let byte = bytes[index]
@@ -160,14 +162,17 @@ final class XMLPlistWriter: PlistEventWriter {
                 case 0x0D: replacement = "&#13;"
                 case 0x09, 0x0A: replacement = nil
                 case ..<0x20: replacement = "\u{FFFD}"
-                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
-                    replacement = "\u{FFFD}"   // U+FFFE, U+FFFF
+                case 0xEF
+                where index + 2 < bytes.count && bytes[index + 1] == 0xBF
+                    && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
+                    replacement = "\u{FFFD}"  // U+FFFE, U+FFFF
                     length = 3
                 default: replacement = nil
                 }
                 if let replacement {
                     try flushRun()
-                    try output.write(UnsafeRawBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+                    try output.write(
+                        UnsafeRawBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
                     index += length
                     runStart = index
                 } else {

@@ -19,7 +19,8 @@ final class BufferedFileReader {
     init(path: String, displayName: String, capacity: Int = 256 * 1024) throws {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw IngestError(.io, "cannot reopen a temporary file: \(String(cString: strerror(errno)))", file: displayName)
+            throw IngestError(
+                .io, "cannot reopen a temporary file: \(String(cString: strerror(errno)))", file: displayName)
         }
         self.displayName = displayName
         self.capacity = capacity

@@ -30,7 +30,8 @@ final class BufferedFileWriter {
     init(path: String, displayName: String, offset: UInt64 = 0, capacity: Int = 256 * 1024) throws {
         descriptor = open(path, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw IngestError(.output, "cannot open for writing: \(String(cString: strerror(errno)))", file: displayName)
+            throw IngestError(
+                .output, "cannot open for writing: \(String(cString: strerror(errno)))", file: displayName)
         }
         ownsDescriptor = true
         streaming = false

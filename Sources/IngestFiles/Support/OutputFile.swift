@@ -45,8 +45,10 @@ final class OutputFile {
     /// wait starts). An existing file is refused (`.output`) unless `replace`.
     /// `streamable` says whether the format can be written in order, never going
     /// back, so that a stream can receive it as it is made.
-    init(path: String, replace: Bool, lockTimeout: Double, streamable: Bool,
-         whileWaiting: ((_ holder: Int32?) -> Void)? = nil) throws {
+    init(
+        path: String, replace: Bool, lockTimeout: Double, streamable: Bool,
+        whileWaiting: ((_ holder: Int32?) -> Void)? = nil
+    ) throws {
         self.path = path
         self.replace = replace
         target = OutputTarget(path)
@@ -87,7 +89,9 @@ final class OutputFile {
             writer = BufferedFileWriter(streamingTo: STDOUT_FILENO, displayName: displayName, closes: false)
         case (true, .stream(let stream)):
             let descriptor = open(stream, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path) }
+            guard descriptor >= 0 else {
+                throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path)
+            }
             writer = BufferedFileWriter(streamingTo: descriptor, displayName: displayName, closes: true)
         default:
             writer = try BufferedFileWriter(path: temporaryPath, displayName: displayName)

@@ -37,9 +37,11 @@ final class TableSpools {
         }
         if output.streams {
             if let first = tables.first {
-                throw IngestError(.output, "records go to a second table (\(table)) after those of \(first.name) were streamed: "
-                                  + "a document of several tables is built whole, so write it to a file, or use --to ndjson",
-                                  file: output.displayName)
+                throw IngestError(
+                    .output,
+                    "records go to a second table (\(table)) after those of \(first.name) were streamed: "
+                        + "a document of several tables is built whole, so write it to a file, or use --to ndjson",
+                    file: output.displayName)
             }
             streamWriter = try output.writer()
             tables.append(Table(name: table, spool: nil))

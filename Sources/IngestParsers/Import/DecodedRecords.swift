@@ -34,9 +34,11 @@ import Foundation
 /// consumer by at most `buffer` records, so memory stays flat however slow the
 /// consumer; leaving the loop early, or cancelling the task that iterates, stops it
 /// (the iteration then throws `CancellationError`).
-public func records<T: Decodable>(_ type: T.Type, at path: String, from url: URL,
-                                  options: Importer.Options = .init(), buffer: Int = 256,
-                                  onFailure: DecodingFailurePolicy = .stop) -> DecodedRecords<T> {
+public func records<T: Decodable>(
+    _ type: T.Type, at path: String, from url: URL,
+    options: Importer.Options = .init(), buffer: Int = 256,
+    onFailure: DecodingFailurePolicy = .stop
+) -> DecodedRecords<T> {
     DecodedRecords(path: path, url: url, options: options, buffer: buffer, onFailure: onFailure)
 }
 
@@ -60,9 +62,12 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
     let onFailure: DecodingFailurePolicy
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(handle: .init(DecodingSession(path: path, url: url, options: options, capacity: buffer,
-                                               decode: { try $0.decoded(as: T.self) })),
-                 onFailure: onFailure)
+        Iterator(
+            handle: .init(
+                DecodingSession(
+                    path: path, url: url, options: options, capacity: buffer,
+                    decode: { try $0.decoded(as: T.self) })),
+            onFailure: onFailure)
     }
 
     /// Hands out the records in document order as the parsing thread delivers them;
@@ -84,11 +89,12 @@ public struct DecodedRecords<T: Decodable>: AsyncSequence, Sendable {
                 try Task.checkCancellation()
                 guard let (decoded, position) = item else { return nil }
                 do {
-                    let record = try decoded.value.get() as! T   // decoded as T on the parsing thread
+                    let record = try decoded.value.get() as! T  // decoded as T on the parsing thread
                     return record
                 } catch let error as DecodingError {
-                    let failure = IngestError(.data, "cannot decode \(T.self): \(error.summary)",
-                                              file: session.displayName, position: position)
+                    let failure = IngestError(
+                        .data, "cannot decode \(T.self): \(error.summary)",
+                        file: session.displayName, position: position)
                     guard case .skip(let report) = onFailure else {
                         session.cancel()
                         throw failure
@@ -128,7 +134,8 @@ final class DecodingSession: @unchecked Sendable {
     private let decode: (JSONValue) throws -> Any
     let displayName: String
 
-    init(path: String, url: URL, options: Importer.Options, capacity: Int, decode: @escaping (JSONValue) throws -> Any) {
+    init(path: String, url: URL, options: Importer.Options, capacity: Int, decode: @escaping (JSONValue) throws -> Any)
+    {
         self.path = path
         self.url = url
         self.options = options

@@ -50,10 +50,12 @@ public struct Importer: RecordReader {
         ///   - xmlParser: Expat or libxml2 for XML inputs (``xmlParser``).
         ///   - allowsHugeDocuments: lift libxml2's hard limits (``allowsHugeDocuments``).
         ///   - onWarning: hears what the XML parser read past (``onWarning``).
-        public init(recordPath: RecordPath? = nil, mapping: (any RecordMapping)? = nil,
-                    limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
-                    format: InputFormat? = nil, documentName: String? = nil, xmlParser: XMLParserKind = .expat,
-                    allowsHugeDocuments: Bool = false, onWarning: ParseWarningHandler? = nil) {
+        public init(
+            recordPath: RecordPath? = nil, mapping: (any RecordMapping)? = nil,
+            limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
+            format: InputFormat? = nil, documentName: String? = nil, xmlParser: XMLParserKind = .expat,
+            allowsHugeDocuments: Bool = false, onWarning: ParseWarningHandler? = nil
+        ) {
             self.onWarning = onWarning
             self.mapping = mapping ?? AutomaticRecordMapping(recordPath: recordPath)
             self.limits = limits
@@ -83,7 +85,8 @@ public struct Importer: RecordReader {
         defer { input.whenIdle = nil }
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
-            let mapping = try options.mapping.mapping(for: format, inputName: input.displayName, limits: options.limits, into: sink)
+            let mapping = try options.mapping.mapping(
+                for: format, inputName: input.displayName, limits: options.limits, into: sink)
             input.whenIdle = {
                 try mapping.flush()
                 try sink.flush()
@@ -98,8 +101,10 @@ public struct Importer: RecordReader {
     /// the position where it starts: the source of ``records(_:at:from:options:buffer:onFailure:)``.
     /// XML paths start at the document element (`people/person`); JSON paths start
     /// below the top-level value (`people/item`, or `item` for a top-level array).
-    public func forEachRecordTree(in input: InputFile, at path: String,
-                                  _ deliver: @escaping (JSONValue, SourcePosition) throws -> Void) throws {
+    public func forEachRecordTree(
+        in input: InputFile, at path: String,
+        _ deliver: @escaping (JSONValue, SourcePosition) throws -> Void
+    ) throws {
         try naming(input) {
             let format = try options.format ?? InputFormat.detect(input)
             // Messages name the path as written: JSON's is below the top-level value.
@@ -138,13 +143,15 @@ public struct Importer: RecordReader {
             case .expat:
                 return ExpatParser(chunkSize: options.chunkSize, limits: options.limits, onWarning: options.onWarning)
             case .libxml2:
-                return LibXML2Parser(chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments,
-                                     onWarning: options.onWarning)
+                return LibXML2Parser(
+                    chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments,
+                    onWarning: options.onWarning)
             }
         case .json, .jsonLines:
             let name = input.path.map(Self.stem) ?? options.documentName ?? "stdin"
-            return JSONParser(documentName: name, lines: format == .jsonLines, limits: options.limits,
-                              chunkSize: options.chunkSize)
+            return JSONParser(
+                documentName: name, lines: format == .jsonLines, limits: options.limits,
+                chunkSize: options.chunkSize)
         }
     }
 

@@ -66,8 +66,10 @@ extension RecordReader {
     /// ``readConcurrently(_:into:progress:)``). `progress` is called on the parsing
     /// thread.
     @discardableResult
-    public func run(_ inputs: [InputFile], into output: any Output,
-                    progress: (@Sendable (ImportProgress) -> Void)? = nil) throws -> ImportSummary {
+    public func run(
+        _ inputs: [InputFile], into output: any Output,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) throws -> ImportSummary {
         var summary = ImportSummary()
         try output.writeAndCommit { sink in
             let counter = CountingSink(forwardingTo: sink)
@@ -75,8 +77,10 @@ extension RecordReader {
                 let before = counter.recordCount
                 let report: ((Int, Int) -> Void)? = progress.map { progress in
                     { bytes, records in
-                        progress(ImportProgress(input: input.displayName, bytesRead: input.bytesRead,
-                                                totalBytes: input.storedSize, records: before + records))
+                        progress(
+                            ImportProgress(
+                                input: input.displayName, bytesRead: input.bytesRead,
+                                totalBytes: input.storedSize, records: before + records))
                     }
                 }
                 if output.prefersWriterThread {
@@ -99,8 +103,10 @@ extension RecordReader {
     ///
     /// `progress` is called on the parsing thread with the bytes read and the records
     /// produced so far.
-    public func readConcurrently(_ input: InputFile, into sink: any RecordSink,
-                                 progress: ((_ bytes: Int, _ records: Int) -> Void)? = nil) throws {
+    public func readConcurrently(
+        _ input: InputFile, into sink: any RecordSink,
+        progress: ((_ bytes: Int, _ records: Int) -> Void)? = nil
+    ) throws {
         do {
             try RecordPipe.overlap(into: sink) { pipe in
                 let produced = CountingSink(forwardingTo: pipe)

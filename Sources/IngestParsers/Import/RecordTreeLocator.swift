@@ -53,7 +53,8 @@ final class RecordTreeLocator: ElementHandler {
 
     func didStart(_ element: ElementStart) throws {
         if element.depth == 1, !RecordPath.step(steps.first!, matches: element.name) {
-            throw unmatched("the document element is <\(element.name)>, but the record path \(path) starts at <\(steps.first!)>")
+            throw unmatched(
+                "the document element is <\(element.name)>, but the record path \(path) starts at <\(steps.first!)>")
         }
     }
 

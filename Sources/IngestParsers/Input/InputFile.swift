@@ -109,7 +109,9 @@ public final class InputFile: ByteSource {
         let count: Int
         if lookaheadOffset < lookahead.count {
             count = min(buffer.count, lookahead.count - lookaheadOffset)
-            lookahead.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + lookaheadOffset, byteCount: count) }
+            lookahead.withUnsafeBytes {
+                buffer.baseAddress!.copyMemory(from: $0.baseAddress! + lookaheadOffset, byteCount: count)
+            }
             lookaheadOffset += count
         } else {
             count = try readFromDescriptor(into: buffer)
@@ -138,7 +140,9 @@ public final class InputFile: ByteSource {
     /// and shows what has arrived by then — more when a read brings more. Ask only
     /// for what is needed: on a pipe fed line by line (`tail -f log | ingest -`),
     /// waiting for 4 KiB would hold back the first records until that much arrived.
-    public func peek<T>(atLeast minimum: Int = InputFile.peekLimit, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+    public func peek<T>(atLeast minimum: Int = InputFile.peekLimit, _ body: (UnsafeRawBufferPointer) throws -> T) throws
+        -> T
+    {
         let wanted = min(max(minimum, 1), Self.peekLimit)
         if lookahead.count < wanted, !lookaheadEnded, lookaheadOffset == 0 {
             var bytes = lookahead + [UInt8](repeating: 0, count: Self.peekLimit - lookahead.count)

@@ -44,7 +44,8 @@ public final class SpoolingSource: ByteSource {
         unlink(path)
         guard reader >= 0 else {
             close(writer)
-            throw IngestError(.io, "cannot reopen the temporary copy of \(source.displayName): \(String(cString: strerror(problem)))")
+            throw IngestError(
+                .io, "cannot reopen the temporary copy of \(source.displayName): \(String(cString: strerror(problem)))")
         }
         self.source = source
         self.folder = folder
@@ -60,8 +61,9 @@ public final class SpoolingSource: ByteSource {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = try source.read(into: buffer)
         if count > 0 && writer >= 0 {
-            try POSIX.writeAll(writer, UnsafeRawBufferPointer(rebasing: buffer[..<count]),
-                               to: "a temporary file in \(folder) holding \(displayName)")
+            try POSIX.writeAll(
+                writer, UnsafeRawBufferPointer(rebasing: buffer[..<count]),
+                to: "a temporary file in \(folder) holding \(displayName)")
             spooledBytes += count
         }
         return count

@@ -32,7 +32,8 @@ extension InputFile {
             for _ in 0..<readers {
                 let descriptor = open(path, O_RDONLY | O_CLOEXEC)
                 guard descriptor >= 0 else {
-                    throw IngestError(.io, "cannot reopen the temporary copy of \(displayName): \(String(cString: strerror(errno)))")
+                    throw IngestError(
+                        .io, "cannot reopen the temporary copy of \(displayName): \(String(cString: strerror(errno)))")
                 }
                 descriptors.append(descriptor)
             }
@@ -49,12 +50,15 @@ extension InputFile {
     /// Creates an empty temporary file in `directory` (default: `$TMPDIR`, else
     /// `/tmp`) to hold a copy of `name`: the folder, the file's path and a
     /// descriptor open for writing. The caller unlinks it.
-    static func makeTemporaryFile(in directory: String?, holding name: String) throws -> (folder: String, path: String, descriptor: Int32) {
+    static func makeTemporaryFile(in directory: String?, holding name: String) throws -> (
+        folder: String, path: String, descriptor: Int32
+    ) {
         let folder = directory ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(folder)/.ingest-stdin-XXXXXX".utf8CString)
         let writer = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard writer >= 0 else {
-            throw IngestError(.io, "cannot create a temporary file in \(folder) to hold \(name): \(String(cString: strerror(errno)))")
+            throw IngestError(
+                .io, "cannot create a temporary file in \(folder) to hold \(name): \(String(cString: strerror(errno)))")
         }
         return (folder, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, writer)
     }
@@ -65,8 +69,9 @@ extension InputFile {
             let count = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
             if count == 0 { return }
             try buffer.withUnsafeBytes {
-                try POSIX.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: $0[..<count]),
-                                   to: "a temporary file in \(folder) holding \(input.displayName)")
+                try POSIX.writeAll(
+                    descriptor, UnsafeRawBufferPointer(rebasing: $0[..<count]),
+                    to: "a temporary file in \(folder) holding \(input.displayName)")
             }
         }
     }

@@ -29,7 +29,8 @@ package struct EntityExpansionBudget {
     }
 
     /// What the refusal says.
-    package static let message = "entity expansion exceeds \(maximumAmplification) times the document's size (refused as a possible \"billion laughs\" attack)"
+    package static let message =
+        "entity expansion exceeds \(maximumAmplification) times the document's size (refused as a possible \"billion laughs\" attack)"
 }
 
 /// The length in bytes of the text each internal entity of a document expands to,
@@ -54,7 +55,8 @@ package final class EntityExpansionSizes {
         let key = String(cString: name)
         if let known = sizes[key] { return known }
         guard depth <= 40, let entity = xmlGetPredefinedEntity(name) ?? xmlGetDocEntity(document, name),
-              let content = entity.pointee.content else { return 0 }
+            let content = entity.pointee.content
+        else { return 0 }
         let text = UnsafeBufferPointer(start: content, count: Int(entity.pointee.length))
         guard entity.pointee.etype != XML_INTERNAL_PREDEFINED_ENTITY else { return text.count }
         var total = 0, index = 0
@@ -65,7 +67,7 @@ package final class EntityExpansionSizes {
                 continue
             }
             if text[index + 1] == UInt8(ascii: "#") {
-                total += 4   // a character reference: at most four bytes of UTF-8
+                total += 4  // a character reference: at most four bytes of UTF-8
             } else {
                 var nested = Array(text[(index + 1)..<end])
                 nested.append(0)

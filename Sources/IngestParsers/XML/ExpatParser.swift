@@ -29,7 +29,9 @@ public struct ExpatParser: StreamingParser {
 
     /// An Expat parser reading `chunkSize` bytes at a time, bounded by `limits`,
     /// telling `onWarning` what it reads past.
-    public init(chunkSize: Int = defaultChunkSize, limits: ParseLimits = .default, onWarning: ParseWarningHandler? = nil) {
+    public init(
+        chunkSize: Int = defaultChunkSize, limits: ParseLimits = .default, onWarning: ParseWarningHandler? = nil
+    ) {
         self.chunkSize = chunkSize
         self.limits = limits
         self.onWarning = onWarning
@@ -40,8 +42,10 @@ public struct ExpatParser: StreamingParser {
     /// `.data` with the position for a document that is not well-formed or passes
     /// ``limits``, `.io` when reading fails, and whatever `receiver` throws; errors
     /// name the input.
-    public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
-                      progress: ((Int) -> Void)? = nil) throws {
+    public func parse(
+        _ input: any ByteSource, into receiver: any ParseEventReceiver,
+        progress: ((Int) -> Void)? = nil
+    ) throws {
         let session = ExpatPushParser(receiver: receiver, displayName: input.displayName)
         session.onWarning = onWarning
         var consumed = 0
@@ -129,8 +133,10 @@ public final class ExpatPushParser: PushParser {
     /// (RFC 7303); Expat reads the names it reads in a declaration (by the WHATWG
     /// Encoding Standard's decoders, see ``ExpatUnknownEncoding``). `limits`, when
     /// given, bounds one token's bytes.
-    public init(receiver: any ParseEventReceiver, encoding: String? = nil, limits: ParseLimits? = nil,
-                displayName: String = "<memory>") {
+    public init(
+        receiver: any ParseEventReceiver, encoding: String? = nil, limits: ParseLimits? = nil,
+        displayName: String = "<memory>"
+    ) {
         self.receiver = receiver
         self.limits = limits
         stack = (receiver as? HandlerStack).map { Unmanaged.passUnretained($0) }
@@ -141,25 +147,30 @@ public final class ExpatPushParser: PushParser {
         // reads only ingest's own declarations for a well-known DTD.
         XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_UNLESS_STANDALONE)
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
-        XML_SetElementHandler(parser, { data, name, attributes in
-            ExpatPushParser.with(data) { $0.startElement(name!, attributes!) }
-        }, { data, name in
-            ExpatPushParser.with(data) { $0.endElement(name!) }
-        })
+        XML_SetElementHandler(
+            parser,
+            { data, name, attributes in
+                ExpatPushParser.with(data) { $0.startElement(name!, attributes!) }
+            },
+            { data, name in
+                ExpatPushParser.with(data) { $0.endElement(name!) }
+            })
         XML_SetCharacterDataHandler(parser) { data, text, length in
             ExpatPushParser.with(data) { $0.characters(text!, Int(length)) }
         }
-        XML_SetUnknownEncodingHandler(parser, { data, name, info in
-            let session = ExpatPushParser.from(data)
-            let name = name.map { String(cString: $0) } ?? ""
-            do throws(ExpatIconvEncoding.Refusal) {
-                try ExpatUnknownEncoding.describe(name, to: info!)
-                return Int32(XML_STATUS_OK.rawValue)
-            } catch {
-                session.unreadableEncoding = (name, error)
-                return Int32(XML_STATUS_ERROR.rawValue)
-            }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        XML_SetUnknownEncodingHandler(
+            parser,
+            { data, name, info in
+                let session = ExpatPushParser.from(data)
+                let name = name.map { String(cString: $0) } ?? ""
+                do throws(ExpatIconvEncoding.Refusal) {
+                    try ExpatUnknownEncoding.describe(name, to: info!)
+                    return Int32(XML_STATUS_OK.rawValue)
+                } catch {
+                    session.unreadableEncoding = (name, error)
+                    return Int32(XML_STATUS_ERROR.rawValue)
+                }
+            }, Unmanaged.passUnretained(self).toOpaque())
         // The handler's first argument is set to this session rather than the parser.
         XML_SetExternalEntityRefHandlerArg(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetExternalEntityRefHandler(parser) { session, context, _, systemID, publicID in
@@ -189,9 +200,10 @@ public final class ExpatPushParser: PushParser {
     var position: SourcePosition {
         let offset = Int(XML_GetCurrentByteIndex(parser))
         lastEventOffset = max(lastEventOffset, offset)
-        return SourcePosition(line: Int(XML_GetCurrentLineNumber(parser)),
-                              column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
-                              byteOffset: offset)
+        return SourcePosition(
+            line: Int(XML_GetCurrentLineNumber(parser)),
+            column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
+            byteOffset: offset)
     }
 
     /// The byte offset of the last event delivered: how far the document has been read
@@ -205,7 +217,9 @@ public final class ExpatPushParser: PushParser {
 
     func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Result<Void, IngestError> {
         sniff(bytes)
-        return check(XML_Parse(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0))
+        return check(
+            XML_Parse(
+                parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), isFinal ? 1 : 0))
     }
 
     /// Parses `bytes` (Expat copies what it cannot finish yet) and delivers the
@@ -272,15 +286,20 @@ public final class ExpatPushParser: PushParser {
     /// and a probe.
     @inline(__always)
     private func intern(_ cString: UnsafePointer<XML_Char>, slot: Int) -> Unmanaged<Name> {
-        if let recent = recentNames[slot], recent._withUnsafeGuaranteedRef({ names.matches($0, cString: cString) }) { return recent }
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self),
-                                        count: strlen(cString))
+        if let recent = recentNames[slot], recent._withUnsafeGuaranteedRef({ names.matches($0, cString: cString) }) {
+            return recent
+        }
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self),
+            count: strlen(cString))
         let name = Unmanaged.passUnretained(names.intern(bytes, namespaceSeparator: Self.namespaceSeparator))
         recentNames[slot] = name
         return name
     }
 
-    private func startElement(_ name: UnsafePointer<XML_Char>, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>) {
+    private func startElement(
+        _ name: UnsafePointer<XML_Char>, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>
+    ) {
         guard failure == nil else { return }
         if !attributeScratch.isEmpty { attributeScratch.removeAll(keepingCapacity: true) }
         // The element's slot: its depth and its place among its siblings.
@@ -295,8 +314,10 @@ public final class ExpatPushParser: PushParser {
         var index = 0
         while let attributeName = attributes[index], let value = attributes[index + 1] {
             let bytes = UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self)
-            attributeScratch.append(Attribute(name: intern(attributeName, slot: 2048 | ((slot &* 8 &+ index / 2) & 2047)).takeUnretainedValue(),
-                                              value: UnsafeBufferPointer(start: bytes, count: strlen(value))))
+            attributeScratch.append(
+                Attribute(
+                    name: intern(attributeName, slot: 2048 | ((slot &* 8 &+ index / 2) & 2047)).takeUnretainedValue(),
+                    value: UnsafeBufferPointer(start: bytes, count: strlen(value))))
             index += 2
         }
         let element = intern(name, slot: slot)
@@ -318,7 +339,9 @@ public final class ExpatPushParser: PushParser {
     private func deliverStart(_ element: Unmanaged<Name>, _ attributes: Attributes) throws {
         try element._withUnsafeGuaranteedRef { element in
             if let stack {
-                try stack._withUnsafeGuaranteedRef { try $0.startElement(element, attributes: attributes, at: position) }
+                try stack._withUnsafeGuaranteedRef {
+                    try $0.startElement(element, attributes: attributes, at: position)
+                }
             } else {
                 try receiver.startElement(element, attributes: attributes, at: position)
             }
@@ -354,7 +377,8 @@ public final class ExpatPushParser: PushParser {
 
     private func characters(_ text: UnsafePointer<XML_Char>, _ length: Int) {
         guard failure == nil else { return }
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: length)
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: length)
         do {
             if let stack {
                 // The line and column only if an error needs them; the offset always,

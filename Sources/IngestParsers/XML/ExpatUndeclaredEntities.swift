@@ -133,12 +133,17 @@ extension ExpatPushParser {
     /// a well-known DTD (``KnownDTD``) ingest's own declarations of its entities,
     /// read from memory; nothing for any other, which stays unread.
     func declarations(publicID: UnsafePointer<XML_Char>?, systemID: UnsafePointer<XML_Char>?) -> Int32 {
-        guard KnownDTD.recognises(publicID: publicID.map { String(cString: $0) },
-                                  systemID: systemID.map { String(cString: $0) }) else {
+        guard
+            KnownDTD.recognises(
+                publicID: publicID.map { String(cString: $0) },
+                systemID: systemID.map { String(cString: $0) })
+        else {
             if entities.unread == nil { entities.unread = "a parameter entity" }
             return Int32(XML_STATUS_OK.rawValue)
         }
-        guard let declarations = XML_ExternalEntityParserCreate(parser, nil, nil) else { return Int32(XML_STATUS_ERROR.rawValue) }
+        guard let declarations = XML_ExternalEntityParserCreate(parser, nil, nil) else {
+            return Int32(XML_STATUS_ERROR.rawValue)
+        }
         defer { XML_ParserFree(declarations) }
         let text = KnownDTD.declarations.utf8CString
         return text.withUnsafeBufferPointer {
@@ -167,9 +172,11 @@ extension ExpatPushParser {
         var offset: Int32 = 0, size: Int32 = 0
         let count = Int(XML_GetCurrentByteCount(parser))
         guard count > 0, let buffer = XML_GetInputContext(parser, &offset, &size),
-              Int(offset) + count <= Int(size), memchr(buffer + Int(offset), 0x26, count) != nil else { return true }
-        let tag = UnsafeBufferPointer(start: UnsafeRawPointer(buffer + Int(offset)).assumingMemoryBound(to: UInt8.self),
-                                      count: count)
+            Int(offset) + count <= Int(size), memchr(buffer + Int(offset), 0x26, count) != nil
+        else { return true }
+        let tag = UnsafeBufferPointer(
+            start: UnsafeRawPointer(buffer + Int(offset)).assumingMemoryBound(to: UInt8.self),
+            count: count)
         guard let name = entities.undeclaredReference(inTag: tag) else { return true }
         refuse(entity: name)
         return false

@@ -33,6 +33,6 @@ extension HTMLEntities {
         "sup3 179 supe 8839 szlig 223 tau 964 there4 8756 theta 952 thetasym 977 thinsp 8201",
         "thorn 254 tilde 732 times 215 trade 8482 uArr 8657 uacute 250 uarr 8593 ucirc 251 ugrave 249",
         "uml 168 upsih 978 upsilon 965 uuml 252 weierp 8472 xi 958 yacute 253 yen 165 yuml 255",
-        "zeta 950 zwj 8205 zwnj 8204",
+        "zeta 950 zwj 8205 zwnj 8204"
     ]
 }

@@ -21,7 +21,7 @@ package enum KnownDTD {
         "-//W3C//DTD XHTML 1.1//EN",
         "-//W3C//DTD HTML 4.01//EN",
         "-//W3C//DTD HTML 4.01 Transitional//EN",
-        "-//W3C//DTD HTML 4.01 Frameset//EN",
+        "-//W3C//DTD HTML 4.01 Frameset//EN"
     ]
 
     /// The system identifiers recognised when there is no public one.
@@ -33,14 +33,15 @@ package enum KnownDTD {
         "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd",
         "http://www.w3.org/TR/html4/strict.dtd",
         "http://www.w3.org/TR/html4/loose.dtd",
-        "http://www.w3.org/TR/html4/frameset.dtd",
+        "http://www.w3.org/TR/html4/frameset.dtd"
     ]
 
     /// Whether a DOCTYPE naming `publicID` and `systemID` names a known DTD.
     package static func recognises(publicID: String?, systemID: String?) -> Bool {
         if let publicID {
-            return publicIDs.contains(publicID.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-                .joined(separator: " "))
+            return publicIDs.contains(
+                publicID.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+                    .joined(separator: " "))
         }
         return systemID.map(systemIDs.contains) ?? false
     }
@@ -57,11 +58,14 @@ package enum KnownDTD {
     /// Declares the entities in the document of libxml2's parser `context`, as its
     /// external subset, when the DOCTYPE just read names a known DTD: what the SAX2
     /// `internalSubset` callback adds to libxml2's own (see ``LibXML2SAXHandler``).
-    static func declare(in context: xmlParserCtxtPtr, name: UnsafePointer<xmlChar>?,
-                        publicID: UnsafePointer<xmlChar>?, systemID: UnsafePointer<xmlChar>?) {
+    static func declare(
+        in context: xmlParserCtxtPtr, name: UnsafePointer<xmlChar>?,
+        publicID: UnsafePointer<xmlChar>?, systemID: UnsafePointer<xmlChar>?
+    ) {
         guard let document = context.pointee.myDoc, document.pointee.extSubset == nil,
-              recognises(publicID: publicID.map { String(cString: $0) }, systemID: systemID.map { String(cString: $0) }),
-              xmlNewDtd(document, name, publicID, systemID) != nil else { return }
+            recognises(publicID: publicID.map { String(cString: $0) }, systemID: systemID.map { String(cString: $0) }),
+            xmlNewDtd(document, name, publicID, systemID) != nil
+        else { return }
         for (name, codePoint) in entities {
             let text = String(Character(Unicode.Scalar(codePoint)!))
             _ = xmlAddDtdEntity(document, name, Int32(XML_INTERNAL_GENERAL_ENTITY.rawValue), nil, nil, text)

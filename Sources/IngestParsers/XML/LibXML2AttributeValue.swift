@@ -74,7 +74,8 @@ struct LibXML2AttributeValue {
         output.append(contentsOf: UTF8.encode(scalar)!)
     }
 
-    private func appendEntity(_ name: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], depth: Int) throws(Failure) {
+    private func appendEntity(_ name: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], depth: Int) throws(Failure)
+    {
         var nameBytes = Array(name)
         nameBytes.append(0)
         let entity: xmlEntityPtr? = nameBytes.withUnsafeBufferPointer { buffer in

@@ -62,8 +62,10 @@ public struct LibXML2Parser: StreamingParser {
     /// A libxml2 parser reading `chunkSize` bytes at a time, with its hard limits on
     /// unless `allowsHugeDocuments`; see the properties for `recovers`, `encoding`
     /// and `onWarning`.
-    public init(chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false,
-                recovers: Bool = false, encoding: String? = nil, onWarning: ParseWarningHandler? = nil) {
+    public init(
+        chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false,
+        recovers: Bool = false, encoding: String? = nil, onWarning: ParseWarningHandler? = nil
+    ) {
         self.onWarning = onWarning
         self.chunkSize = chunkSize
         self.allowsHugeDocuments = allowsHugeDocuments
@@ -75,10 +77,13 @@ public struct LibXML2Parser: StreamingParser {
     /// events to `receiver`; `progress` hears the bytes read after each chunk. Throws
     /// `.data` for a document that is not well-formed (or passes libxml2's limits),
     /// `.io` when reading fails, and whatever `receiver` throws.
-    public func parse(_ input: any ByteSource, into receiver: any ParseEventReceiver,
-                      progress: ((Int) -> Void)? = nil) throws {
-        let session = try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
-                                            encoding: encoding, displayName: input.displayName)
+    public func parse(
+        _ input: any ByteSource, into receiver: any ParseEventReceiver,
+        progress: ((Int) -> Void)? = nil
+    ) throws {
+        let session = try LibXML2PushParser(
+            receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
+            encoding: encoding, displayName: input.displayName)
         session.onWarning = onWarning
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -96,8 +101,9 @@ public struct LibXML2Parser: StreamingParser {
     /// A ``LibXML2PushParser`` delivering to `receiver`; throws when libxml2 cannot
     /// create its parser context.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) throws -> any PushParser {
-        let parser = try LibXML2PushParser(receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
-                                           encoding: encoding, displayName: displayName)
+        let parser = try LibXML2PushParser(
+            receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
+            encoding: encoding, displayName: displayName)
         parser.onWarning = onWarning
         return parser
     }

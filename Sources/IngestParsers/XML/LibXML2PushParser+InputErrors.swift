@@ -36,7 +36,8 @@ extension LibXML2PushParser {
 
     private var currentPushStart: PushStart {
         guard let input = context.pointee.input, let buf = input.pointee.buf, let buffer = buf.pointee.buffer,
-              let content = xmlBufContent(buffer), let cur = input.pointee.cur else {
+            let content = xmlBufContent(buffer), let cur = input.pointee.cur
+        else {
             return PushStart(position: currentPosition, buffer: nil, index: 0)
         }
         return PushStart(position: currentPosition, buffer: buffer, index: cur - UnsafePointer(content))
@@ -58,7 +59,10 @@ extension LibXML2PushParser {
         if error.code == Int32(XML_I18N_CONV_FAILED.rawValue) {
             let name = context.pointee.encoding ?? context.pointee.input?.pointee.encoding
             let encoding = name.map { "\"\(String(cString: $0))\"" } ?? "of the document"
-            let bytes = libxml2Message.range(of: "bytes ").map { " (the input from there: \(libxml2Message[$0.upperBound...]))" } ?? ""
+            let bytes =
+                libxml2Message.range(of: "bytes ").map {
+                    " (the input from there: \(libxml2Message[$0.upperBound...]))"
+                } ?? ""
             message = "a byte sequence the declared encoding \(encoding) does not define\(bytes)"
         } else {
             message = "libxml2 could not read the input: \(libxml2Message)"
@@ -73,14 +77,17 @@ extension LibXML2PushParser {
     /// it when it switches to the declared encoding).
     private var convertedEnd: SourcePosition? {
         guard var start = pushStart, let input = context.pointee.input, let buf = input.pointee.buf,
-              let buffer = buf.pointee.buffer, let content = xmlBufContent(buffer) else { return nil }
+            let buffer = buf.pointee.buffer, let content = xmlBufContent(buffer)
+        else { return nil }
         if buffer != start.buffer {
             // libxml2 is switching to the declared encoding: the new buffer holds what
             // follows the parser's position, converted (the parser's pointers still
             // point into the old one and are not read).
-            start = PushStart(position: SourcePosition(line: Int(input.pointee.line), column: Int(input.pointee.col),
-                                                       byteOffset: start.position.byteOffset),
-                              buffer: buffer, index: 0)
+            start = PushStart(
+                position: SourcePosition(
+                    line: Int(input.pointee.line), column: Int(input.pointee.col),
+                    byteOffset: start.position.byteOffset),
+                buffer: buffer, index: 0)
         }
         let used = Int(xmlBufUse(buffer))
         guard start.index >= 0, start.index <= used else { return nil }

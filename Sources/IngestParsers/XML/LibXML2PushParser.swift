@@ -65,7 +65,6 @@ public final class LibXML2PushParser: PushParser {
     /// What Expat's namespace triplets use between URI, local name and prefix.
     static let namespaceSeparator = NameTable.namespaceSeparator
 
-
     /// A parser sending the events of one document to `receiver`.
     ///
     /// - Parameters:
@@ -87,8 +86,10 @@ public final class LibXML2PushParser: PushParser {
     ///   - displayName: the input's name in error messages.
     /// - Throws: ``/IngestCore/IngestError`` (`.data`) when libxml2 and iconv do not know
     ///   `encoding`.
-    public init(receiver: any ParseEventReceiver, huge: Bool = false, recovers: Bool = false,
-                encoding: String? = nil, displayName: String = "<memory>") throws {
+    public init(
+        receiver: any ParseEventReceiver, huge: Bool = false, recovers: Bool = false,
+        encoding: String? = nil, displayName: String = "<memory>"
+    ) throws {
         LibXML2Encodings.ready
         self.receiver = receiver
         self.displayName = displayName
@@ -96,8 +97,9 @@ public final class LibXML2PushParser: PushParser {
         self.recovers = recovers
         if let encoding {
             guard let converter = xmlFindCharEncodingHandler(encoding) else {
-                throw IngestError(.data, "cannot read the encoding \"\(encoding)\": neither libxml2 nor iconv knows it",
-                                  file: displayName)
+                throw IngestError(
+                    .data, "cannot read the encoding \"\(encoding)\": neither libxml2 nor iconv knows it",
+                    file: displayName)
             }
             xmlCharEncCloseFunc(converter)
         }
@@ -186,7 +188,9 @@ public final class LibXML2PushParser: PushParser {
     private static func makeHandler() -> xmlSAXHandler {
         var handler = LibXML2SAXHandler.secure()
         handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
-            LibXML2PushParser.with(context) { $0.startElement(context, localName!, prefix, uri, Int(attributeCount), attributes) }
+            LibXML2PushParser.with(context) {
+                $0.startElement(context, localName!, prefix, uri, Int(attributeCount), attributes)
+            }
         }
         handler.endElementNs = { context, _, _, _ in
             LibXML2PushParser.with(context) { $0.endElement(context) }
@@ -252,8 +256,9 @@ public final class LibXML2PushParser: PushParser {
         let offset = Int(input.pointee.consumed) + (p - base)
         if newlines == 0 {
             let characters = (cur - p) - continuations
-            return SourcePosition(line: Int(input.pointee.line), column: max(1, Int(input.pointee.col) - characters),
-                                  byteOffset: offset)
+            return SourcePosition(
+                line: Int(input.pointee.line), column: max(1, Int(input.pointee.col) - characters),
+                byteOffset: offset)
         }
         // The tag spans lines: count the characters before `<` on its own line.
         var q = p, before = 0
@@ -276,12 +281,15 @@ public final class LibXML2PushParser: PushParser {
 
     /// The interned name of `prefix:localName` in namespace `uri`, built exactly as
     /// Expat's `URI␁local␁prefix` triplets are, so both parsers give equal names.
-    private func intern(_ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
-                        _ uri: UnsafePointer<xmlChar>?) -> Name {
+    private func intern(
+        _ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
+        _ uri: UnsafePointer<xmlChar>?
+    ) -> Name {
         guard let uri else {
             guard let prefix else {
-                return names.intern(UnsafeBufferPointer(start: localName, count: strlen(localName)),
-                                    namespaceSeparator: Self.namespaceSeparator)
+                return names.intern(
+                    UnsafeBufferPointer(start: localName, count: strlen(localName)),
+                    namespaceSeparator: Self.namespaceSeparator)
             }
             // Only in recovering mode: a prefix no declaration binds. The name keeps
             // it, with no namespace, as libxml2's own tree does: `content:encoded`.
@@ -330,9 +338,11 @@ public final class LibXML2PushParser: PushParser {
         }
     }
 
-    private func startElement(_ parser: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>,
-                              _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
-                              _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private func startElement(
+        _ parser: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>,
+        _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
+        _ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
         guard failure == nil else { return }
         // Markup from an entity's text counts as expanded text too.
         if UnsafeMutableRawPointer(context) != parser, !spendExpansion(strlen(localName) + 2) { return }
@@ -346,12 +356,17 @@ public final class LibXML2PushParser: PushParser {
                 let value = entry[3]!, count = entry[4]! - value
                 if memchr(value, Int32(UInt8(ascii: "&")), count) != nil {
                     let start = expandedValues.count
-                    guard expandAttribute(UnsafeBufferPointer(start: value, count: count), element: (localName, prefix),
-                                          attribute: (entry[0]!, entry[1])) else { return }
+                    guard
+                        expandAttribute(
+                            UnsafeBufferPointer(start: value, count: count), element: (localName, prefix),
+                            attribute: (entry[0]!, entry[1]))
+                    else { return }
                     expandedRanges.append((index, start, expandedValues.count - start))
                 }
-                attributeScratch.append(Attribute(name: intern(entry[0]!, entry[1], entry[2]),
-                                                  value: UnsafeBufferPointer(start: value, count: count)))
+                attributeScratch.append(
+                    Attribute(
+                        name: intern(entry[0]!, entry[1], entry[2]),
+                        value: UnsafeBufferPointer(start: value, count: count)))
             }
         }
         let element = intern(localName, prefix, uri)
@@ -360,8 +375,9 @@ public final class LibXML2PushParser: PushParser {
         run(position) {
             try expandedValues.withUnsafeBufferPointer { expanded in
                 for (index, start, count) in expandedRanges {
-                    attributeScratch[index] = Attribute(name: attributeScratch[index].name,
-                                                        value: UnsafeBufferPointer(rebasing: expanded[start..<start + count]))
+                    attributeScratch[index] = Attribute(
+                        name: attributeScratch[index].name,
+                        value: UnsafeBufferPointer(rebasing: expanded[start..<start + count]))
                 }
                 try attributeScratch.withUnsafeBufferPointer {
                     try receiver.startElement(element, attributes: Attributes($0), at: position)
@@ -372,27 +388,35 @@ public final class LibXML2PushParser: PushParser {
 
     /// Appends the value with its references expanded to `expandedValues`
     /// (see ``LibXML2AttributeValue``); false when that failed and the parse stops.
-    private func expandAttribute(_ raw: UnsafeBufferPointer<UInt8>,
-                                 element: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?),
-                                 attribute: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?)) -> Bool {
-        let expander = LibXML2AttributeValue(document: context.pointee.myDoc,
-                                             maxBytes: huge ? Self.hugeMaxValueBytes : Self.maxValueBytes)
+    private func expandAttribute(
+        _ raw: UnsafeBufferPointer<UInt8>,
+        element: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?),
+        attribute: (UnsafePointer<xmlChar>, UnsafePointer<xmlChar>?)
+    ) -> Bool {
+        let expander = LibXML2AttributeValue(
+            document: context.pointee.myDoc,
+            maxBytes: huge ? Self.hugeMaxValueBytes : Self.maxValueBytes)
         valueScratch.removeAll(keepingCapacity: true)
         do {
             try expander.expand(raw, into: &valueScratch)
         } catch {
-            let message = switch error {
-            case .tooDeep: "entity references in an attribute value nested deeper than \(LibXML2AttributeValue.maxDepth)"
-            case .tooLong: "attribute value longer than \(huge ? Self.hugeMaxValueBytes : Self.maxValueBytes) bytes once entities are expanded"
-            case .unknownEntity(let name): "entity '\(name)' in an attribute value is not declared"
-            }
+            let message =
+                switch error {
+                case .tooDeep:
+                    "entity references in an attribute value nested deeper than \(LibXML2AttributeValue.maxDepth)"
+                case .tooLong:
+                    "attribute value longer than \(huge ? Self.hugeMaxValueBytes : Self.maxValueBytes) bytes once entities are expanded"
+                case .unknownEntity(let name): "entity '\(name)' in an attribute value is not declared"
+                }
             let limited = !huge && { if case .tooLong = error { true } else { false } }()
             fail(IngestError(.data, message, position: currentPosition, reason: limited ? .libxml2Limit : nil))
             return false
         }
         guard spendExpansion(valueScratch.count) else { return false }
         if let special = context.pointee.attsSpecial,
-           Int(bitPattern: xmlHashQLookup2(special, element.1, element.0, attribute.1, attribute.0)) > Int(XML_ATTRIBUTE_CDATA.rawValue) {
+            Int(bitPattern: xmlHashQLookup2(special, element.1, element.0, attribute.1, attribute.0))
+                > Int(XML_ATTRIBUTE_CDATA.rawValue)
+        {
             LibXML2AttributeValue.normaliseTokens(&valueScratch)
         }
         expandedValues.append(contentsOf: valueScratch)
@@ -451,13 +475,16 @@ public final class LibXML2PushParser: PushParser {
     private func reference(_ name: UnsafePointer<xmlChar>) {
         guard failure == nil, let document = context.pointee.myDoc else { return }
         guard let entity = xmlGetDocEntity(document, name) else {
-            guard !inStartTag, context.pointee.hasExternalSubset != 0 || document.pointee.intSubset?.pointee.SystemID != nil,
-                  let unread = UndeclaredEntity.unread(by: context) else { return }
+            guard !inStartTag,
+                context.pointee.hasExternalSubset != 0 || document.pointee.intSubset?.pointee.SystemID != nil,
+                let unread = UndeclaredEntity.unread(by: context)
+            else { return }
             // libxml2 stands past the reference: the position of its `&`, as Expat gives.
             var position = currentPosition
             let written = String(cString: name).unicodeScalars.count + 2
             if position.column > written { position.column -= written }
-            let text = skipped.keep(String(cString: name), unread: unread, file: displayName, at: position, warning: onWarning)
+            let text = skipped.keep(
+                String(cString: name), unread: unread, file: displayName, at: position, warning: onWarning)
             run(position) { try text.withUnsafeBufferPointer { try receiver.text($0, at: position) } }
             return
         }
@@ -547,7 +574,7 @@ public final class LibXML2PushParser: PushParser {
         // attribute repeated under two prefixes of one URI; libxml2 only flags them.
         switch xmlParserErrors(rawValue: UInt32(error.code)) {
         case XML_NS_ERR_UNDEFINED_NAMESPACE, XML_NS_ERR_QNAME, XML_NS_ERR_ATTRIBUTE_REDEFINED,
-             XML_NS_ERR_EMPTY, XML_NS_ERR_XML_NAMESPACE, XML_NS_ERR_COLON:
+            XML_NS_ERR_EMPTY, XML_NS_ERR_XML_NAMESPACE, XML_NS_ERR_COLON:
             return true
         default:
             return false

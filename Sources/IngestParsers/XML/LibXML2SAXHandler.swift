@@ -31,8 +31,9 @@ package enum LibXML2SAXHandler {
         handler.internalSubset = { context, name, publicID, systemID in
             xmlSAX2InternalSubset(context, name, publicID, systemID)
             guard let context else { return }
-            KnownDTD.declare(in: context.assumingMemoryBound(to: xmlParserCtxt.self), name: name,
-                             publicID: publicID, systemID: systemID)
+            KnownDTD.declare(
+                in: context.assumingMemoryBound(to: xmlParserCtxt.self), name: name,
+                publicID: publicID, systemID: systemID)
         }
         return handler
     }

@@ -35,10 +35,14 @@ struct SkippedEntities {
 
     /// The reference's text as written, and a warning to give, the first time for
     /// `name`, through `handler`.
-    mutating func keep(_ name: String, unread: String?, file: String, at position: SourcePosition,
-                       warning handler: ParseWarningHandler?) -> [UInt8] {
+    mutating func keep(
+        _ name: String, unread: String?, file: String, at position: SourcePosition,
+        warning handler: ParseWarningHandler?
+    ) -> [UInt8] {
         if let handler, warned.insert(name).inserted {
-            handler(ParseWarning(message: UndeclaredEntity.keptMessage(name, unread: unread), file: file, position: position))
+            handler(
+                ParseWarning(
+                    message: UndeclaredEntity.keptMessage(name, unread: unread), file: file, position: position))
         }
         return Array("&\(name);".utf8)
     }

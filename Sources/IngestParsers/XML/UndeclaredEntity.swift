@@ -43,9 +43,11 @@ package enum UndeclaredEntity {
     /// report.
     package static func message(for error: xmlError, document: xmlParserCtxtPtr? = nil) -> String? {
         guard error.domain == Int32(XML_FROM_PARSER.rawValue),
-              error.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue) || error.code == Int32(XML_ERR_UNDECLARED_ENTITY.rawValue),
-              let context = document ?? error.ctxt.map({ $0.assumingMemoryBound(to: xmlParserCtxt.self) }),
-              let unread = unread(by: context), let name = error.str1 else { return nil }
+            error.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue)
+                || error.code == Int32(XML_ERR_UNDECLARED_ENTITY.rawValue),
+            let context = document ?? error.ctxt.map({ $0.assumingMemoryBound(to: xmlParserCtxt.self) }),
+            let unread = unread(by: context), let name = error.str1
+        else { return nil }
         return message(String(cString: name), unread: unread)
     }
 }

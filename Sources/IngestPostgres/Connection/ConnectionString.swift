@@ -26,7 +26,7 @@ struct ConnectionString: Equatable {
     /// refuses an unknown keyword rather than ignore what the user meant.
     static let keywords: Set<String> = [
         "host", "port", "user", "dbname", "sslmode", "connect_timeout",
-        "application_name", "fallback_application_name", "passfile",
+        "application_name", "fallback_application_name", "passfile"
     ]
 
     init(_ string: String) throws {
@@ -74,7 +74,9 @@ struct ConnectionString: Equatable {
                 let value = try Self.percentDecoded(pair[pair.index(after: equals)...], what: "value of \(key)")
                 // libpq's JDBC courtesy: ssl=true means sslmode=require.
                 if key == "ssl" {
-                    guard value == "true" else { throw usage("the URI parameter ssl takes only the value true (or use sslmode)") }
+                    guard value == "true" else {
+                        throw usage("the URI parameter ssl takes only the value true (or use sslmode)")
+                    }
                     try store("sslmode", "require", in: "the URI")
                 } else {
                     try store(key, value, in: "the URI")
@@ -99,7 +101,9 @@ struct ConnectionString: Equatable {
                 host = host[host.index(after: host.startIndex)..<close]
                 if host.isEmpty { throw usage("the brackets in \"\(item)\" hold no IPv6 address") }
                 if !after.isEmpty {
-                    guard after.first == ":" else { throw usage("unexpected \"\(after)\" after the IPv6 address in \"\(item)\"") }
+                    guard after.first == ":" else {
+                        throw usage("unexpected \"\(after)\" after the IPv6 address in \"\(item)\"")
+                    }
                     port = after.dropFirst()
                 }
             } else if let colon = host.lastIndex(of: ":") {
@@ -120,9 +124,14 @@ struct ConnectionString: Equatable {
         var bytes: [UInt8] = []
         var utf8 = text.utf8[...]
         while let byte = utf8.popFirst() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
             guard utf8.count >= 2, let high = hexValue(utf8.popFirst()!), let low = hexValue(utf8.popFirst()!) else {
-                throw usage("the \(what) \"\(text)\" has an invalid percent-encoded sequence (% must be followed by two hex digits)")
+                throw usage(
+                    "the \(what) \"\(text)\" has an invalid percent-encoded sequence (% must be followed by two hex digits)"
+                )
             }
             let decoded = high << 4 | low
             guard decoded != 0 else { throw usage("the \(what) \"\(text)\" contains %00, which cannot be passed on") }
@@ -163,15 +172,26 @@ struct ConnectionString: Equatable {
                 characters = characters.dropFirst()
                 var closed = false
                 while let character = characters.popFirst() {
-                    if character == "\\", let escaped = characters.popFirst() { value.append(escaped); continue }
-                    if character == "'" { closed = true; break }
+                    if character == "\\", let escaped = characters.popFirst() {
+                        value.append(escaped)
+                        continue
+                    }
+                    if character == "'" {
+                        closed = true
+                        break
+                    }
                     value.append(character)
                 }
-                guard closed else { throw usage("unterminated quoted value for \"\(keyword)\" in the connection string") }
+                guard closed else {
+                    throw usage("unterminated quoted value for \"\(keyword)\" in the connection string")
+                }
             } else {
                 while let character = characters.first, !character.isWhitespace {
                     characters = characters.dropFirst()
-                    if character == "\\", let escaped = characters.popFirst() { value.append(escaped); continue }
+                    if character == "\\", let escaped = characters.popFirst() {
+                        value.append(escaped)
+                        continue
+                    }
                     value.append(character)
                 }
             }
@@ -185,13 +205,17 @@ struct ConnectionString: Equatable {
     private mutating func store(_ keyword: String, _ value: String, in place: String) throws {
         if keyword == "password" { throw Self.passwordRefused(in: place) }
         guard Self.keywords.contains(keyword) else {
-            throw usage("\(place) names \"\(keyword)\", which is not a connection option ingest knows; it knows \(Self.keywords.sorted().joined(separator: ", "))")
+            throw usage(
+                "\(place) names \"\(keyword)\", which is not a connection option ingest knows; it knows \(Self.keywords.sorted().joined(separator: ", "))"
+            )
         }
         options[keyword] = value
     }
 
     static func passwordRefused(in place: String) -> IngestError {
-        usage("a password in \(place) would show in `ps`, shell history and logs; remove it and set PGPASSWORD, or put it in ~/.pgpass (or the file PGPASSFILE names)")
+        usage(
+            "a password in \(place) would show in `ps`, shell history and logs; remove it and set PGPASSWORD, or put it in ~/.pgpass (or the file PGPASSFILE names)"
+        )
     }
 }
 

@@ -49,7 +49,8 @@ public struct PasswordFile: Sendable, Equatable {
             return .ignored("password file \"\(path)\" is not a plain file")
         }
         if status.st_mode & (S_IRWXG | S_IRWXO) != 0 {
-            return .ignored("password file \"\(path)\" has group or world access; permissions should be u=rw (0600) or less")
+            return .ignored(
+                "password file \"\(path)\" has group or world access; permissions should be u=rw (0600) or less")
         }
         guard let file = fopen(path, "r") else {
             return .ignored("password file \"\(path)\" cannot be read: \(String(cString: strerror(errno)))")
@@ -74,7 +75,10 @@ public struct PasswordFile: Sendable, Equatable {
             var rest = Substring(line)
             var matched = true
             for value in [host, port, database, user] {
-                guard let after = Self.matchField(&rest, against: value) else { matched = false; break }
+                guard let after = Self.matchField(&rest, against: value) else {
+                    matched = false
+                    break
+                }
                 rest = after
             }
             if matched { return Self.unescapedPassword(rest) }

@@ -86,8 +86,10 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
     ///   - homeDirectory: where `.pgpass` is; `HOME` (or the user database) by default.
     /// - Throws: ``IngestError`` `.usage` for a malformed string, an unknown option, a
     ///   password in the string, or a port or timeout that is not a number.
-    public init(_ connectionString: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-                systemUser: String? = nil, homeDirectory: String? = nil) throws {
+    public init(
+        _ connectionString: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        systemUser: String? = nil, homeDirectory: String? = nil
+    ) throws {
         let given = try ConnectionString(connectionString).options
         func value(_ keyword: String, _ variable: String?) -> (String, String)? {
             if let value = given[keyword], !value.isEmpty { return (value, "the connection string") }
@@ -98,7 +100,10 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
         user = value("user", "PGUSER")?.0 ?? systemUser ?? ProcessEnvironment.userName ?? "postgres"
         database = value("dbname", "PGDATABASE")?.0 ?? user
 
-        let hosts = value("host", "PGHOST").map { $0.0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? [""]
+        let hosts =
+            value("host", "PGHOST").map {
+                $0.0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            } ?? [""]
         var ports: [Int] = [5432]
         if let (text, source) = value("port", "PGPORT") {
             ports = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
@@ -113,7 +118,9 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
             throw usage("\(ports.count) ports were given for \(hosts.count) hosts; give one port, or one per host")
         }
         endpoints = hosts.enumerated().map { index, host in
-            Endpoint(host: host.isEmpty ? Self.defaultSocketDirectory : host, port: ports.count == 1 ? ports[0] : ports[index])
+            Endpoint(
+                host: host.isEmpty ? Self.defaultSocketDirectory : host,
+                port: ports.count == 1 ? ports[0] : ports[index])
         }
 
         if let (text, source) = value("sslmode", "PGSSLMODE") {
@@ -124,7 +131,9 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
 
         if let (text, source) = value("connect_timeout", "PGCONNECT_TIMEOUT") {
             guard let seconds = Int(text.trimmingSpaces) else {
-                throw usage("\(source) gives connect_timeout \"\(text)\"; it is a whole number of seconds (0 waits indefinitely)")
+                throw usage(
+                    "\(source) gives connect_timeout \"\(text)\"; it is a whole number of seconds (0 waits indefinitely)"
+                )
             }
             connectTimeout = seconds <= 0 ? nil : max(seconds, 2)
         } else {
@@ -154,7 +163,8 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
             warnings.append(reason)
             return nil
         case .file(let file):
-            return file.password(host: passwordFileHost(for: endpoint), port: String(endpoint.port), database: database, user: user)
+            return file.password(
+                host: passwordFileHost(for: endpoint), port: String(endpoint.port), database: database, user: user)
         }
     }
 
@@ -169,11 +179,15 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
         let database = Self.encoded(database)
         let tcp = endpoints.filter { !$0.isUnixSocket }
         if tcp.count == endpoints.count {
-            let hosts = tcp.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\(Self.encoded($0.host)):\($0.port)" }
+            let hosts = tcp.map {
+                $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\(Self.encoded($0.host)):\($0.port)"
+            }
             return "postgresql://\(user)@\(hosts.joined(separator: ","))/\(database)"
         }
         let hosts = endpoints.map { Self.encoded($0.host) }.joined(separator: ",")
-        let ports = Set(endpoints.map(\.port)) == [5432] ? "" : "&port=" + endpoints.map { String($0.port) }.joined(separator: ",")
+        let ports =
+            Set(endpoints.map(\.port)) == [5432]
+            ? "" : "&port=" + endpoints.map { String($0.port) }.joined(separator: ",")
         return "postgresql://\(user)@/\(database)?host=\(hosts)\(ports)"
     }
 
@@ -182,8 +196,9 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
         var result = ""
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

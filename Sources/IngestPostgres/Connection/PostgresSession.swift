@@ -76,9 +76,11 @@ package final class PostgresSession: @unchecked Sendable {
             var failures: [IngestError] = []
             for (configuration, endpoint) in candidates {
                 do {
-                    return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Self.logger)
+                    return try await PostgresConnection.connect(
+                        configuration: configuration, id: 1, logger: Self.logger)
                 } catch {
-                    failures.append(PostgresFailure.ingestError(error, doing: "cannot connect", target: endpoint.description))
+                    failures.append(
+                        PostgresFailure.ingestError(error, doing: "cannot connect", target: endpoint.description))
                 }
             }
             // The last failure says why; a temporary failure anywhere makes the whole temporary.
@@ -94,12 +96,16 @@ package final class PostgresSession: @unchecked Sendable {
 
     /// The PostgresNIO configuration for one endpoint: Unix socket or TCP with the TLS
     /// that `sslMode` asks for, the password from `PGPASSWORD` or the password file.
-    static func configuration(_ settings: PostgresConnectionSettings, endpoint: PostgresConnectionSettings.Endpoint,
-                              warnings: inout [String]) throws -> PostgresConnection.Configuration {
+    static func configuration(
+        _ settings: PostgresConnectionSettings, endpoint: PostgresConnectionSettings.Endpoint,
+        warnings: inout [String]
+    ) throws -> PostgresConnection.Configuration {
         let password = settings.password(for: endpoint, warnings: &warnings)
         var configuration: PostgresConnection.Configuration
         if endpoint.isUnixSocket {
-            configuration = .init(unixSocketPath: endpoint.socketPath, username: settings.user, password: password, database: settings.database)
+            configuration = .init(
+                unixSocketPath: endpoint.socketPath, username: settings.user, password: password,
+                database: settings.database)
         } else {
             let tls: PostgresConnection.Configuration.TLS
             if settings.sslMode == .disable {
@@ -119,20 +125,25 @@ package final class PostgresSession: @unchecked Sendable {
                 }
                 tls = settings.sslMode.requiresEncryption ? .require(context) : .prefer(context)
             }
-            configuration = .init(host: endpoint.host, port: endpoint.port, username: settings.user, password: password,
-                                  database: settings.database, tls: tls)
+            configuration = .init(
+                host: endpoint.host, port: endpoint.port, username: settings.user, password: password,
+                database: settings.database, tls: tls)
         }
         // No timeout is a day: PostgresNIO needs one, and no connection takes that long.
         configuration.options.connectTimeout = .seconds(Int64(settings.connectTimeout ?? 86_400))
         // Text goes as UTF-8 whatever the database's encoding; the server converts it.
-        configuration.options.additionalStartupParameters = [("application_name", settings.applicationName), ("client_encoding", "UTF8")]
+        configuration.options.additionalStartupParameters = [
+            ("application_name", settings.applicationName), ("client_encoding", "UTF8")
+        ]
         return configuration
     }
 
     /// Runs `body` on the connection after everything queued before it, and waits for
     /// its result. Errors come out as ``IngestError``s (see ``PostgresFailure``),
     /// `doing` saying what was being done.
-    package func run<T: Sendable>(doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    package func run<T: Sendable>(doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        throws -> T
+    {
         let target = self.target, lockTimeout = self.lockTimeout
         return try perform {
             guard let connection = self.currentConnection else {
@@ -179,7 +190,9 @@ package final class PostgresSession: @unchecked Sendable {
             do {
                 try await self.untilClosed(connection, body)
             } catch {
-                self.record(PostgresFailure.ingestError(error, doing: "cannot write to PostgreSQL", target: target, lockTimeout: lockTimeout))
+                self.record(
+                    PostgresFailure.ingestError(
+                        error, doing: "cannot write to PostgreSQL", target: target, lockTimeout: lockTimeout))
             }
         }
         if pipelineDepth == 0 { try waitForQueue() }
@@ -192,10 +205,15 @@ package final class PostgresSession: @unchecked Sendable {
 
     /// Closes the connection after what is queued; a transaction still open rolls back.
     package func close() {
-        guard let connection = state.withLock({ () -> PostgresConnection? in
-            defer { closed = true; self.connection = nil }
-            return closed ? nil : self.connection
-        }) else { return }
+        guard
+            let connection = state.withLock({ () -> PostgresConnection? in
+                defer {
+                    closed = true
+                    self.connection = nil
+                }
+                return closed ? nil : self.connection
+            })
+        else { return }
         jobs.yield { try? await connection.close() }
         jobs.finish()
     }
@@ -204,7 +222,11 @@ package final class PostgresSession: @unchecked Sendable {
     /// the server rolls back the open transaction, as it does for a killed client.
     func abort() {
         let connection = state.withLock { () -> PostgresConnection? in
-            defer { closed = true; self.connection = nil; if failure == nil { failure = IngestError(.io, "the import was discarded") } }
+            defer {
+                closed = true
+                self.connection = nil
+                if failure == nil { failure = IngestError(.io, "the import was discarded") }
+            }
             return self.connection
         }
         Self.closeKeepingAlive(connection)
@@ -214,7 +236,9 @@ package final class PostgresSession: @unchecked Sendable {
     /// The server process serving this session (`pg_backend_pid()`), for messages and tests.
     func backendProcessID() throws -> Int32 {
         try run(doing: "cannot ask PostgreSQL for its process id") { connection in
-            for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: Self.logger).decode(Int32.self) {
+            for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: Self.logger).decode(
+                Int32.self)
+            {
                 return pid
             }
             return 0
@@ -231,8 +255,10 @@ package final class PostgresSession: @unchecked Sendable {
     /// own, raced against the connection's close; if the close wins, the failure is
     /// reported at once. The stranded task stays suspended (with what it holds, a batch
     /// at most) until the process ends: a cost paid only by an import that failed.
-    private func untilClosed<T: Sendable>(_ connection: PostgresConnection,
-                                          _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private func untilClosed<T: Sendable>(
+        _ connection: PostgresConnection,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         if connection.isClosed { throw PostgresFailure.ConnectionClosed() }
         let race = Race<T>()
         return try await withCheckedThrowingContinuation { continuation in

@@ -37,7 +37,9 @@ public enum SSLMode: String, Sendable, CaseIterable {
 
     init(parsing value: String, from source: String) throws {
         guard let mode = SSLMode(rawValue: value) else {
-            throw usage("\(source) sets sslmode to \"\(value)\"; it takes \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw usage(
+                "\(source) sets sslmode to \"\(value)\"; it takes \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         self = mode
     }

@@ -25,7 +25,9 @@ struct CopyRowLength {
     func check(rowBytes: Int, adding fieldBytes: Int, field: String, table: String, position: SourcePosition?) throws {
         guard fieldBytes > limit - rowBytes else { return }
         let (total, overflow) = rowBytes.addingReportingOverflow(fieldBytes)
-        throw IngestError(.data, "field \(field) makes the row for table \(table) \(overflow ? "more than \(Int.max)" : "\(total)") bytes, more than PostgreSQL's limit of \(limit) bytes for one row",
-                          position: position)
+        throw IngestError(
+            .data,
+            "field \(field) makes the row for table \(table) \(overflow ? "more than \(Int.max)" : "\(total)") bytes, more than PostgreSQL's limit of \(limit) bytes for one row",
+            position: position)
     }
 }

@@ -21,8 +21,10 @@ package enum CopyTextEncoder {
     ///   column, where text in a `jsonb` column is a JSON string.
     /// - Throws: ``NULCharacter`` for text that holds U+0000, which PostgreSQL text cannot.
     @inline(__always)
-    static func append(_ bytes: UnsafeRawBufferPointer, holding value: HeldValue, typed type: PostgresColumnType,
-                       emptyJSON: String?, to buffer: inout ByteBuffer) throws(NULCharacter) {
+    static func append(
+        _ bytes: UnsafeRawBufferPointer, holding value: HeldValue, typed type: PostgresColumnType,
+        emptyJSON: String?, to buffer: inout ByteBuffer
+    ) throws(NULCharacter) {
         switch value {
         case .null:
             buffer.writeStaticString("\\N")
@@ -61,7 +63,8 @@ package enum CopyTextEncoder {
     package struct NULCharacter: Error {}
 
     /// `bytes` with COPY's four escapes, written straight into the buffer's free space.
-    package static func appendEscaped(_ bytes: UnsafeRawBufferPointer, to buffer: inout ByteBuffer) throws(NULCharacter) {
+    package static func appendEscaped(_ bytes: UnsafeRawBufferPointer, to buffer: inout ByteBuffer) throws(NULCharacter)
+    {
         let count = bytes.count
         guard count > 0 else { return }
         var sawNUL = false
@@ -79,10 +82,22 @@ package enum CopyTextEncoder {
                 }
                 switch byte {
                 case 0: sawNUL = true
-                case 10: target[written] = UInt8(ascii: "\\"); target[written + 1] = UInt8(ascii: "n"); written += 2
-                case 13: target[written] = UInt8(ascii: "\\"); target[written + 1] = UInt8(ascii: "r"); written += 2
-                case 9: target[written] = UInt8(ascii: "\\"); target[written + 1] = UInt8(ascii: "t"); written += 2
-                default: target[written] = UInt8(ascii: "\\"); target[written + 1] = UInt8(ascii: "\\"); written += 2
+                case 10:
+                    target[written] = UInt8(ascii: "\\")
+                    target[written + 1] = UInt8(ascii: "n")
+                    written += 2
+                case 13:
+                    target[written] = UInt8(ascii: "\\")
+                    target[written + 1] = UInt8(ascii: "r")
+                    written += 2
+                case 9:
+                    target[written] = UInt8(ascii: "\\")
+                    target[written + 1] = UInt8(ascii: "t")
+                    written += 2
+                default:
+                    target[written] = UInt8(ascii: "\\")
+                    target[written + 1] = UInt8(ascii: "\\")
+                    written += 2
                 }
             }
             return written
@@ -112,8 +127,10 @@ package enum CopyTextEncoder {
         let length = Base64.encodedCount(bytes.count)
         guard length > 0 else { return }
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: length) { free in
-            Base64.encode(bytes.assumingMemoryBound(to: UInt8.self),
-                          into: UnsafeMutableBufferPointer(start: free.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
+            Base64.encode(
+                bytes.assumingMemoryBound(to: UInt8.self),
+                into: UnsafeMutableBufferPointer(
+                    start: free.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
         }
     }
 

@@ -13,14 +13,19 @@ struct PostgresCatalog {
     /// The schema unqualified new tables go to.
     static func currentSchema(_ session: PostgresSession) throws -> String {
         let schema = try session.run(doing: "cannot ask PostgreSQL for the current schema") { connection -> String? in
-            for try await name in try await connection.query("SELECT current_schema()::text", logger: PostgresSession.logger)
-                .decode(String?.self) {
+            for try await name in try await connection.query(
+                "SELECT current_schema()::text", logger: PostgresSession.logger
+            )
+            .decode(String?.self) {
                 return name
             }
             return nil
         }
         guard let schema else {
-            throw IngestError(.output, "PostgreSQL has no schema to create tables in: no schema on the search_path exists (SET search_path, or CREATE SCHEMA)")
+            throw IngestError(
+                .output,
+                "PostgreSQL has no schema to create tables in: no schema on the search_path exists (SET search_path, or CREATE SCHEMA)"
+            )
         }
         return schema
     }
@@ -30,7 +35,8 @@ struct PostgresCatalog {
     func relationKind(of name: String) throws -> String? {
         let schema = self.schema
         return try session.run(doing: "cannot look up the table \(name)") { connection -> String? in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT c.relkind::text FROM pg_catalog.pg_class c
                 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
                 WHERE n.nspname = \(schema) AND c.relname = \(name)
@@ -45,7 +51,9 @@ struct PostgresCatalog {
     func tableExists(_ name: String) throws -> Bool {
         guard let kind = try relationKind(of: name) else { return false }
         guard kind == "r" || kind == "p" else {
-            let what = ["v": "a view", "m": "a materialized view", "S": "a sequence", "i": "an index", "f": "a foreign table"][kind] ?? "not a table"
+            let what =
+                ["v": "a view", "m": "a materialized view", "S": "a sequence", "i": "an index", "f": "a foreign table"][
+                    kind] ?? "not a table"
             throw IngestError(.output, "\(schema).\(name) is \(what), not a table; the import cannot write into it")
         }
         return true
@@ -60,7 +68,8 @@ struct PostgresCatalog {
     func columns(of name: String) throws -> [PostgresTable.Column] {
         let table = PostgresIdentifier.qualified(schema, name)
         let columns = try session.run(doing: "cannot read the columns of \(name)") { connection -> [String] in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a
                 WHERE a.attrelid = \(table)::text::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
                 """, logger: PostgresSession.logger)
@@ -77,7 +86,8 @@ struct PostgresCatalog {
     func primaryKey(of name: String) throws -> [String] {
         let table = PostgresIdentifier.qualified(schema, name)
         return try session.run(doing: "cannot read the primary key of \(name)") { connection -> [String] in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT a.attname::text FROM pg_catalog.pg_index i
                 JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
                 WHERE i.indrelid = \(table)::text::regclass AND i.indisprimary
@@ -116,8 +126,9 @@ struct PostgresCatalog {
     /// after the query has started.
     private func advisoryLock(_ function: String, key: Int64) throws -> Bool? {
         try session.run(doing: "cannot take the lock on a table") { connection -> Bool? in
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(function)(\(key))::text"),
-                                                  logger: PostgresSession.logger)
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT \(function)(\(key))::text"),
+                logger: PostgresSession.logger)
             var taken: Bool?
             for try await result in rows.decode(String?.self) { taken = result == "t" }
             return taken
@@ -141,7 +152,9 @@ struct PostgresCatalog {
     /// them never deadlock over `ALTER TABLE`.
     func lockForWriting(_ name: String, mayAlter: Bool) throws {
         let mode = mayAlter ? "SHARE ROW EXCLUSIVE" : "ROW EXCLUSIVE"
-        try session.execute("LOCK TABLE \(PostgresIdentifier.qualified(schema, name)) IN \(mode) MODE", doing: "cannot lock the table \(name)")
+        try session.execute(
+            "LOCK TABLE \(PostgresIdentifier.qualified(schema, name)) IN \(mode) MODE",
+            doing: "cannot lock the table \(name)")
     }
 
     /// After a table built as `temporaryName` took its final name: gives its indexes and
@@ -150,7 +163,8 @@ struct PostgresCatalog {
     func renameIndexesAndConstraints(of name: String, from temporaryName: String) throws {
         let table = PostgresIdentifier.qualified(schema, name)
         let names = try session.run(doing: "cannot list the indexes of \(name)") { connection -> [String] in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT 'i' || c.relname::text FROM pg_catalog.pg_index x JOIN pg_catalog.pg_class c ON c.oid = x.indexrelid
                 WHERE x.indrelid = \(table)::text::regclass
                 UNION ALL
@@ -166,7 +180,8 @@ struct PostgresCatalog {
             let old = String(entry.dropFirst())
             guard old.hasPrefix(temporaryName) else { continue }
             let new = PostgresIdentifier.fitted(name + old.dropFirst(temporaryName.count))
-            let sql = isIndex
+            let sql =
+                isIndex
                 ? "ALTER INDEX \(PostgresIdentifier.qualified(schema, old)) RENAME TO \(PostgresIdentifier.quoted(new))"
                 : "ALTER TABLE \(table) RENAME CONSTRAINT \(PostgresIdentifier.quoted(old)) TO \(PostgresIdentifier.quoted(new))"
             try session.execute(sql, doing: "cannot rename \(old) after its table \(name)")

@@ -71,7 +71,10 @@ public enum PostgresIdentifier {
             throw IngestError(.data, "PostgreSQL has no empty table names", position: position)
         }
         if name.utf8.contains(0) {
-            throw IngestError(.data, "the \(what) name \(quoted(name.replacingAll("\0", with: "\\0"))) contains a NUL character, which PostgreSQL names cannot hold", position: position)
+            throw IngestError(
+                .data,
+                "the \(what) name \(quoted(name.replacingAll("\0", with: "\\0"))) contains a NUL character, which PostgreSQL names cannot hold",
+                position: position)
         }
     }
 }

@@ -67,8 +67,10 @@ final class PostgresSink: RecordSink {
     private let runToken = String(UInt32.random(in: .min ... .max), radix: 16)
     private var temporaryCount = 0
 
-    init(session: PostgresSession, catalog: PostgresCatalog, mode: PostgresOutput.Mode, altersExistingTables: Bool,
-         design: TableDesign?, keys: TableKeys? = nil, foldsNames: Bool, batchSize: Int) {
+    init(
+        session: PostgresSession, catalog: PostgresCatalog, mode: PostgresOutput.Mode, altersExistingTables: Bool,
+        design: TableDesign?, keys: TableKeys? = nil, foldsNames: Bool, batchSize: Int
+    ) {
         self.session = session
         self.keys = design == nil ? keys : nil
         self.catalog = catalog
@@ -110,7 +112,10 @@ final class PostgresSink: RecordSink {
     func renameTable(_ oldRecordName: String, to recordName: String) throws {
         guard let table = tables.removeValue(forKey: ExactString(oldRecordName)) else { return }
         guard tables[ExactString(recordName)] == nil else {
-            throw IngestError(.data, "cannot rename the table \(table.name) to \(recordName): the import writes a table of that name already")
+            throw IngestError(
+                .data,
+                "cannot rename the table \(table.name) to \(recordName): the import writes a table of that name already"
+            )
         }
         try PostgresIdentifier.check(recordName, what: "table")
         let old = table.name
@@ -122,8 +127,9 @@ final class PostgresSink: RecordSink {
             if try catalog.tableExists(new) {
                 throw IngestError(.output, "cannot rename the table \(old) to \(new): \(catalog.schema).\(new) exists")
             }
-            try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, old)) RENAME TO \(PostgresIdentifier.quoted(new))",
-                                doing: "cannot rename the table \(old) to \(new)")
+            try session.execute(
+                "ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, old)) RENAME TO \(PostgresIdentifier.quoted(new))",
+                doing: "cannot rename the table \(old) to \(new)")
             table.physicalName = new
         } else if mode == .create, try catalog.tableExists(new) {
             // Built under a temporary name: only the name it gets at the commit changes.
@@ -162,12 +168,14 @@ final class PostgresSink: RecordSink {
         if !replaced.isEmpty {
             // One statement, so tables that refer to each other (a design's) drop together;
             // a table of someone else's that refers to one of them stops the replacement.
-            try session.execute("DROP TABLE \(replaced.map { PostgresIdentifier.qualified(catalog.schema, $0) }.joined(separator: ", "))",
-                                doing: "cannot replace \(replaced.joined(separator: ", "))")
+            try session.execute(
+                "DROP TABLE \(replaced.map { PostgresIdentifier.qualified(catalog.schema, $0) }.joined(separator: ", "))",
+                doing: "cannot replace \(replaced.joined(separator: ", "))")
         }
         for table in tableOrder {
-            try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) RENAME TO \(PostgresIdentifier.quoted(table.name))",
-                                doing: "cannot give the table \(table.name) its name")
+            try session.execute(
+                "ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) RENAME TO \(PostgresIdentifier.quoted(table.name))",
+                doing: "cannot give the table \(table.name) its name")
             if table.designed != nil || !table.keyColumns.isEmpty {
                 try catalog.renameIndexesAndConstraints(of: table.name, from: table.physicalName)
             }
@@ -178,8 +186,9 @@ final class PostgresSink: RecordSink {
     /// Tables that may not be written because they exist (``PostgresOutput/Mode/create``).
     private func exists(_ names: [String]) -> IngestError {
         let list = names.map { "\(catalog.schema).\($0)" }.joined(separator: ", ")
-        return IngestError(.output, names.count == 1 ? "the table \(list) already exists" : "the tables \(list) already exist",
-                           reason: .outputExists(appendable: true))
+        return IngestError(
+            .output, names.count == 1 ? "the table \(list) already exists" : "the tables \(list) already exist",
+            reason: .outputExists(appendable: true))
     }
 
     // MARK: tables
@@ -197,8 +206,9 @@ final class PostgresSink: RecordSink {
         }
         try PostgresIdentifier.check(name, what: "table", position: position)
         guard PostgresIdentifier.fitted(name) == name else {
-            throw IngestError(.data, "the table name \(name) is longer than PostgreSQL's 63 bytes; name the records another way",
-                              position: position)
+            throw IngestError(
+                .data, "the table name \(name) is longer than PostgreSQL's 63 bytes; name the records another way",
+                position: position)
         }
         let recordName = name
         let name = try databaseName(forRecords: recordName)
@@ -215,7 +225,8 @@ final class PostgresSink: RecordSink {
                     try catalog.lockShared(name)
                     if try !catalog.tableExists(name) { try catalog.lock([name]) }
                 }
-                table = try catalog.tableExists(name)
+                table =
+                    try catalog.tableExists(name)
                     ? try existingTable(name)
                     : try newTable(name, physicalName: name, firstRecord: record, of: batch)
             }
@@ -258,8 +269,9 @@ final class PostgresSink: RecordSink {
 
     private func existingTable(_ name: String) throws -> PostgresTable {
         try catalog.lockForWriting(name, mayAlter: altersExistingTables)
-        let table = PostgresTable(name: name, physicalName: name, existingColumns: try catalog.columns(of: name),
-                                  altersExisting: altersExistingTables, foldsNames: foldsNames)
+        let table = PostgresTable(
+            name: name, physicalName: name, existingColumns: try catalog.columns(of: name),
+            altersExisting: altersExistingTables, foldsNames: foldsNames)
         if let keys {
             let stored = try catalog.primaryKey(of: name)
             let named = keys.primaryKey.map { table.columnIndex(named: $0).map { table.columns[$0].name } ?? $0 }
@@ -270,7 +282,9 @@ final class PostgresSink: RecordSink {
     }
 
     /// A table with the columns of the record's fields, created at once.
-    private func newTable(_ name: String, physicalName: String, firstRecord record: Int, of batch: RecordBatch) throws -> PostgresTable {
+    private func newTable(_ name: String, physicalName: String, firstRecord record: Int, of batch: RecordBatch) throws
+        -> PostgresTable
+    {
         let table = PostgresTable(name: name, physicalName: physicalName, existingColumns: nil, foldsNames: foldsNames)
         let position = batch.entries[record].position
         for field in batch.fields(of: record) {
@@ -285,14 +299,16 @@ final class PostgresSink: RecordSink {
         if let keys {
             table.keyColumns = try keys.primaryKey.map { column in
                 guard let index = table.columnIndex(named: column) else {
-                    throw keys.missing(column, table: name, fields: batch.fields(of: record).map(\.name.qualified), position: position)
+                    throw keys.missing(
+                        column, table: name, fields: batch.fields(of: record).map(\.name.qualified), position: position)
                 }
                 return table.columns[index].name
             }
             definitions.append("PRIMARY KEY (\(TableDesign.Table.list(table.keyColumns)))")
         }
-        try session.execute("CREATE TABLE \(PostgresIdentifier.qualified(catalog.schema, physicalName)) (\(definitions.joined(separator: ", ")))",
-                            doing: "cannot create the table \(name)")
+        try session.execute(
+            "CREATE TABLE \(PostgresIdentifier.qualified(catalog.schema, physicalName)) (\(definitions.joined(separator: ", ")))",
+            doing: "cannot create the table \(name)")
         return table
     }
 
@@ -325,8 +341,9 @@ final class PostgresSink: RecordSink {
         }
         for designed in design.tables {
             let physical = physicalNames[designed.name]!
-            let indexes = designed.indexes(schema: catalog.schema, physicalName: physical, upsert: design.upsert,
-                                           ifNotExists: mode == .append)
+            let indexes = designed.indexes(
+                schema: catalog.schema, physicalName: physical, upsert: design.upsert,
+                ifNotExists: mode == .append)
             if existing.contains(designed.name) {
                 // An index the design declares that the table lacks (the unique index an
                 // upsert needs, after plain imports), or a column a newer design added:
@@ -343,9 +360,11 @@ final class PostgresSink: RecordSink {
                 try catalog.lockForWriting(designed.name, mayAlter: false)
             } else {
                 let parent = designed.foreignKey.map { physicalNames[$0.parentTable] ?? $0.parentTable }
-                try session.execute(designed.createStatement(schema: catalog.schema, physicalName: physical, parentPhysicalName: parent,
-                                                             ifNotExists: mode == .append),
-                                    doing: "cannot create the table \(designed.name)")
+                try session.execute(
+                    designed.createStatement(
+                        schema: catalog.schema, physicalName: physical, parentPhysicalName: parent,
+                        ifNotExists: mode == .append),
+                    doing: "cannot create the table \(designed.name)")
                 for index in indexes {
                     try session.execute(index.sql, doing: "cannot create an index on \(designed.name)")
                 }
@@ -353,7 +372,8 @@ final class PostgresSink: RecordSink {
             let columns = designed.allColumns.map {
                 PostgresTable.Column(name: $0.name, type: PostgresColumnType(designed: $0.type), widens: false)
             }
-            let table = PostgresTable(name: designed.name, physicalName: physical, existingColumns: columns, designed: designed)
+            let table = PostgresTable(
+                name: designed.name, physicalName: physical, existingColumns: columns, designed: designed)
             table.keyColumns = designed.primaryKey
             if design.upsert {
                 table.stages = true
@@ -374,9 +394,12 @@ final class PostgresSink: RecordSink {
     private func addColumns(_ columns: [TableDesign.Column], to table: String) throws {
         for column in columns {
             guard !column.notNull else {
-                throw IngestError(.output, "the table \(table) has no column \(column.name), which cannot be added to its rows (NOT NULL)")
+                throw IngestError(
+                    .output,
+                    "the table \(table) has no column \(column.name), which cannot be added to its rows (NOT NULL)")
             }
-            let sql = "ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table)) ADD COLUMN IF NOT EXISTS "
+            let sql =
+                "ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table)) ADD COLUMN IF NOT EXISTS "
                 + "\(PostgresIdentifier.quoted(column.name)) \(PostgresColumnType(designed: column.type).sql)"
             try session.execute(sql, doing: "cannot add the column \(column.name) to \(table)")
         }
@@ -397,10 +420,15 @@ final class PostgresSink: RecordSink {
         let staging = PostgresIdentifier.quoted("ingest_stage_\(temporaryCount)")
         table.stagingName = "ingest_stage_\(temporaryCount)"
         table.stagingIsStale = false
-        statements.append("CREATE TEMPORARY TABLE \(staging) (LIKE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName))) ON COMMIT DROP")
-        statements.append("ALTER TABLE \(staging) ADD COLUMN \(PostgresIdentifier.quoted(table.orderColumn)) bigint GENERATED ALWAYS AS IDENTITY")
+        statements.append(
+            "CREATE TEMPORARY TABLE \(staging) (LIKE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName))) ON COMMIT DROP"
+        )
+        statements.append(
+            "ALTER TABLE \(staging) ADD COLUMN \(PostgresIdentifier.quoted(table.orderColumn)) bigint GENERATED ALWAYS AS IDENTITY"
+        )
         if table.keepsUncarried {
-            statements.append("ALTER TABLE \(staging) ADD COLUMN \(PostgresIdentifier.quoted(table.carriedColumn)) text")
+            statements.append(
+                "ALTER TABLE \(staging) ADD COLUMN \(PostgresIdentifier.quoted(table.carriedColumn)) text")
         }
         return statements
     }
@@ -434,8 +462,9 @@ final class PostgresSink: RecordSink {
             heldValues.append(held)
         }
         if let keys {
-            try keys.check(table.keyColumns, of: table.name, fields: fields, columnOfField: columnOfField,
-                           columnIndex: table.columnIndex(named:), position: position)
+            try keys.check(
+                table.keyColumns, of: table.name, fields: fields, columnOfField: columnOfField,
+                columnIndex: table.columnIndex(named:), position: position)
         }
         if table.keepsUncarried { try noteCarriedColumns(of: fields, in: batch, table: table) }
         try encode(fields, of: batch, at: position, into: table)
@@ -444,13 +473,17 @@ final class PostgresSink: RecordSink {
     /// Notes the columns the record carries, for the merge (``mergeStatements(for:)``):
     /// a key staged already with other columns carried sends the staged rows first, so
     /// that each key's rows in one merge carry the same columns and the last one wins.
-    private func noteCarriedColumns(of fields: ArraySlice<RecordBatch.Field>, in batch: RecordBatch, table: PostgresTable) throws {
+    private func noteCarriedColumns(
+        of fields: ArraySlice<RecordBatch.Field>, in batch: RecordBatch, table: PostgresTable
+    ) throws {
         carried.removeAll(keepingCapacity: true)
         carried.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: table.columns.count))
         for column in columnOfField { carried[column] = UInt8(ascii: "1") }
         var key: [UInt8] = []
         for column in table.keyColumns {
-            guard let index = table.columnIndex(named: column), let field = columnOfField.firstIndex(of: index) else { continue }
+            guard let index = table.columnIndex(named: column), let field = columnOfField.firstIndex(of: index) else {
+                continue
+            }
             let bytes = batch.bytes(of: fields[fields.startIndex + field])
             withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { key.append(contentsOf: $0) }
             key.append(contentsOf: bytes)
@@ -458,7 +491,8 @@ final class PostgresSink: RecordSink {
         let set = String(decoding: carried, as: UTF8.self)
         var number = table.stagedColumnSets.firstIndex(of: set)
         // At most 32 sets a merge: one statement each.
-        if table.stagedKeys[key].map({ $0 != number }) ?? false || (number == nil && table.stagedColumnSets.count >= 32) {
+        if table.stagedKeys[key].map({ $0 != number }) ?? false || (number == nil && table.stagedColumnSets.count >= 32)
+        {
             try flush(table)
             number = nil
         }
@@ -471,8 +505,10 @@ final class PostgresSink: RecordSink {
 
     /// Appends the row to the table's buffer: its fields in the order of the columns
     /// copied, `\N` for a column no field fills.
-    private func encode(_ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, at position: SourcePosition,
-                        into table: PostgresTable) throws {
+    private func encode(
+        _ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, at position: SourcePosition,
+        into table: PostgresTable
+    ) throws {
         if fieldOfColumn.count < table.columns.count {
             fieldOfColumn += Array(repeating: -1, count: table.columns.count - fieldOfColumn.count)
         }
@@ -489,19 +525,23 @@ final class PostgresSink: RecordSink {
             }
             let bytes = batch.bytes(of: fields[fields.startIndex + field])
             do {
-                try rowLength.check(rowBytes: table.buffer.writerIndex - start, adding: bytes.count,
-                                    field: fields[fields.startIndex + field].name.qualified, table: table.name, position: position)
+                try rowLength.check(
+                    rowBytes: table.buffer.writerIndex - start, adding: bytes.count,
+                    field: fields[fields.startIndex + field].name.qualified, table: table.name, position: position)
             } catch {
                 table.buffer.moveWriterIndex(to: start)
                 throw error
             }
             do {
-                try CopyTextEncoder.append(bytes, holding: heldValues[field], typed: table.columns[column].type,
-                                           emptyJSON: table.emptyJSON(forColumn: column), to: &table.buffer)
+                try CopyTextEncoder.append(
+                    bytes, holding: heldValues[field], typed: table.columns[column].type,
+                    emptyJSON: table.emptyJSON(forColumn: column), to: &table.buffer)
             } catch {
                 table.buffer.moveWriterIndex(to: start)
-                throw IngestError(.data, "the field \(fields[fields.startIndex + field].name.qualified) holds the character U+0000, which PostgreSQL text cannot store",
-                                  position: position)
+                throw IngestError(
+                    .data,
+                    "the field \(fields[fields.startIndex + field].name.qualified) holds the character U+0000, which PostgreSQL text cannot store",
+                    position: position)
             }
         }
         if table.keepsUncarried {
@@ -519,8 +559,9 @@ final class PostgresSink: RecordSink {
         // Another import with --alter may have added it since this one read the columns.
         let ifNotExists = table.createdHere ? "" : "IF NOT EXISTS "
         table.stagingIsStale = true
-        try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) ADD COLUMN \(ifNotExists)\(PostgresIdentifier.quoted(column.name)) \(column.type.sql)",
-                            doing: "cannot add the column \(column.name) to \(table.name)")
+        try session.execute(
+            "ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) ADD COLUMN \(ifNotExists)\(PostgresIdentifier.quoted(column.name)) \(column.type.sql)",
+            doing: "cannot add the column \(column.name) to \(table.name)")
         table.startCopying(index)
     }
 
@@ -533,13 +574,15 @@ final class PostgresSink: RecordSink {
         let conversion: String
         if type == .jsonb {
             // A column of empty nested elements ('') meets nested data: '' becomes [] or {}.
-            conversion = "CASE WHEN \(quoted) IS NULL THEN NULL ELSE '\(table.emptyJSON(forColumn: index) ?? "{}")'::jsonb END"
+            conversion =
+                "CASE WHEN \(quoted) IS NULL THEN NULL ELSE '\(table.emptyJSON(forColumn: index) ?? "{}")'::jsonb END"
         } else {
             conversion = column.type.conversion(of: quoted, to: type)
         }
         table.stagingIsStale = true
-        try session.execute("ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) ALTER COLUMN \(quoted) TYPE \(type.sql) USING \(conversion)",
-                            doing: "cannot widen the column \(column.name) of \(table.name) to \(type.sql)")
+        try session.execute(
+            "ALTER TABLE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) ALTER COLUMN \(quoted) TYPE \(type.sql) USING \(conversion)",
+            doing: "cannot widen the column \(column.name) of \(table.name) to \(type.sql)")
         table.didChangeType(index, to: type)
     }
 
@@ -615,14 +658,18 @@ final class PostgresSink: RecordSink {
         table.positions.reserveCapacity(positions.count)
 
         let staging = table.stagingName
-        let target = staging.map(PostgresIdentifier.escaped) ?? PostgresIdentifier.escaped(catalog.schema) + "\".\"" + PostgresIdentifier.escaped(table.physicalName)
-        let columns = table.copiedColumns.map { PostgresIdentifier.escaped(table.columns[$0].name) }
+        let target =
+            staging.map(PostgresIdentifier.escaped) ?? PostgresIdentifier.escaped(catalog.schema) + "\".\""
+            + PostgresIdentifier.escaped(table.physicalName)
+        let columns =
+            table.copiedColumns.map { PostgresIdentifier.escaped(table.columns[$0].name) }
             + (table.keepsUncarried ? [PostgresIdentifier.escaped(table.carriedColumn)] : [])
         let name = table.name
         let where_ = session.target, lockTimeout = session.lockTimeout
         if columns.isEmpty {
             // Records without fields: rows of defaults (COPY with no column list would expect every column).
-            let sql = "INSERT INTO \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) SELECT FROM generate_series(1, \(positions.count))"
+            let sql =
+                "INSERT INTO \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) SELECT FROM generate_series(1, \(positions.count))"
             try session.submit { connection in
                 try await connection.query(PostgresQuery(unsafeSQL: sql), logger: PostgresSession.logger)
             }
@@ -630,14 +677,18 @@ final class PostgresSink: RecordSink {
         }
         try session.submit { connection in
             if let staging {
-                try await connection.query(PostgresQuery(unsafeSQL: "TRUNCATE \(PostgresIdentifier.quoted(staging))"), logger: PostgresSession.logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "TRUNCATE \(PostgresIdentifier.quoted(staging))"),
+                    logger: PostgresSession.logger)
             }
             do {
-                try await connection.copyFrom(table: target, columns: columns, logger: PostgresSession.logger) { writer in
+                try await connection.copyFrom(table: target, columns: columns, logger: PostgresSession.logger) {
+                    writer in
                     try await writer.write(data)
                 }
             } catch {
-                var failure = PostgresFailure.ingestError(error, doing: "cannot insert into \(name)", target: where_, lockTimeout: lockTimeout)
+                var failure = PostgresFailure.ingestError(
+                    error, doing: "cannot insert into \(name)", target: where_, lockTimeout: lockTimeout)
                 if failure.position == nil, let line = Self.copyLine(of: error), line >= 1, line <= positions.count {
                     failure.position = positions[line - 1]
                 }
@@ -655,7 +706,8 @@ final class PostgresSink: RecordSink {
     /// `COPY people, line 3, column age: "abc"`.
     static func copyLine(of error: any Error) -> Int? {
         guard let error = error as? PSQLError, let context = error.serverInfo?[.locationContext],
-              let range = context.range(of: ", line ") else { return nil }
+            let range = context.range(of: ", line ")
+        else { return nil }
         return Int(context[range.upperBound...].prefix { $0.isNumber })
     }
 
@@ -664,7 +716,8 @@ final class PostgresSink: RecordSink {
     /// the tables this import created.
     private func fillEmptyNestedElements() throws {
         for table in tableOrder where table.createdHere {
-            for (index, column) in table.columns.enumerated() where column.holdsEmptyText && column.type == .text && column.jsonShape != nil {
+            for (index, column) in table.columns.enumerated()
+            where column.holdsEmptyText && column.type == .text && column.jsonShape != nil {
                 let quoted = PostgresIdentifier.quoted(column.name)
                 let sql = """
                     UPDATE \(PostgresIdentifier.qualified(catalog.schema, table.physicalName)) \

@@ -96,8 +96,10 @@ final class PostgresTable {
 
     /// - Parameter foldsNames: whether columns are named after their fields in lower
     ///   case (``PostgresOutput/IdentifierCase/lower``); never for a designed table.
-    init(name: String, physicalName: String, existingColumns: [Column]?, altersExisting: Bool = false,
-         designed: TableDesign.Table? = nil, foldsNames: Bool = false) {
+    init(
+        name: String, physicalName: String, existingColumns: [Column]?, altersExisting: Bool = false,
+        designed: TableDesign.Table? = nil, foldsNames: Bool = false
+    ) {
         self.name = name
         self.foldsNames = foldsNames && designed == nil
         self.physicalName = physicalName
@@ -130,7 +132,8 @@ final class PostgresTable {
     }
 
     /// ``column(for:at:)`` for a name this table has no column for yet.
-    private func resolveColumn(for name: Name, at position: SourcePosition) throws -> (index: Int, change: ColumnChange) {
+    private func resolveColumn(for name: Name, at position: SourcePosition) throws -> (index: Int, change: ColumnChange)
+    {
         let change: ColumnChange
         let index: Int
         // The field's name cut to 63 bytes, or the first free of `…_2`, `…_3`: an existing
@@ -150,10 +153,12 @@ final class PostgresTable {
         } else {
             guard addsColumns else {
                 if designed != nil {
-                    throw IngestError(.data, "the table \(self.name) declares no column \(name.qualified)", position: position)
+                    throw IngestError(
+                        .data, "the table \(self.name) declares no column \(name.qualified)", position: position)
                 }
-                throw IngestError(.data, "the existing table \(self.name) has no column for field \(name.qualified)",
-                                  position: position, reason: .missingColumn(table: self.name, field: name.qualified))
+                throw IngestError(
+                    .data, "the existing table \(self.name) has no column for field \(name.qualified)",
+                    position: position, reason: .missingColumn(table: self.name, field: name.qualified))
             }
             try PostgresIdentifier.check(name.qualified, what: "column", position: position)
             names.take(choice)
@@ -169,7 +174,8 @@ final class PostgresTable {
     /// The index of the column `name` names: exactly, or folded as the table folds
     /// the names of new columns.
     func columnIndex(named name: String) -> Int? {
-        columnNamed.value(forQualified: name) ?? (foldsNames ? columnNamed.value(forQualified: PostgresIdentifier.folded(name)) : nil)
+        columnNamed.value(forQualified: name)
+            ?? (foldsNames ? columnNamed.value(forQualified: PostgresIdentifier.folded(name)) : nil)
     }
 
     /// Registers the column `_` for a table whose records all had no fields, as the
@@ -212,7 +218,9 @@ final class PostgresTable {
         return widening(index, toHold: value, needed: value.columnType, empty: empty)
     }
 
-    private func widening(_ index: Int, toHold value: HeldValue, needed: PostgresColumnType?, empty: Bool) -> PostgresColumnType? {
+    private func widening(_ index: Int, toHold value: HeldValue, needed: PostgresColumnType?, empty: Bool)
+        -> PostgresColumnType?
+    {
         var column = columns[index]
         defer { columns[index] = column }
         if let shape = value.jsonShape, column.jsonShape == nil { column.jsonShape = shape }

@@ -17,20 +17,24 @@ extension TableDesign.Table {
     ///   built).
     ///
     /// Every name is a quoted identifier.
-    func createStatement(schema: String, physicalName: String, parentPhysicalName: String?, ifNotExists: Bool) -> String {
+    func createStatement(schema: String, physicalName: String, parentPhysicalName: String?, ifNotExists: Bool) -> String
+    {
         var definitions: [String] = []
         for column in allColumns {
             let notNull = column.notNull || primaryKey.contains(column.name) ? " NOT NULL" : ""
-            var definition = "\(PostgresIdentifier.quoted(column.name)) \(PostgresColumnType(designed: column.type).sql)\(notNull)"
+            var definition =
+                "\(PostgresIdentifier.quoted(column.name)) \(PostgresColumnType(designed: column.type).sql)\(notNull)"
             if let foreignKey, column.name == foreignKey.column, let parentPhysicalName {
-                definition += " REFERENCES \(PostgresIdentifier.qualified(schema, parentPhysicalName)) (\(PostgresIdentifier.quoted(foreignKey.parentColumn))) ON DELETE CASCADE"
+                definition +=
+                    " REFERENCES \(PostgresIdentifier.qualified(schema, parentPhysicalName)) (\(PostgresIdentifier.quoted(foreignKey.parentColumn))) ON DELETE CASCADE"
             }
             definitions.append(definition)
         }
         if !primaryKey.isEmpty { definitions.append("PRIMARY KEY (\(Self.list(primaryKey)))") }
         for set in unique { definitions.append("UNIQUE (\(Self.list(set)))") }
         let exists = ifNotExists ? "IF NOT EXISTS " : ""
-        return "CREATE TABLE \(exists)\(PostgresIdentifier.qualified(schema, physicalName)) (\(definitions.joined(separator: ", ")))"
+        return
+            "CREATE TABLE \(exists)\(PostgresIdentifier.qualified(schema, physicalName)) (\(definitions.joined(separator: ", ")))"
     }
 
     /// The indexes of this table, named as the SQLite output names them after
@@ -44,13 +48,15 @@ extension TableDesign.Table {
     /// a B-tree entry holds at most about 2 700 bytes, and a child row's text may be
     /// longer. Two values with one MD5 would count as one row; no such text is known
     /// to occur by chance.
-    func indexes(schema: String, physicalName: String, upsert: Bool, ifNotExists: Bool) -> [(name: String, sql: String)] {
+    func indexes(schema: String, physicalName: String, upsert: Bool, ifNotExists: Bool) -> [(name: String, sql: String)]
+    {
         let exists = ifNotExists ? "IF NOT EXISTS " : ""
         let table = PostgresIdentifier.qualified(schema, physicalName)
         var result: [(name: String, sql: String)] = []
         for set in (foreignKey.map { [[$0.column]] } ?? []) + indexes {
             let name = PostgresIdentifier.fitted(([physicalName] + set).joined(separator: "_"))
-            result.append((name, "CREATE INDEX \(exists)\(PostgresIdentifier.quoted(name)) ON \(table) (\(Self.list(set)))"))
+            result.append(
+                (name, "CREATE INDEX \(exists)\(PostgresIdentifier.quoted(name)) ON \(table) (\(Self.list(set)))"))
         }
         if upsert, primaryKey.isEmpty, foreignKey != nil {
             let name = PostgresIdentifier.fitted(physicalName + "_rows")
@@ -69,7 +75,11 @@ extension TableDesign.Table {
                     return ["(\(quoted) IS NULL)", "coalesce(\(quoted), \(stand))"]
                 }
             }
-            result.append((name, "CREATE UNIQUE INDEX \(exists)\(PostgresIdentifier.quoted(name)) ON \(table) (\(keys.joined(separator: ", ")))"))
+            result.append(
+                (
+                    name,
+                    "CREATE UNIQUE INDEX \(exists)\(PostgresIdentifier.quoted(name)) ON \(table) (\(keys.joined(separator: ", ")))"
+                ))
         }
         return result
     }

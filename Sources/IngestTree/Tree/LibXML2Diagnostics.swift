@@ -48,7 +48,6 @@ final class LibXML2Diagnostics {
         self.keep = keep
     }
 
-
     /// Runs `body` with every libxml2 report of this thread coming here.
     ///
     /// Safety: libxml2's error handlers are per thread; the one pointing at this
@@ -86,7 +85,9 @@ final class LibXML2Diagnostics {
         // libxml2 makes a refused network load a warning; ingest makes it an error.
         let refusedNetwork = e.code == Int32(XML_IO_NETWORK_ATTEMPT.rawValue)
         let level = refusedNetwork ? max(Int(e.level.rawValue), Int(XML_ERR_ERROR.rawValue)) : Int(e.level.rawValue)
-        diagnostics.add(Report(level: level, code: Int(e.code), domain: Int(e.domain),
-                               message: message, line: Int(e.line), column: Int(e.int2), offset: Int(e.int1)))
+        diagnostics.add(
+            Report(
+                level: level, code: Int(e.code), domain: Int(e.domain),
+                message: message, line: Int(e.line), column: Int(e.int2), offset: Int(e.int1)))
     }
 }

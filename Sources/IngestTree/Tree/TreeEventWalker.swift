@@ -89,7 +89,7 @@ public final class TreeEventWalker {
             case XML_ENTITY_REF_NODE:
                 try expand(node, tree: tree, line: line)
             default:
-                break   // comments, processing instructions, XInclude markers
+                break  // comments, processing instructions, XInclude markers
             }
             current = node.pointee.next
         }
@@ -102,8 +102,9 @@ public final class TreeEventWalker {
         // it): nothing to send, as Expat sends nothing for a skipped entity.
         guard let entity = xmlGetDocEntity(tree.document, reference.pointee.name) else { return }
         guard entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY else {
-            throw IngestError(.data, ExternalEntity.refusal(entity, name: reference.pointee.name),
-                              position: position)
+            throw IngestError(
+                .data, ExternalEntity.refusal(entity, name: reference.pointee.name),
+                position: position)
         }
         try walkChildren(entity.pointee.children, tree: tree, line: position.line, inEntity: true)
     }
@@ -125,15 +126,20 @@ public final class TreeEventWalker {
         while let attribute = property {
             let start = valueArena.count
             try appendValue(of: attribute, tree: tree, at: position)
-            valueSpans.append((name(namespace: attribute.pointee.ns, local: attribute.pointee.name),
-                               start, valueArena.count - start))
+            valueSpans.append(
+                (
+                    name(namespace: attribute.pointee.ns, local: attribute.pointee.name),
+                    start, valueArena.count - start
+                ))
             property = attribute.pointee.next
         }
         for declaration in declared {
             let prefix = declaration.pointee.prefix
             // Namespace declarations are not attributes; a default for one that is
             // given, or an unbound prefix, adds nothing.
-            if prefix.map({ xmlStrEqual($0, "xmlns") != 0 }) ?? (xmlStrEqual(declaration.pointee.name, "xmlns") != 0) { continue }
+            if prefix.map({ xmlStrEqual($0, "xmlns") != 0 }) ?? (xmlStrEqual(declaration.pointee.name, "xmlns") != 0) {
+                continue
+            }
             let namespace = prefix.flatMap { xmlSearchNs(tree.document, node, $0) }
             if prefix != nil, namespace == nil { continue }
             let attributeName = name(namespace: namespace, local: declaration.pointee.name)
@@ -147,7 +153,8 @@ public final class TreeEventWalker {
         try valueArena.withUnsafeBufferPointer { arena in
             attributeScratch.removeAll(keepingCapacity: true)
             for span in valueSpans {
-                let value = arena.baseAddress.map { UnsafeBufferPointer(start: $0 + span.start, count: span.count) }
+                let value =
+                    arena.baseAddress.map { UnsafeBufferPointer(start: $0 + span.start, count: span.count) }
                     ?? UnsafeBufferPointer(start: nil, count: 0)
                 attributeScratch.append(Attribute(name: span.name, value: value))
             }

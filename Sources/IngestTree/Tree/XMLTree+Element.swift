@@ -120,7 +120,8 @@ extension XMLTree {
             while let child = current {
                 if child.pointee.type == XML_ENTITY_REF_NODE {
                     if let entity = xmlGetDocEntity(document, child.pointee.name),
-                       entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY {
+                        entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY
+                    {
                         forEach(in: entity.pointee.children, document: document, body)
                     }
                 } else {
@@ -200,7 +201,8 @@ extension XMLTree {
             case XML_COMMENT_NODE:
                 self = .comment(XMLTree.content(of: node))
             case XML_PI_NODE:
-                self = .processingInstruction(target: String(cString: node.pointee.name), data: XMLTree.content(of: node))
+                self = .processingInstruction(
+                    target: String(cString: node.pointee.name), data: XMLTree.content(of: node))
             case XML_ENTITY_REF_NODE:
                 self = .entityReference(name: String(cString: node.pointee.name))
             case XML_ATTRIBUTE_NODE:

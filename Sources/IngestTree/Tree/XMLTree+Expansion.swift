@@ -14,15 +14,18 @@ extension XMLTree {
     /// walk reads, as large as the document many times over. This counts them all
     /// once, without expanding any: one pass over the nodes.
     func checkEntityExpansion() throws {
-        guard document.pointee.intSubset?.pointee.entities != nil else { return }   // no entity declared
+        guard document.pointee.intSubset?.pointee.entities != nil else { return }  // no entity declared
         let sizes = EntityExpansionSizes(document: document)
         var budget = EntityExpansionBudget()
         /// Counts `reference`, found in `owner`'s content or attributes.
         func spend(_ reference: xmlNodePtr, in owner: xmlNodePtr) throws {
-            guard let name = reference.pointee.name, !budget.spend(sizes.size(of: name), inputBytes: byteCount) else { return }
+            guard let name = reference.pointee.name, !budget.spend(sizes.size(of: name), inputBytes: byteCount) else {
+                return
+            }
             let line = Int(xmlGetLineNo(reference)) > 0 ? Int(xmlGetLineNo(reference)) : Int(xmlGetLineNo(owner))
-            throw IngestError(.data, EntityExpansionBudget.message, file: displayName,
-                              position: line > 0 ? SourcePosition(line: line, column: 0, byteOffset: 0) : nil)
+            throw IngestError(
+                .data, EntityExpansionBudget.message, file: displayName,
+                position: line > 0 ? SourcePosition(line: line, column: 0, byteOffset: 0) : nil)
         }
         // Document order, without recursion: down to the first child, else on to the
         // next sibling, else up to the nearest ancestor that has one.

@@ -73,14 +73,20 @@ extension XMLTree {
         func error(_ expression: String) -> IngestError {
             switch self {
             case .invalid(let message, let offset):
-                return IngestError(.usage, "invalid XPath expression \"\(expression)\": \(message) (at character \(offset + 1))")
+                return IngestError(
+                    .usage, "invalid XPath expression \"\(expression)\": \(message) (at character \(offset + 1))")
             case .evaluation(let message):
                 return IngestError(.usage, "XPath expression \"\(expression)\" cannot be evaluated: \(message)")
             case .resourceLimit(let message):
-                return IngestError(.data, "XPath expression \"\(expression)\" needs more than libxml2 allows on this document: \(message)")
+                return IngestError(
+                    .data,
+                    "XPath expression \"\(expression)\" needs more than libxml2 allows on this document: \(message)")
             case .unboundPrefixes(let prefixes):
-                let list = prefixes.isEmpty ? "a namespace prefix" : prefixes.count == 1
-                    ? "namespace prefix \(prefixes[0])" : "namespace prefixes \(prefixes.joined(separator: ", "))"
+                let list =
+                    prefixes.isEmpty
+                    ? "a namespace prefix"
+                    : prefixes.count == 1
+                        ? "namespace prefix \(prefixes[0])" : "namespace prefixes \(prefixes.joined(separator: ", "))"
                 return IngestError(.usage, "XPath expression \"\(expression)\" uses \(list) bound to no namespace URI")
             case .notElements(let found):
                 return IngestError(.usage, "XPath expression \"\(expression)\" gives \(found), not elements")
@@ -88,8 +94,10 @@ extension XMLTree {
         }
     }
 
-    static func selectElements(_ expression: String, namespaces: [String: String], tree: XMLTree,
-                               contextNode: xmlNodePtr?) -> Result<[Element], XPathFailure> {
+    static func selectElements(
+        _ expression: String, namespaces: [String: String], tree: XMLTree,
+        contextNode: xmlNodePtr?
+    ) -> Result<[Element], XPathFailure> {
         evaluateXPath(expression, namespaces: namespaces, tree: tree, contextNode: contextNode).flatMap { value in
             guard case .nodes(let nodes) = value else { return .failure(.notElements(value.kindDescription)) }
             var elements: [Element] = []
@@ -104,8 +112,10 @@ extension XMLTree {
 
     /// Compiles and evaluates `expression` and copies the result out, freeing every
     /// libxml2 object before returning. `contextNode` nil means the document.
-    static func evaluateXPath(_ expression: String, namespaces: [String: String], tree: XMLTree,
-                              contextNode: xmlNodePtr?) -> Result<XPathValue, XPathFailure> {
+    static func evaluateXPath(
+        _ expression: String, namespaces: [String: String], tree: XMLTree,
+        contextNode: xmlNodePtr?
+    ) -> Result<XPathValue, XPathFailure> {
         initializeLibrary
         let diagnostics = LibXML2Diagnostics()
         return diagnostics.capturing { () -> Result<XPathValue, XPathFailure> in
@@ -114,7 +124,8 @@ extension XMLTree {
             }
             defer { xmlXPathFreeContext(context) }
             // The document node shares xmlNode's leading fields, as libxml2 itself relies on.
-            context.pointee.node = contextNode ?? UnsafeMutableRawPointer(tree.document).assumingMemoryBound(to: xmlNode.self)
+            context.pointee.node =
+                contextNode ?? UnsafeMutableRawPointer(tree.document).assumingMemoryBound(to: xmlNode.self)
             for (prefix, uri) in namespaces.sorted(by: { $0.key < $1.key }) {
                 guard xmlXPathRegisterNs(context, prefix, uri) == 0 else {
                     return .failure(.invalid(message: "cannot bind namespace prefix \"\(prefix)\"", offset: 0))
@@ -145,8 +156,10 @@ extension XMLTree {
                         // A namespace node is an xmlNs copied for this result and freed
                         // with it: copy what it says now.
                         let namespace = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: xmlNs.self).pointee
-                        nodes.append(.namespace(prefix: namespace.prefix.map { String(cString: $0) },
-                                                uri: namespace.href.map { String(cString: $0) } ?? ""))
+                        nodes.append(
+                            .namespace(
+                                prefix: namespace.prefix.map { String(cString: $0) },
+                                uri: namespace.href.map { String(cString: $0) } ?? ""))
                     } else if let node = Node(pointer, tree: tree) {
                         nodes.append(node)
                     }
@@ -164,8 +177,10 @@ extension XMLTree {
         }
     }
 
-    private static func failure(_ diagnostics: LibXML2Diagnostics, _ expression: String,
-                                _ namespaces: [String: String], compiling: Bool) -> XPathFailure {
+    private static func failure(
+        _ diagnostics: LibXML2Diagnostics, _ expression: String,
+        _ namespaces: [String: String], compiling: Bool
+    ) -> XPathFailure {
         let report = diagnostics.errors.first
         let message = report?.message ?? (compiling ? "it does not compile" : "evaluation failed")
         switch report?.code {
@@ -183,7 +198,9 @@ extension XMLTree {
     static func prefixes(in expression: String) -> [String] {
         let scalars = Array(expression.unicodeScalars)
         func isStart(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
-        func isName(_ c: Unicode.Scalar) -> Bool { isStart(c) || c == "-" || c == "." || c.properties.numericType != nil }
+        func isName(_ c: Unicode.Scalar) -> Bool {
+            isStart(c) || c == "-" || c == "." || c.properties.numericType != nil
+        }
         var found: [String] = []
         var index = 0
         while index < scalars.count {
@@ -196,7 +213,8 @@ extension XMLTree {
                 let start = index
                 while index < scalars.count, isName(scalars[index]) { index += 1 }
                 if index + 1 < scalars.count, scalars[index] == ":", scalars[index + 1] != ":",
-                   isStart(scalars[index + 1]) || scalars[index + 1] == "*" {
+                    isStart(scalars[index + 1]) || scalars[index + 1] == "*"
+                {
                     var name = ""
                     name.unicodeScalars.append(contentsOf: scalars[start..<index])
                     if !found.contains(name) { found.append(name) }

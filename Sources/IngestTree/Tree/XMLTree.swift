@@ -65,8 +65,9 @@ public final class XMLTree {
     public convenience init(reading input: InputFile, maxBytes: Int? = nil) throws {
         try self.init(reading: input, maxBytes: maxBytes, progress: nil) { size in
             let what = size.map { "is \($0) bytes" } ?? "is larger than \(maxBytes ?? 0) bytes"
-            return IngestError(.data, "\(what), over the limit of \(maxBytes ?? 0) bytes for a document tree",
-                               file: input.displayName)
+            return IngestError(
+                .data, "\(what), over the limit of \(maxBytes ?? 0) bytes for a document tree",
+                file: input.displayName)
         }
     }
 
@@ -75,7 +76,8 @@ public final class XMLTree {
         Self.initializeLibrary
         let bytes = Array(bytes)
         guard bytes.count <= Int(Int32.max) else {
-            throw IngestError(.data, "is \(bytes.count) bytes: libxml2 parses at most 2 GiB from memory", file: displayName)
+            throw IngestError(
+                .data, "is \(bytes.count) bytes: libxml2 parses at most 2 GiB from memory", file: displayName)
         }
         let diagnostics = LibXML2Diagnostics()
         let parsed: (xmlDocPtr?, Bool) = bytes.withUnsafeBufferPointer { buffer in
@@ -84,7 +86,8 @@ public final class XMLTree {
                     var empty: CChar = 0
                     let start = buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
                     let document = withUnsafePointer(to: &empty) { empty in
-                        xmlCtxtReadMemory(context, start ?? empty, Int32(buffer.count), displayName, nil, Self.parseOptions)
+                        xmlCtxtReadMemory(
+                            context, start ?? empty, Int32(buffer.count), displayName, nil, Self.parseOptions)
                     }
                     return (document, context.pointee.wellFormed != 0)
                 }
@@ -97,8 +100,10 @@ public final class XMLTree {
 
     /// The full reading initializer: `oversize` builds the error for an input over
     /// `maxBytes` (its size when known), so callers can say what to do instead.
-    convenience init(reading input: InputFile, maxBytes: Int?, progress: ((Int) -> Void)?,
-                     oversize: (Int?) -> IngestError) throws {
+    convenience init(
+        reading input: InputFile, maxBytes: Int?, progress: ((Int) -> Void)?,
+        oversize: (Int?) -> IngestError
+    ) throws {
         Self.initializeLibrary
         if let maxBytes, let size = input.size, size > maxBytes { throw oversize(size) }
         let source = LibXML2InputSource(input, limit: maxBytes, progress: progress)
@@ -107,8 +112,9 @@ public final class XMLTree {
             Self.withParserContext { context in
                 // libxml2 holds `source.context` unretained: the source must outlive the read.
                 let document = withExtendedLifetime(source) {
-                    xmlCtxtReadIO(context, LibXML2InputSource.read, nil, source.context,
-                                  input.displayName, nil, Self.parseOptions)
+                    xmlCtxtReadIO(
+                        context, LibXML2InputSource.read, nil, source.context,
+                        input.displayName, nil, Self.parseOptions)
                 }
                 return (document, context.pointee.wellFormed != 0)
             }
@@ -144,8 +150,10 @@ public final class XMLTree {
 
     /// The document, or the first error libxml2 reported as `.data` with its line and
     /// column. Namespace errors (an unbound prefix) count as errors, as in Expat.
-    private static func check(_ parsed: (xmlDocPtr?, Bool), _ diagnostics: LibXML2Diagnostics,
-                              displayName: String) throws -> xmlDocPtr {
+    private static func check(
+        _ parsed: (xmlDocPtr?, Bool), _ diagnostics: LibXML2Diagnostics,
+        displayName: String
+    ) throws -> xmlDocPtr {
         let (document, wellFormed) = parsed
         if let document, wellFormed, diagnostics.errorCount == 0 { return document }
         if let document { xmlFreeDoc(document) }

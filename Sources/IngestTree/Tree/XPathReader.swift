@@ -38,12 +38,17 @@ public struct XPathReader: RecordReader {
         do {
             let format = try self.format ?? InputFormat.detect(input)
             guard format == .xml else {
-                throw IngestError(.usage, "XPath selects elements of XML, and \(input.displayName) is \(format == .json ? "JSON" : "JSON Lines")")
+                throw IngestError(
+                    .usage,
+                    "XPath selects elements of XML, and \(input.displayName) is \(format == .json ? "JSON" : "JSON Lines")"
+                )
             }
             let limit = selection.maxTreeBytes
             let tree = try XMLTree(reading: input, maxBytes: limit, progress: progress) { size in
-                IngestError(.data, "\(size.map { "is \($0) bytes, more than" } ?? "passed") the tree limit of \(limit) bytes: the tree holds the whole document in memory, several times its size",
-                            reason: .treeTooLarge(limit: limit))
+                IngestError(
+                    .data,
+                    "\(size.map { "is \($0) bytes, more than" } ?? "passed") the tree limit of \(limit) bytes: the tree holds the whole document in memory, several times its size",
+                    reason: .treeTooLarge(limit: limit))
             }
             let elements = try selection.elements(in: tree)
 
@@ -55,7 +60,7 @@ public struct XPathReader: RecordReader {
             try stack.startElement(collection, attributes: .none, at: start)
             for element in elements { try walker.send(element) }
             try stack.endElement(collection, at: start)
-            try mapping.checkMatched()   // hands over the records still held
+            try mapping.checkMatched()  // hands over the records still held
         } catch let error as IngestError {
             // A wrong expression or option is the caller's fault, not the input's.
             throw error.kind == .usage ? error : error.inFile(input.displayName)

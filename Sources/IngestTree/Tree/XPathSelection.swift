@@ -31,8 +31,10 @@ public struct XPathSelection: Sendable, Equatable {
     /// A selection by `expression`, with `namespaces` binding its prefixes, for inputs
     /// of at most `maxTreeBytes` bytes. Nothing is checked until ``check()`` or the
     /// first input.
-    public init(_ expression: String, namespaces: [String: String] = [:],
-                maxTreeBytes: Int = defaultMaxTreeBytes) {
+    public init(
+        _ expression: String, namespaces: [String: String] = [:],
+        maxTreeBytes: Int = defaultMaxTreeBytes
+    ) {
         self.expression = expression
         self.namespaces = namespaces
         self.maxTreeBytes = maxTreeBytes
@@ -49,7 +51,9 @@ public struct XPathSelection: Sendable, Equatable {
     func elements(in tree: XMLTree) throws -> [XMLTree.Element] {
         let elements = try select(in: tree)
         guard !elements.isEmpty else {
-            throw IngestError(.data, "no element matches the XPath expression \(expression)", reason: .expressionMatchedNothing(expression))
+            throw IngestError(
+                .data, "no element matches the XPath expression \(expression)",
+                reason: .expressionMatchedNothing(expression))
         }
         return elements
     }
@@ -60,20 +64,29 @@ public struct XPathSelection: Sendable, Equatable {
         case .success(let elements):
             return elements
         case .failure(.invalid(let message, let offset)):
-            throw IngestError(.usage, "\"\(expression)\" is not a valid XPath expression: \(message) (at character \(offset + 1))")
+            throw IngestError(
+                .usage, "\"\(expression)\" is not a valid XPath expression: \(message) (at character \(offset + 1))")
         case .failure(.evaluation(let message)):
             throw IngestError(.usage, "the XPath expression \"\(expression)\" cannot be evaluated: \(message)")
         case .failure(.resourceLimit(let message)):
-            throw IngestError(.data, "the XPath expression \"\(expression)\" needs more than libxml2 allows on this document (\(message)): a // step with a predicate visits every node first; write //x[...] as /descendant::x[...]")
+            throw IngestError(
+                .data,
+                "the XPath expression \"\(expression)\" needs more than libxml2 allows on this document (\(message)): a // step with a predicate visits every node first; write //x[...] as /descendant::x[...]"
+            )
         case .failure(.unboundPrefixes(let prefixes)):
-            let what = switch prefixes.count {
-            case 0: "a namespace prefix that is not bound"
-            case 1: "namespace prefix \(prefixes[0]), which is not bound to a namespace URI"
-            default: "namespace prefixes \(prefixes.joined(separator: ", ")), which are not bound to namespace URIs"
-            }
-            throw IngestError(.usage, "the XPath expression \"\(expression)\" uses \(what)", reason: .unboundPrefixes(prefixes))
+            let what =
+                switch prefixes.count {
+                case 0: "a namespace prefix that is not bound"
+                case 1: "namespace prefix \(prefixes[0]), which is not bound to a namespace URI"
+                default: "namespace prefixes \(prefixes.joined(separator: ", ")), which are not bound to namespace URIs"
+                }
+            throw IngestError(
+                .usage, "the XPath expression \"\(expression)\" uses \(what)", reason: .unboundPrefixes(prefixes))
         case .failure(.notElements(let found)):
-            throw IngestError(.usage, "the XPath expression \"\(expression)\" gives \(found), but records are elements: select elements, e.g. //person, or //*[@id] for the elements that have an id")
+            throw IngestError(
+                .usage,
+                "the XPath expression \"\(expression)\" gives \(found), but records are elements: select elements, e.g. //person, or //*[@id] for the elements that have an id"
+            )
         }
     }
 
@@ -104,7 +117,8 @@ public struct XPathSelection: Sendable, Equatable {
                 if walker.name(of: XMLTree.Element(tree: parent.tree, node: child)) !== kind { return false }
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = child.pointee.content,
-                   !TextBytes(UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content)))).isWhitespace {
+                    !TextBytes(UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content)))).isWhitespace
+                {
                     return false
                 }
             case XML_ENTITY_REF_NODE:

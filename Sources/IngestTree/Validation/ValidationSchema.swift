@@ -61,11 +61,14 @@ public final class ValidationSchema {
     /// libxml2's messages); `.input` (66) when the file cannot be opened.
     public init(contentsOf path: String) throws {
         guard let kind = Kind(path: path) else {
-            throw IngestError(.usage, "a validation schema is an XML Schema (.xsd) or a RELAX NG schema in XML syntax (.rng); cannot tell what \(path) is")
+            throw IngestError(
+                .usage,
+                "a validation schema is an XML Schema (.xsd) or a RELAX NG schema in XML syntax (.rng); cannot tell what \(path) is"
+            )
         }
         self.kind = kind
         self.path = path
-        _ = try InputFile(path: path)   // missing or unreadable: exit 66, with the reason
+        _ = try InputFile(path: path)  // missing or unreadable: exit 66, with the reason
         XMLTree.initializeLibrary
         let diagnostics = LibXML2Diagnostics()
         switch kind {
@@ -106,53 +109,66 @@ public final class ValidationSchema {
         var valid = true
         if kind == .xmlSchema, let xmlSchema {
             valid = try diagnostics.capturing {
-                try XMLSchemaStream(schema: xmlSchema, diagnostics: diagnostics, displayName: input.displayName).validate(input)
+                try XMLSchemaStream(schema: xmlSchema, diagnostics: diagnostics, displayName: input.displayName)
+                    .validate(input)
             }
         } else {
-        diagnostics.capturing {
-            guard let reader = xmlReaderForIO(LibXML2InputSource.read, nil, source.context, input.displayName, nil,
-                                              XMLTree.parseOptions) else {
-                diagnostics.add(.init(level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0,
-                                      message: "libxml2 could not start reading", line: 0, column: 0, offset: 0))
-                return
-            }
-            defer { xmlFreeTextReader(reader) }
-            let attached = kind == .xmlSchema ? xmlTextReaderSetSchema(reader, xmlSchema)
-                                              : xmlTextReaderRelaxNGSetSchema(reader, relaxNG)
-            guard attached == 0 else {
-                diagnostics.add(.init(level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0,
-                                      message: "libxml2 could not attach the schema", line: 0, column: 0, offset: 0))
-                return
-            }
-            var sawElement = false
-            var expansion = EntityExpansionBudget()
-            var sizes: EntityExpansionSizes?
-            while xmlTextReaderRead(reader) == 1 {
-                // What the entity references read so far expand to: past the bound
-                // every mode applies, validating further would only expand more.
-                if let over = Self.spendExpansion(reader, &expansion, &sizes, inputBytes: source.consumed) {
-                    diagnostics.add(over)
+            diagnostics.capturing {
+                guard
+                    let reader = xmlReaderForIO(
+                        LibXML2InputSource.read, nil, source.context, input.displayName, nil,
+                        XMLTree.parseOptions)
+                else {
+                    diagnostics.add(
+                        .init(
+                            level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0,
+                            message: "libxml2 could not start reading", line: 0, column: 0, offset: 0))
                     return
                 }
-                switch xmlTextReaderNodeType(reader) {
-                case Int32(XML_READER_TYPE_ELEMENT.rawValue) where !sawElement:
-                    sawElement = true
-                    if kind == .relaxNG, let declared = Self.declaredEntities(reader), !declared.isEmpty {
-                        // Whatever RELAX NG said so far may be wrong: say why instead.
-                        diagnostics.removeAll()
-                        diagnostics.add(.init(level: Int(XML_ERR_ERROR.rawValue), code: 0, domain: 0,
-                                              message: "the document declares entities (\(declared.joined(separator: ", "))); libxml2's RELAX NG validator cannot see inside entity references without also loading external entities, which ingest never does. Validate it against an XML Schema (.xsd) instead, or expand its entities first",
-                                              line: 0, column: 0, offset: 0))
+                defer { xmlFreeTextReader(reader) }
+                let attached =
+                    kind == .xmlSchema
+                    ? xmlTextReaderSetSchema(reader, xmlSchema)
+                    : xmlTextReaderRelaxNGSetSchema(reader, relaxNG)
+                guard attached == 0 else {
+                    diagnostics.add(
+                        .init(
+                            level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0,
+                            message: "libxml2 could not attach the schema", line: 0, column: 0, offset: 0))
+                    return
+                }
+                var sawElement = false
+                var expansion = EntityExpansionBudget()
+                var sizes: EntityExpansionSizes?
+                while xmlTextReaderRead(reader) == 1 {
+                    // What the entity references read so far expand to: past the bound
+                    // every mode applies, validating further would only expand more.
+                    if let over = Self.spendExpansion(reader, &expansion, &sizes, inputBytes: source.consumed) {
+                        diagnostics.add(over)
                         return
                     }
-                case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
-                    if let refusal = Self.externalEntity(reader) { diagnostics.add(refusal) }
-                default:
-                    break
+                    switch xmlTextReaderNodeType(reader) {
+                    case Int32(XML_READER_TYPE_ELEMENT.rawValue) where !sawElement:
+                        sawElement = true
+                        if kind == .relaxNG, let declared = Self.declaredEntities(reader), !declared.isEmpty {
+                            // Whatever RELAX NG said so far may be wrong: say why instead.
+                            diagnostics.removeAll()
+                            diagnostics.add(
+                                .init(
+                                    level: Int(XML_ERR_ERROR.rawValue), code: 0, domain: 0,
+                                    message:
+                                        "the document declares entities (\(declared.joined(separator: ", "))); libxml2's RELAX NG validator cannot see inside entity references without also loading external entities, which ingest never does. Validate it against an XML Schema (.xsd) instead, or expand its entities first",
+                                    line: 0, column: 0, offset: 0))
+                            return
+                        }
+                    case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
+                        if let refusal = Self.externalEntity(reader) { diagnostics.add(refusal) }
+                    default:
+                        break
+                    }
                 }
+                valid = xmlTextReaderIsValid(reader) == 1
             }
-            valid = xmlTextReaderIsValid(reader) == 1
-        }
         }
         // libxml2 held `source.context` unretained while it read: the source lives until here.
         withExtendedLifetime(source) {}
@@ -162,7 +178,10 @@ public final class ValidationSchema {
         }
         var count = diagnostics.errorCount
         if count == 0, !valid {
-            problems = [ValidationProblem(file: input.displayName, line: 0, column: 0, message: "not valid (libxml2 gave no reason)")]
+            problems = [
+                ValidationProblem(
+                    file: input.displayName, line: 0, column: 0, message: "not valid (libxml2 gave no reason)")
+            ]
             count = 1
         }
         return ValidationReport(file: input.displayName, schema: path, problems: problems, problemCount: count)
@@ -178,11 +197,15 @@ public final class ValidationSchema {
     /// Counts the entity references of the reader's node — an entity reference, or an
     /// element's attribute values — against `budget`; the problem to report once
     /// over it (see ``EntityExpansionBudget``).
-    private static func spendExpansion(_ reader: xmlTextReaderPtr, _ budget: inout EntityExpansionBudget,
-                                       _ sizes: inout EntityExpansionSizes?, inputBytes: Int) -> LibXML2Diagnostics.Report? {
+    private static func spendExpansion(
+        _ reader: xmlTextReaderPtr, _ budget: inout EntityExpansionBudget,
+        _ sizes: inout EntityExpansionSizes?, inputBytes: Int
+    ) -> LibXML2Diagnostics.Report? {
         let type = xmlTextReaderNodeType(reader)
-        guard type == Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue) || type == Int32(XML_READER_TYPE_ELEMENT.rawValue),
-              let node = xmlTextReaderCurrentNode(reader), let document = node.pointee.doc else { return nil }
+        guard
+            type == Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue) || type == Int32(XML_READER_TYPE_ELEMENT.rawValue),
+            let node = xmlTextReaderCurrentNode(reader), let document = node.pointee.doc
+        else { return nil }
         var references: [xmlNodePtr] = []
         if node.pointee.type == XML_ENTITY_REF_NODE {
             references.append(node)
@@ -201,8 +224,9 @@ public final class ValidationSchema {
             guard let name = reference.pointee.name else { continue }
             if sizes == nil { sizes = EntityExpansionSizes(document: document) }
             if !budget.spend(sizes!.size(of: name), inputBytes: inputBytes) {
-                return .init(level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0, message: EntityExpansionBudget.message,
-                             line: Int(xmlGetLineNo(node)), column: 0, offset: 0)
+                return .init(
+                    level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0, message: EntityExpansionBudget.message,
+                    line: Int(xmlGetLineNo(node)), column: 0, offset: 0)
             }
         }
         return nil
@@ -211,26 +235,31 @@ public final class ValidationSchema {
     /// A problem for an entity reference at the reader when the entity is external.
     private static func externalEntity(_ reader: xmlTextReaderPtr) -> LibXML2Diagnostics.Report? {
         guard let node = xmlTextReaderCurrentNode(reader),
-              let entity = xmlGetDocEntity(node.pointee.doc, node.pointee.name),
-              entity.pointee.etype != XML_INTERNAL_GENERAL_ENTITY else { return nil }
-        return .init(level: Int(XML_ERR_ERROR.rawValue), code: 0, domain: 0,
-                     message: ExternalEntity.refusal(entity, name: node.pointee.name),
-                     line: Int(xmlGetLineNo(node)), column: 0, offset: 0)
+            let entity = xmlGetDocEntity(node.pointee.doc, node.pointee.name),
+            entity.pointee.etype != XML_INTERNAL_GENERAL_ENTITY
+        else { return nil }
+        return .init(
+            level: Int(XML_ERR_ERROR.rawValue), code: 0, domain: 0,
+            message: ExternalEntity.refusal(entity, name: node.pointee.name),
+            line: Int(xmlGetLineNo(node)), column: 0, offset: 0)
     }
 
     /// The names of the general entities the document's internal subset declares.
     private static func declaredEntities(_ reader: xmlTextReaderPtr) -> [String]? {
         guard let node = xmlTextReaderCurrentNode(reader), let document = node.pointee.doc,
-              let subset = document.pointee.intSubset, let table = subset.pointee.entities else { return nil }
+            let subset = document.pointee.intSubset, let table = subset.pointee.entities
+        else { return nil }
         final class Names { var list: [String] = [] }
         let names = Names()
         // Safety: `xmlHashScan` calls back only before it returns, and
         // `withExtendedLifetime` keeps the unretained `names` alive until then.
         withExtendedLifetime(names) {
-            xmlHashScan(OpaquePointer(table), { _, data, name in
-                guard let data, let name else { return }
-                Unmanaged<Names>.fromOpaque(data).takeUnretainedValue().list.append(String(cString: name))
-            }, Unmanaged.passUnretained(names).toOpaque())
+            xmlHashScan(
+                OpaquePointer(table),
+                { _, data, name in
+                    guard let data, let name else { return }
+                    Unmanaged<Names>.fromOpaque(data).takeUnretainedValue().list.append(String(cString: name))
+                }, Unmanaged.passUnretained(names).toOpaque())
         }
         return names.list.sorted()
     }
@@ -241,7 +270,8 @@ public final class ValidationSchema {
         if errors.isEmpty { return IngestError(.usage, message, file: path) }
         message += ":"
         for report in errors.prefix(20) {
-            let problem = ValidationProblem(file: path, line: report.line, column: report.column, message: report.message)
+            let problem = ValidationProblem(
+                file: path, line: report.line, column: report.column, message: report.message)
             message += "\n  \(problem)"
         }
         if diagnostics.errorCount > 20 { message += "\n  … and \(diagnostics.errorCount - 20) more" }

@@ -38,8 +38,10 @@ final class XMLSchemaStream {
     func validate(_ input: InputFile) throws -> Bool {
         var handler = Self.makeHandler()
         guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, displayName) else {
-            diagnostics.add(.init(level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0,
-                                  message: "libxml2 could not start reading", line: 0, column: 0, offset: 0))
+            diagnostics.add(
+                .init(
+                    level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0,
+                    message: "libxml2 could not start reading", line: 0, column: 0, offset: 0))
             return false
         }
         self.context = context
@@ -54,16 +56,20 @@ final class XMLSchemaStream {
         guard let validator = xmlSchemaNewValidCtxt(schema) else { return false }
         defer { xmlSchemaFreeValidCtxt(validator) }
         // The validator's problems carry the line the parser stands on.
-        xmlSchemaValidateSetLocator(validator, { data, file, line in
-            guard let data else { return -1 }
-            let context = data.assumingMemoryBound(to: xmlParserCtxt.self)
-            line?.pointee = UInt(max(0, context.pointee.input?.pointee.line ?? 0))
-            file?.pointee = nil
-            return 0
-        }, UnsafeMutableRawPointer(context))
+        xmlSchemaValidateSetLocator(
+            validator,
+            { data, file, line in
+                guard let data else { return -1 }
+                let context = data.assumingMemoryBound(to: xmlParserCtxt.self)
+                line?.pointee = UInt(max(0, context.pointee.input?.pointee.line ?? 0))
+                file?.pointee = nil
+                return 0
+            }, UnsafeMutableRawPointer(context))
         guard let plug = xmlSchemaSAXPlug(validator, &context.pointee.sax, &context.pointee.userData) else {
-            diagnostics.add(.init(level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0,
-                                  message: "libxml2 could not attach the schema", line: 0, column: 0, offset: 0))
+            diagnostics.add(
+                .init(
+                    level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0,
+                    message: "libxml2 could not attach the schema", line: 0, column: 0, offset: 0))
             return false
         }
         defer { xmlSchemaSAXUnplug(plug) }
@@ -73,7 +79,8 @@ final class XMLSchemaStream {
         while !stopped {
             let count = try input.read(into: buffer)
             consumed += count
-            xmlParseChunk(context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count), count == 0 ? 1 : 0)
+            xmlParseChunk(
+                context, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count), count == 0 ? 1 : 0)
             if count == 0 || context.pointee.disableSAX != 0 { break }
         }
         return !stopped && context.pointee.wellFormed != 0 && xmlSchemaIsValid(validator) == 1
@@ -113,20 +120,26 @@ final class XMLSchemaStream {
     /// (the parser is inside one), and the parse stopped once over the bound.
     private func spendIfInEntity(_ count: Int) {
         guard let context, context.pointee.depth > 0, !stopped,
-              !expansion.spend(count, inputBytes: consumed) else { return }
+            !expansion.spend(count, inputBytes: consumed)
+        else { return }
         stopped = true
-        diagnostics.add(.init(level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0, message: EntityExpansionBudget.message,
-                              line: Int(context.pointee.input?.pointee.line ?? 0), column: 0, offset: 0))
+        diagnostics.add(
+            .init(
+                level: Int(XML_ERR_FATAL.rawValue), code: 0, domain: 0, message: EntityExpansionBudget.message,
+                line: Int(context.pointee.input?.pointee.line ?? 0), column: 0, offset: 0))
         xmlStopParser(context)
     }
 
     /// A reference libxml2 did not expand: an external entity, refused.
     private func reference(_ name: UnsafePointer<xmlChar>) {
         guard let context, let document = context.pointee.myDoc, let entity = xmlGetDocEntity(document, name),
-              entity.pointee.etype != XML_INTERNAL_GENERAL_ENTITY,
-              entity.pointee.etype != XML_INTERNAL_PREDEFINED_ENTITY else { return }
-        diagnostics.add(.init(level: Int(XML_ERR_ERROR.rawValue), code: 0, domain: 0,
-                              message: ExternalEntity.refusal(entity, name: name),
-                              line: Int(context.pointee.input?.pointee.line ?? 0), column: 0, offset: 0))
+            entity.pointee.etype != XML_INTERNAL_GENERAL_ENTITY,
+            entity.pointee.etype != XML_INTERNAL_PREDEFINED_ENTITY
+        else { return }
+        diagnostics.add(
+            .init(
+                level: Int(XML_ERR_ERROR.rawValue), code: 0, domain: 0,
+                message: ExternalEntity.refusal(entity, name: name),
+                line: Int(context.pointee.input?.pointee.line ?? 0), column: 0, offset: 0))
     }
 }

@@ -27,8 +27,9 @@ enum AdvertisedFeeds {
                 expanded.append(source)
                 continue
             }
-            console.notice("\(url.absoluteString): an HTML page advertising \(feeds.count) feed\(feeds.count == 1 ? "" : "s"): "
-                           + feeds.map(\.url).joined(separator: ", "))
+            console.notice(
+                "\(url.absoluteString): an HTML page advertising \(feeds.count) feed\(feeds.count == 1 ? "" : "s"): "
+                    + feeds.map(\.url).joined(separator: ", "))
             for feed in feeds {
                 guard let address = URL(string: feed.url), (try? FetchableURL.check(address)) != nil else {
                     console.warning("\(url.absoluteString): advertises \(feed.url), which is no URL to fetch; left out")

@@ -40,21 +40,26 @@ final class ArchiveDestination: FeedDestination {
     /// validators it stored.
     func plan(for url: URL) -> FeedRequest {
         guard let stored = archive.storedFeed(for: url.absoluteString) else { return FeedRequest(url: url) }
-        return FeedRequest(url: stored.url.flatMap(URL.init(string:)) ?? url,
-                                etag: stored.etag, lastModified: stored.lastModified)
+        return FeedRequest(
+            url: stored.url.flatMap(URL.init(string:)) ?? url,
+            etag: stored.etag, lastModified: stored.lastModified)
     }
 
     /// When `source` is due next, if that is after `date`; `nil` when it is due (or
     /// was never archived, or has no name before it is read: standard input).
     func nextFetch(for source: FeedSource, after date: Date) -> Date? {
-        guard let name = source.archiveName, let next = archive.storedFeed(for: name)?.nextFetch, next > date else { return nil }
+        guard let name = source.archiveName, let next = archive.storedFeed(for: name)?.nextFetch, next > date else {
+            return nil
+        }
         return next
     }
 
     /// Claims of the sources' feeds for this run, each held `seconds` (``FeedLeases``),
     /// in the PostgreSQL database `settings` name; the archive's tables are created
     /// first if it is new. A source without a name before it is read is never claimed.
-    func leaseClaims(settings: PostgresConnectionSettings, seconds: Int) throws -> @Sendable (FeedSource) async throws -> Bool {
+    func leaseClaims(settings: PostgresConnectionSettings, seconds: Int) throws
+        -> @Sendable (FeedSource) async throws -> Bool
+    {
         try archive.createTables()
         let leases = try FeedLeases(settings: settings, seconds: seconds)
         let archive = archive
@@ -101,11 +106,14 @@ final class ArchiveDestination: FeedDestination {
         if case .file = job.source, stored == nil { return .failed(failure) }
         let url = job.fetch?.url ?? stored?.url ?? name
         do {
-            try archive.recordFailure(name, fetch: FeedFetch(url: url, status: failure.status, retryAfter: failure.retryAfter),
-                                      error: failure.detail)
+            try archive.recordFailure(
+                name, fetch: FeedFetch(url: url, status: failure.status, retryAfter: failure.retryAfter),
+                error: failure.detail)
         } catch let error as IngestError {
-            return .failed(FeedFailure("\(failure.message); and the archive could not record it: \(error.message)",
-                                       status: failure.status, exitCode: error.kind.exitCode))
+            return .failed(
+                FeedFailure(
+                    "\(failure.message); and the archive could not record it: \(error.message)",
+                    status: failure.status, exitCode: error.kind.exitCode))
         } catch {
             return .failed(failure)
         }
@@ -118,8 +126,10 @@ final class ArchiveDestination: FeedDestination {
         do {
             try archive.recordNotModified(name, fetch: fetch)
         } catch let error as IngestError {
-            return .failed(FeedFailure("not modified, but the archive could not record it: \(error.message)",
-                                       status: fetch.status, exitCode: error.kind.exitCode))
+            return .failed(
+                FeedFailure(
+                    "not modified, but the archive could not record it: \(error.message)",
+                    status: fetch.status, exitCode: error.kind.exitCode))
         } catch {
             return .failed(FeedFailure("not modified, but the archive could not record it: \(error)", exitCode: 74))
         }

@@ -10,11 +10,11 @@ struct FeedCommand: ParsableCommand {
         commandName: "feed",
         abstract: "Archive RSS, Atom and JSON Feed from files or URLs.",
         usage: """
-        ingest feed <source> ... [--to db|postgres|json|ndjson]
-                    [--out <path> | --db <uri>] [--jobs <n>] [--per-host <n>]
-                    [--due] [--all] [--html safe|original] [--timeout <seconds>]
-                    [--quiet|--verbose] [--report <file>]
-        """,
+            ingest feed <source> ... [--to db|postgres|json|ndjson]
+                        [--out <path> | --db <uri>] [--jobs <n>] [--per-host <n>]
+                        [--due] [--all] [--html safe|original] [--timeout <seconds>]
+                        [--quiet|--verbose] [--report <file>]
+            """,
         discussion: FeedHelp.discussion
     )
 
@@ -34,63 +34,102 @@ struct FeedCommand: ParsableCommand {
         case original
     }
 
-    @Argument(help: ArgumentHelp("Feeds to read: files, directories (the files in them), - (standard input) or http(s):// URLs.", valueName: "source"),
-              completion: .file())
+    @Argument(
+        help: ArgumentHelp(
+            "Feeds to read: files, directories (the files in them), - (standard input) or http(s):// URLs.",
+            valueName: "source"),
+        completion: .file())
     var sources: [String] = []
 
-    @Option(help: ArgumentHelp("Read the subscriptions of an OPML file (every outline's xmlUrl) as sources; with an archive, their folders are kept as each feed's subscription_categories.", valueName: "file"),
-            completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "Read the subscriptions of an OPML file (every outline's xmlUrl) as sources; with an archive, their folders are kept as each feed's subscription_categories.",
+            valueName: "file"),
+        completion: .file())
     var opml: String?
 
-    @Option(name: .customLong("export-opml"),
-            help: ArgumentHelp("Write the archive's feeds (address, title, site, folders) as OPML 2.0 to this file, or - for standard output, after reading the sources if any.", valueName: "file"),
-            completion: .file())
+    @Option(
+        name: .customLong("export-opml"),
+        help: ArgumentHelp(
+            "Write the archive's feeds (address, title, site, folders) as OPML 2.0 to this file, or - for standard output, after reading the sources if any.",
+            valueName: "file"),
+        completion: .file())
     var exportOPML: String?
 
-    @Option(help: "What to write: db (the archive, SQLite), postgres (the archive in PostgreSQL, with --db), json (gofeed's JSON), ndjson (one item a line).")
+    @Option(
+        help:
+            "What to write: db (the archive, SQLite), postgres (the archive in PostgreSQL, with --db), json (gofeed's JSON), ndjson (one item a line)."
+    )
     var to: Kind = .db
 
     /// `--db`, the database of `--to postgres`, as `ingest import` takes it.
     @OptionGroup var postgres: PostgresOptions
 
-    @Option(name: [.customShort("o"), .long],
-            help: ArgumentHelp("Output path; - writes standard output (json, ndjson). Default: feeds.db, feeds.json, feeds.ndjson.", valueName: "path"),
-            completion: .file())
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp(
+            "Output path; - writes standard output (json, ndjson). Default: feeds.db, feeds.json, feeds.ndjson.",
+            valueName: "path"),
+        completion: .file())
     var out: String?
 
-    @Option(help: ArgumentHelp("Descriptions and content: safe (sanitized HTML: no scripts, style sheets or event handlers; links only http(s), mailto or relative) or original (as the feed gave them). An archive stores safe, json and ndjson write original, unless this says otherwise.", valueName: "safe|original"))
+    @Option(
+        help: ArgumentHelp(
+            "Descriptions and content: safe (sanitized HTML: no scripts, style sheets or event handlers; links only http(s), mailto or relative) or original (as the feed gave them). An archive stores safe, json and ndjson write original, unless this says otherwise.",
+            valueName: "safe|original"))
     var html: HTMLMode?
 
     @Flag(help: "With --to json or ndjson: replace an existing output file.")
     var replace = false
 
-    @Flag(help: "When a URL answers with an HTML page, read every feed it advertises, each a source of its own (without it, the first is read in the page's place).")
+    @Flag(
+        help:
+            "When a URL answers with an HTML page, read every feed it advertises, each a source of its own (without it, the first is read in the page's place)."
+    )
     var all = false
 
-    @Flag(help: "With an archive: read only the sources that are due (their next_fetch has come; see ingest help feed), and say how many were not.")
+    @Flag(
+        help:
+            "With an archive: read only the sources that are due (their next_fetch has come; see ingest help feed), and say how many were not."
+    )
     var due = false
 
     @Option(help: ArgumentHelp("URLs fetched at the same time.", valueName: "n"))
     var jobs = 4
 
-    @Option(name: .customLong("per-host"), help: ArgumentHelp("URLs fetched at the same time from one host.", valueName: "n"))
+    @Option(
+        name: .customLong("per-host"),
+        help: ArgumentHelp("URLs fetched at the same time from one host.", valueName: "n"))
     var perHost = 2
 
-    @Option(help: ArgumentHelp("Seconds to wait to connect, for the response, and for each piece of it; a fetch takes at most ten times this in all.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds to wait to connect, for the response, and for each piece of it; a fetch takes at most ten times this in all.",
+            valueName: "seconds"))
     var timeout = 30.0
 
-    @Option(name: .customLong("max-size"),
-            help: ArgumentHelp("The most bytes of one HTTP response body, as sent; K, M, G suffixes. Past it that source fails (65).", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-size"),
+        help: ArgumentHelp(
+            "The most bytes of one HTTP response body, as sent; K, M, G suffixes. Past it that source fails (65).",
+            valueName: "bytes"))
     var maxSize = ByteCount(FeedFetcher.defaultMaxBodyBytes)
 
     @Flag(name: .shortAndLong, help: "Nothing on standard error but errors.")
     var quiet = false
 
-    @Flag(name: .shortAndLong, help: "Say what is read, what each source gave and how many feeds were not well-formed XML, and print the summary even off a terminal.")
+    @Flag(
+        name: .shortAndLong,
+        help:
+            "Say what is read, what each source gave and how many feeds were not well-formed XML, and print the summary even off a terminal."
+    )
     var verbose = false
 
-    @Option(help: ArgumentHelp("Write a JSON account of the run (each source's outcome, items, error; time, exit status) to this file, or - for standard output.", valueName: "file"),
-            completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "Write a JSON account of the run (each source's outcome, items, error; time, exit status) to this file, or - for standard output.",
+            valueName: "file"),
+        completion: .file())
     var report: String?
 
     func validate() throws {
@@ -103,12 +142,16 @@ struct FeedCommand: ParsableCommand {
         if let exportOPML, exportOPML.isEmpty || (exportOPML == "-" && (out == "-" || report == "-")) {
             throw ValidationError("--export-opml needs a file, or - when nothing else writes standard output.")
         }
-        if sources.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
+        if sources.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("Standard input (-) can be read only once.")
+        }
         for source in sources { _ = try FeedSource(argument: source) }
         if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be between 1 and 64.") }
         if perHost < 1 || perHost > 64 { throw ValidationError("--per-host must be between 1 and 64.") }
         if maxSize.value < 1 { throw ValidationError("--max-size must be at least 1 byte.") }
-        if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds.") }
+        if !(timeout > 0 && timeout <= 3600) {
+            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds.")
+        }
         if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other: pick one.") }
         if out == "" { throw ValidationError("--out needs a path, or - for standard output.") }
         try postgres.validate(to: to.rawValue, out: out)
@@ -119,7 +162,8 @@ struct FeedCommand: ParsableCommand {
             throw ValidationError("--due reads the next fetch times an archive keeps: use it with --to db or postgres.")
         }
         if to.isArchive, replace {
-            throw ValidationError("--replace applies to --to json and ndjson; an archive is updated in place, never rebuilt.")
+            throw ValidationError(
+                "--replace applies to --to json and ndjson; an archive is updated in place, never rebuilt.")
         }
         if let out, out != "-", sources.contains(out) {
             throw ValidationError("--out \(out) is also a source: the output never overwrites an input.")
@@ -133,11 +177,14 @@ struct FeedCommand: ParsableCommand {
         guard let report else { return }
         if report.isEmpty { throw ValidationError("--report needs a file name, or - for standard output.") }
         if report == "-" {
-            if out == "-" { throw ValidationError("--report - and --out - both write standard output: send one of them to a file.") }
+            if out == "-" {
+                throw ValidationError("--report - and --out - both write standard output: send one of them to a file.")
+            }
             return
         }
         if let same = sources.first(where: { $0 != "-" && FileStatus.sameFile($0, report) }) {
-            throw ValidationError("--report \(report) is also a source\(same == report ? "" : " (\(same))"): pick another file.")
+            throw ValidationError(
+                "--report \(report) is also a source\(same == report ? "" : " (\(same))"): pick another file.")
         }
         if to != .postgres, FileStatus.sameFile(outputPath, report) {
             throw ValidationError("--report \(report) is also the output: pick another file.")
@@ -214,13 +261,16 @@ struct FeedCommand: ParsableCommand {
         if all { unique = AdvertisedFeeds.expand(unique, fetching: fetching, console: console) }
         var seenFeeds: Set<FeedSource> = []
         unique = unique.filter { seenFeeds.insert($0).inserted }
-        let destination: any FeedDestination = switch to {
-        case .db, .postgres: try openArchive(console: console)
-        // One source named is one feed, an object; a directory is a list, however many files it holds.
-        case .json: try JSONDestination(path: outputPath, replace: replace, single: unique.count == 1 && !fromDirectory,
-                                        limits: .default)
-        case .ndjson: try NDJSONDestination(path: outputPath, replace: replace, limits: .default)
-        }
+        let destination: any FeedDestination =
+            switch to {
+            case .db, .postgres: try openArchive(console: console)
+            // One source named is one feed, an object; a directory is a list, however many files it holds.
+            case .json:
+                try JSONDestination(
+                    path: outputPath, replace: replace, single: unique.count == 1 && !fromDirectory,
+                    limits: .default)
+            case .ndjson: try NDJSONDestination(path: outputPath, replace: replace, limits: .default)
+            }
         runReport.set("output", .string(destination.displayName))
         if !subscriptions.isEmpty, let archive = destination as? ArchiveDestination {
             try archive.archive.recordSubscriptions(subscriptions.map { ($0.url, $0.categories) })
@@ -232,19 +282,24 @@ struct FeedCommand: ParsableCommand {
             notDue = zip(unique, next).compactMap { source, next in next.map { (source, $0) } }
             unique = zip(unique, next).filter { $0.1 == nil }.map(\.0)
             for (source, next) in notDue {
-                console.info("\(source.displayName): not due until \(FeedDate(secondsSince1970: Int64(next.timeIntervalSince1970)).rfc3339)")
+                console.info(
+                    "\(source.displayName): not due until \(FeedDate(secondsSince1970: Int64(next.timeIntervalSince1970)).rfc3339)"
+                )
             }
             runReport.set("notDue", .array(notDue.map { .string($0.source.displayName) }))
         }
-        var settings = FeedRun.Settings(jobs: jobs, perHost: perHost, fetching: fetching,
-                                        sanitizesHTML: (html ?? (to.isArchive ? .safe : .original)) == .safe)
+        var settings = FeedRun.Settings(
+            jobs: jobs, perHost: perHost, fetching: fetching,
+            sanitizesHTML: (html ?? (to.isArchive ? .safe : .original)) == .safe)
         if due, to == .postgres, let archive = destination as? ArchiveDestination {
             // Runs on other hosts may share this archive: each due feed goes to one of them.
-            settings.claim = try archive.leaseClaims(settings: postgres.settings(), seconds: Int((self.timeout * 20).rounded(.up)))
+            settings.claim = try archive.leaseClaims(
+                settings: postgres.settings(), seconds: Int((self.timeout * 20).rounded(.up)))
         }
         let outcomes: [SourceOutcome]
         do {
-            outcomes = try FeedRun(sources: unique, settings: settings, destination: destination, console: console).run()
+            outcomes = try FeedRun(sources: unique, settings: settings, destination: destination, console: console)
+                .run()
         } catch {
             destination.discard()
             throw error
@@ -257,8 +312,9 @@ struct FeedCommand: ParsableCommand {
             destination.discard()
             throw error
         }
-        let summary = FeedSummary(outcomes: outcomes, kind: to, destination: destination.displayName,
-                                  seconds: stopwatch.seconds, notDue: notDue.count)
+        let summary = FeedSummary(
+            outcomes: outcomes, kind: to, destination: destination.displayName,
+            seconds: stopwatch.seconds, notDue: notDue.count)
         if let line = summary.recoveredLine { console.info(line) }
         console.summary(summary.line)
         if let exportOPML, let archive = destination as? ArchiveDestination { try Self.export(archive, to: exportOPML) }
@@ -277,12 +333,15 @@ struct FeedCommand: ParsableCommand {
     /// The http(s) subscriptions of the OPML file at `path`; an outline whose
     /// `xmlUrl` is no such URL is left out with a warning.
     private func readSubscriptions(_ path: String, console: Console) throws -> [OPMLSubscription] {
-        guard FileStatus.exists(path) else { throw IngestError(.input, "cannot open: No such file or directory", file: path) }
+        guard FileStatus.exists(path) else {
+            throw IngestError(.input, "cannot open: No such file or directory", file: path)
+        }
         let document: OPMLDocument
         do {
             document = try OPMLDocument(contentsOf: URL(fileURLWithPath: path))
         } catch let error as IngestError {
-            throw error.file == nil ? IngestError(error.kind, error.message, file: path, position: error.position) : error
+            throw error.file == nil
+                ? IngestError(error.kind, error.message, file: path, position: error.position) : error
         } catch {
             throw IngestError(.input, "cannot read: \(error.localizedDescription)", file: path)
         }
@@ -307,7 +366,8 @@ struct FeedCommand: ParsableCommand {
         let feeds = destination.archive.feeds.compactMap { feed -> OPMLSubscription? in
             let url = feed.url ?? feed.source
             guard isHTTP(url) else { return nil }
-            return OPMLSubscription(url: url, title: feed.title, siteURL: feed.link, categories: feed.subscriptionCategories)
+            return OPMLSubscription(
+                url: url, title: feed.title, siteURL: feed.link, categories: feed.subscriptionCategories)
         }
         let document = OPMLDocument(title: "ingest feed subscriptions", subscriptions: feeds.sorted { $0.url < $1.url })
         let bytes = Array(document.xml.utf8)

@@ -56,8 +56,10 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
             + (isTemporary ? " (temporary: try again later)" : "")
     }
 
-    init(_ message: String, position: SourcePosition? = nil, status: Int? = nil, exitCode: Int32,
-         isServerFailure: Bool = false) {
+    init(
+        _ message: String, position: SourcePosition? = nil, status: Int? = nil, exitCode: Int32,
+        isServerFailure: Bool = false
+    ) {
         self.message = message
         self.position = position
         self.status = status
@@ -69,10 +71,11 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
     /// but for a limit `ingest feed` has no option to raise) and status. The file it
     /// names is left out when it is the source, its place kept apart.
     static func ingest(_ error: IngestError, of source: FeedSource, status: Int? = nil) -> FeedFailure {
-        let serverFailure = switch error.reason {
-        case .serverUnavailable?, .outputBusy?: true
-        default: false
-        }
+        let serverFailure =
+            switch error.reason {
+            case .serverUnavailable?, .outputBusy?: true
+            default: false
+            }
         var unnamed = error
         let position: SourcePosition?
         if let file = error.file, source.isNamed(file) {
@@ -82,15 +85,17 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         } else {
             position = nil
         }
-        let message = switch error.reason {
-        // The import command's options lift these; `ingest feed` reads with fixed
-        // limits, so its words say which limit, not an option it does not have.
-        case .textLimit?, .libxml2Limit?: unnamed.description
-        case .depthLimit?: "\(unnamed.description) (a fixed limit of ingest feed)"
-        default: Diagnostics.describe(unnamed)
-        }
-        var failure = FeedFailure(message, position: position, status: status, exitCode: error.kind.exitCode,
-                                  isServerFailure: serverFailure)
+        let message =
+            switch error.reason {
+            // The import command's options lift these; `ingest feed` reads with fixed
+            // limits, so its words say which limit, not an option it does not have.
+            case .textLimit?, .libxml2Limit?: unnamed.description
+            case .depthLimit?: "\(unnamed.description) (a fixed limit of ingest feed)"
+            default: Diagnostics.describe(unnamed)
+            }
+        var failure = FeedFailure(
+            message, position: position, status: status, exitCode: error.kind.exitCode,
+            isServerFailure: serverFailure)
         switch error.reason {
         case .readerClosed?: failure.endsRun = .readerClosed
         case .interrupted?: failure.endsRun = .interrupted
@@ -114,16 +119,18 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         if error.kind == .unreadable, let underlying = error.ingestError {
             return .ingest(underlying, of: source, status: error.status)
         }
-        let message = error.kind == .tooLarge
+        let message =
+            error.kind == .tooLarge
             ? "the body is larger than --max-size \(ByteCount(maxBodyBytes)) allows; nothing of it was stored"
             : error.message
-        let exitCode = if error.isTemporary {
-            IngestError.Kind.temporary.exitCode
-        } else if error.kind == .httpStatus {
-            IngestError.Kind.input.exitCode
-        } else {
-            IngestError.Kind.data.exitCode
-        }
+        let exitCode =
+            if error.isTemporary {
+                IngestError.Kind.temporary.exitCode
+            } else if error.kind == .httpStatus {
+                IngestError.Kind.input.exitCode
+            } else {
+                IngestError.Kind.data.exitCode
+            }
         var failure = FeedFailure(message, status: error.status, exitCode: exitCode)
         failure.retryAfter = error.retryAfter()
         return failure

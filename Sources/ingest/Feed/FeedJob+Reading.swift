@@ -50,8 +50,9 @@ extension FeedJob {
         switch source {
         case .file(let path, _):
             let reader = FeedReader(options: FeedReader.Options(limits: limits, onWarning: onWarning))
-            return try reader.read(InputFile(path: path).decompressed(),
-                                   reopen: { try InputFile(path: path).decompressed() }, deliver)
+            return try reader.read(
+                InputFile(path: path).decompressed(),
+                reopen: { try InputFile(path: path).decompressed() }, deliver)
         case .standardInput:
             let reader = FeedReader(options: FeedReader.Options(limits: limits, onWarning: onWarning))
             return try reader.readOnce(InputFile(path: "-"), deliver)
@@ -64,7 +65,8 @@ extension FeedJob {
                 case .ending(.finished(let feed)): return feed
                 case .ending(.failed(let failure)): throw failure
                 case .ending(.notModified): throw FeedFailure("HTTP 304 after the feed began", exitCode: 70)
-                case .ending(.leasedElsewhere): throw FeedFailure("claimed by another run after the feed began", exitCode: 70)
+                case .ending(.leasedElsewhere):
+                    throw FeedFailure("claimed by another run after the feed began", exitCode: 70)
                 }
             }
         }

@@ -49,8 +49,11 @@ final class FeedJob: @unchecked Sendable {
     private var taken = false
     private var abandoned = false
 
-    init(index: Int, source: FeedSource, queue: FeedJobQueue, threshold: Int = 512, onWarning: ParseWarningHandler? = nil,
-         sanitizesHTML: Bool = false) {
+    init(
+        index: Int, source: FeedSource, queue: FeedJobQueue, threshold: Int = 512,
+        onWarning: ParseWarningHandler? = nil,
+        sanitizesHTML: Bool = false
+    ) {
         self.index = index
         self.sanitizesHTML = sanitizesHTML
         self.onWarning = onWarning

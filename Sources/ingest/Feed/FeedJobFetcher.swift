@@ -13,12 +13,15 @@ struct FeedJobFetcher: Sendable {
     func fetch(_ request: FeedRequest, into job: FeedJob) async {
         struct Stopped: Error {}
         do {
-            let result = try await fetcher.fetch(request, onItem: { item, feed in
-                guard job.deliver(item, feed) else { throw Stopped() }
-            }, onResponse: { response in
-                if let feed = response.discoveredFeed { job.discovered = feed }
-                job.begin(response.archiveRecord)
-            })
+            let result = try await fetcher.fetch(
+                request,
+                onItem: { item, feed in
+                    guard job.deliver(item, feed) else { throw Stopped() }
+                },
+                onResponse: { response in
+                    if let feed = response.discoveredFeed { job.discovered = feed }
+                    job.begin(response.archiveRecord)
+                })
             switch result {
             case .notModified(let response):
                 // The 304's caching headers say when to ask again.

@@ -33,9 +33,11 @@ final class FeedLeases: Sendable {
         // Runs starting together would race CREATE TABLE IF NOT EXISTS to the catalog:
         // they take turns, by a lock of the table's name.
         try session.execute("BEGIN", doing: "cannot create the lease table")
-        _ = try session.texts("SELECT pg_advisory_xact_lock(hashtext('ingest \(Self.table)'))::text",
-                              doing: "cannot create the lease table")
-        try session.execute("""
+        _ = try session.texts(
+            "SELECT pg_advisory_xact_lock(hashtext('ingest \(Self.table)'))::text",
+            doing: "cannot create the lease table")
+        try session.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(Self.table) \
             (feed_id bigint PRIMARY KEY, until timestamptz NOT NULL, worker text NOT NULL)
             """, doing: "cannot create the lease table")
@@ -51,14 +53,16 @@ final class FeedLeases: Sendable {
     /// the archive) or another run's lease on it runs.
     func claim(_ feedID: Int64) throws -> Bool {
         let worker = worker.replacingOccurrences(of: "'", with: "''")
-        return try !session.texts("""
+        return try !session.texts(
+            """
             INSERT INTO \(Self.table) AS lease (feed_id, until, worker)
             SELECT \(feedID), now() + interval '\(seconds) seconds', '\(worker)'
             WHERE NOT EXISTS (SELECT FROM \(FeedArchive.Table.feeds) WHERE id = \(feedID) AND next_fetch > now())
             ON CONFLICT (feed_id) DO UPDATE SET until = EXCLUDED.until, worker = EXCLUDED.worker
             WHERE lease.until <= now()
             RETURNING feed_id::text
-            """, doing: "cannot claim a feed").isEmpty
+            """, doing: "cannot claim a feed"
+        ).isEmpty
     }
 
     /// ``claim(_:)`` off the calling task's thread: the session blocks the thread it

@@ -22,9 +22,11 @@ extension RunReport {
         func number(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
         switch outcome {
         case .archived(let counts, _):
-            members += [("status", .string("archived")), ("exitStatus", number(0)),
-                        ("new", number(counts.new)), ("changed", number(counts.changed)),
-                        ("unchanged", number(counts.unchanged)), ("repeated", number(counts.repeated))]
+            members += [
+                ("status", .string("archived")), ("exitStatus", number(0)),
+                ("new", number(counts.new)), ("changed", number(counts.changed)),
+                ("unchanged", number(counts.unchanged)), ("repeated", number(counts.repeated))
+            ]
         case .written(let items, _):
             members += [("status", .string("written")), ("exitStatus", number(0)), ("items", number(items))]
         case .notModified:

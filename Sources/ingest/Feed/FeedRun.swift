@@ -37,15 +37,18 @@ struct FeedRun {
         var onWarning: ParseWarningHandler?
         if !console.quiet { onWarning = { (warning: ParseWarning) in console.warning(warning.description) } }
         let jobs = sources.enumerated().map {
-            FeedJob(index: $0.offset, source: $0.element, queue: queue, onWarning: onWarning,
-                    sanitizesHTML: settings.sanitizesHTML)
+            FeedJob(
+                index: $0.offset, source: $0.element, queue: queue, onWarning: onWarning,
+                sanitizesHTML: settings.sanitizesHTML)
         }
         var remote: [(FeedJob, FeedRequest)] = []
         for job in jobs {
             switch job.source {
             case .url(let url):
                 let plan = (destination as? ArchiveDestination)?.plan(for: url) ?? FeedRequest(url: url)
-                if plan.url != url { console.info("\(url.absoluteString): moved permanently to \(plan.url.absoluteString)") }
+                if plan.url != url {
+                    console.info("\(url.absoluteString): moved permanently to \(plan.url.absoluteString)")
+                }
                 remote.append((job, plan))
             case .file, .standardInput, .directory:
                 queue.submit(job)
@@ -65,7 +68,9 @@ struct FeedRun {
             if case .file = job.source { console.info("reading \(job.source.displayName)") }
             let outcome = destination.write(job)
             if let feed = job.discovered {
-                console.notice("\(job.source.displayName): an HTML page; reading the first feed it advertises, \(feed.url) (\(feed.type))")
+                console.notice(
+                    "\(job.source.displayName): an HTML page; reading the first feed it advertises, \(feed.url) (\(feed.type))"
+                )
             }
             if case .failed(let failure) = outcome, failure.endsRun != nil { throw failure }
             outcomes[job.index] = outcome
@@ -78,7 +83,8 @@ struct FeedRun {
         let recovered = outcome.recovered.map { " (not well-formed XML, read in recovering mode: \($0))" } ?? ""
         switch outcome {
         case .archived(let counts, _): console.info("\(source.displayName): \(counts)\(recovered)")
-        case .written(let items, _): console.info("\(source.displayName): \(items) item\(items == 1 ? "" : "s")\(recovered)")
+        case .written(let items, _):
+            console.info("\(source.displayName): \(items) item\(items == 1 ? "" : "s")\(recovered)")
         case .notModified: console.info("\(source.displayName): not modified (HTTP 304), nothing written")
         case .leasedElsewhere: console.info("\(source.displayName): fetched by another run (\(FeedLeases.table))")
         case .failed(let failure): console.error(failure.line(for: source))
@@ -100,7 +106,9 @@ private struct RemoteFetching: Sendable {
         let fetcher = FeedJobFetcher(fetcher: FeedFetcher(configuration: configuration))
         let claim = settings.claim
         await withTaskGroup(of: String.self) { group in
-            var waiting = HostQueues(jobs, perHost: settings.perHost) { HostQueues<(FeedJob, FeedRequest)>.host(of: $0.1.url) }
+            var waiting = HostQueues(jobs, perHost: settings.perHost) {
+                HostQueues<(FeedJob, FeedRequest)>.host(of: $0.1.url)
+            }
             var running = 0
             while true {
                 while running < settings.jobs, let ((job, request), host) = waiting.next() {
@@ -119,8 +127,10 @@ private struct RemoteFetching: Sendable {
     }
 
     /// One fetch, once `claim` (if any) gives it to this run.
-    private static func fetch(_ request: FeedRequest, into job: FeedJob, with fetcher: FeedJobFetcher,
-                              claim: (@Sendable (FeedSource) async throws -> Bool)?) async {
+    private static func fetch(
+        _ request: FeedRequest, into job: FeedJob, with fetcher: FeedJobFetcher,
+        claim: (@Sendable (FeedSource) async throws -> Bool)?
+    ) async {
         if let claim {
             do {
                 guard try await claim(job.source) else { return job.end(.leasedElsewhere) }

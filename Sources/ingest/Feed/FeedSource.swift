@@ -44,8 +44,10 @@ enum FeedSource: Sendable, Hashable {
             return
         }
         if let colon = argument.firstIndex(of: ":"), argument[colon...].hasPrefix("://"),
-           argument[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
-            throw ValidationError("\(argument): ingest feed reads files, - and http(s) URLs; not \(argument[..<colon]).")
+            argument[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
+        {
+            throw ValidationError(
+                "\(argument): ingest feed reads files, - and http(s) URLs; not \(argument[..<colon]).")
         }
         self = .file(at: argument)
     }
@@ -79,7 +81,11 @@ enum FeedSource: Sendable, Hashable {
                 && !skipping.contains { FileStatus.sameFile($0, file) }
         }
         guard !files.isEmpty else {
-            return [.directory(path: path, problem: "a directory without feed files (hidden files and subdirectories are not read)")]
+            return [
+                .directory(
+                    path: path, problem: "a directory without feed files (hidden files and subdirectories are not read)"
+                )
+            ]
         }
         return files.map { Self.file(at: $0) }
     }

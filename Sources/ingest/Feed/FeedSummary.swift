@@ -26,9 +26,10 @@ struct FeedSummary {
         let given = outcomes.count + notDue
         let sources = "\(given) source\(given == 1 ? "" : "s")"
         if kind.isArchive {
-            parts.append("\(sources): \(counts.new) new, \(counts.changed) changed, \(counts.unchanged) unchanged item"
-                         + (counts.total - counts.repeated == 1 ? "" : "s")
-                         + (counts.repeated > 0 ? " (\(counts.repeated) repeated)" : ""))
+            parts.append(
+                "\(sources): \(counts.new) new, \(counts.changed) changed, \(counts.unchanged) unchanged item"
+                    + (counts.total - counts.repeated == 1 ? "" : "s")
+                    + (counts.repeated > 0 ? " (\(counts.repeated) repeated)" : ""))
         } else {
             parts.append("\(sources): \(items) item\(items == 1 ? "" : "s")")
         }
@@ -42,7 +43,9 @@ struct FeedSummary {
     /// `2 of 5 feeds were not well-formed XML and were read in recovering mode`;
     /// `nil` when every feed read was well-formed.
     var recoveredLine: String? {
-        let read = outcomes.filter { if case .archived = $0 { true } else if case .written = $0 { true } else { false } }
+        let read = outcomes.filter {
+            if case .archived = $0 { true } else if case .written = $0 { true } else { false }
+        }
         let recovered = read.filter { $0.recovered != nil }.count
         guard recovered > 0 else { return nil }
         let were = recovered == 1 ? "was" : "were"

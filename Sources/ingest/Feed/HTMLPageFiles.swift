@@ -30,10 +30,12 @@ enum HTMLPageFiles {
                 continue
             }
             if all {
-                console.notice("\(path): an HTML page advertising \(feeds.count) feed\(feeds.count == 1 ? "" : "s"): "
-                               + feeds.map(\.url).joined(separator: ", "))
+                console.notice(
+                    "\(path): an HTML page advertising \(feeds.count) feed\(feeds.count == 1 ? "" : "s"): "
+                        + feeds.map(\.url).joined(separator: ", "))
             } else {
-                console.notice("\(path): an HTML page; reading the first feed it advertises, \(first.url) (\(first.type))")
+                console.notice(
+                    "\(path): an HTML page; reading the first feed it advertises, \(first.url) (\(first.type))")
             }
             for feed in chosen {
                 guard let address = try? FeedSource(argument: feed.url) else {

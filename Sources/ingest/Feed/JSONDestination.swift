@@ -77,13 +77,15 @@ final class JSONDestination: FeedDestination {
     /// Makes the spool beside the output file (in the temporary directory for a
     /// stream), and unlinks it at once: it goes when the process does.
     private static func makeSpool(beside filePath: String?, named path: String) throws -> Int32 {
-        let directory = filePath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+        let directory =
+            filePath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
             ?? FileManager.default.temporaryDirectory.path
         var template = Array("\(directory)/.ingest-json-items-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0, fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else {
-            throw IngestError(.output, "cannot create a spool file in \(directory): \(POSIX.lastError)",
-                              file: path == "-" ? "standard output" : path)
+            throw IngestError(
+                .output, "cannot create a spool file in \(directory): \(POSIX.lastError)",
+                file: path == "-" ? "standard output" : path)
         }
         unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
         return descriptor
@@ -146,10 +148,13 @@ final class JSONDestination: FeedDestination {
             let wanted = Int(min(off_t(block.count), range.upperBound - offset))
             let count = block.withUnsafeMutableBytes { pread(spool, $0.baseAddress, wanted, offset) }
             guard count > 0 else {
-                throw IngestError(.output, "cannot read back the spool file: \(count < 0 ? POSIX.lastError : "it ended early")",
-                                  file: displayName)
+                throw IngestError(
+                    .output, "cannot read back the spool file: \(count < 0 ? POSIX.lastError : "it ended early")",
+                    file: displayName)
             }
-            try block.withUnsafeBytes { try POSIX.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<count]), to: displayName) }
+            try block.withUnsafeBytes {
+                try POSIX.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<count]), to: displayName)
+            }
             offset += off_t(count)
         }
     }

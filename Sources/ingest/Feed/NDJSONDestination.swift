@@ -33,7 +33,9 @@ final class NDJSONDestination: FeedDestination {
             return
         case .stream(let stream):
             let descriptor = open(stream, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path) }
+            guard descriptor >= 0 else {
+                throw IngestError(.output, "cannot open for writing: \(POSIX.lastError)", file: path)
+            }
             (file, self.descriptor, ownsDescriptor) = (nil, descriptor, true)
             return
         case .file(let resolved):

@@ -12,7 +12,9 @@ extension ImportCommand {
     func validateRecordPathFitsInputs() throws {
         guard let records = mapping.records, let path = try? RecordPath(records), path.steps.count == 1 else { return }
         for name in input.inputs where isXML(name) {
-            throw ValidationError("--records \(records): \(name) is XML, where a record path names the records' parent, then the records (people/person); a single step names the items of a top-level JSON array or of JSON Lines.")
+            throw ValidationError(
+                "--records \(records): \(name) is XML, where a record path names the records' parent, then the records (people/person); a single step names the items of a top-level JSON array or of JSON Lines."
+            )
         }
     }
 
@@ -20,7 +22,9 @@ extension ImportCommand {
     private func isXML(_ name: String) -> Bool {
         if let format = input.format { return format == .xml }
         if let format = InputFormat.fromExtension(of: name) { return format == .xml }
-        guard InputResemblance.isRegularFile(name), let file = try? InputFile(path: name).decompressed() else { return false }
+        guard InputResemblance.isRegularFile(name), let file = try? InputFile(path: name).decompressed() else {
+            return false
+        }
         return (try? InputFormat.detect(file)) == .xml
     }
 }

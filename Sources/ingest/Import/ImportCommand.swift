@@ -52,7 +52,9 @@ struct ImportCommand: ParsableCommand {
             try? report.finish(status: 0, error: nil, to: messages.report)
         } catch {
             let failure = CommandFailure(explained(error))
-            SignalCleanup.endIfInterrupted { try? report.finish(status: $0, error: failure.message, to: messages.report) }
+            SignalCleanup.endIfInterrupted {
+                try? report.finish(status: $0, error: failure.message, to: messages.report)
+            }
             console.error(failure.message)
             try? report.finish(status: failure.status, error: failure.message, to: messages.report)
             throw ExitCode(failure.status)
@@ -80,8 +82,10 @@ struct ImportCommand: ParsableCommand {
     /// Runs every job. Each job's output is written all or nothing; a job that fails
     /// leaves its output as it was and, unless `--fail-fast` (or it is the only job),
     /// the run carries on with the next, then ends with the worst failure's status.
-    private func runJobs(schema: CompiledSchema?, rejects: RecordRejects?, validated: [String: InputFile],
-                         console: Console, report: inout RunReport) throws {
+    private func runJobs(
+        schema: CompiledSchema?, rejects: RecordRejects?, validated: [String: InputFile],
+        console: Console, report: inout RunReport
+    ) throws {
         let jobs = jobs()
         var failed: [(job: Job, failure: CommandFailure)] = []
         for job in jobs {
@@ -99,13 +103,16 @@ struct ImportCommand: ParsableCommand {
         throw JobFailures(failed: failed.map { ($0.job.inputs.joined(separator: ", "), $0.failure) }, of: jobs.count)
     }
 
-    private func run(_ job: Job, schema: CompiledSchema?, rejects: RecordRejects?, validated: [String: InputFile],
-                     console: Console, report: inout RunReport) throws {
+    private func run(
+        _ job: Job, schema: CompiledSchema?, rejects: RecordRejects?, validated: [String: InputFile],
+        console: Console, report: inout RunReport
+    ) throws {
         let stopwatch = Stopwatch()
         let rejectedBefore = rejects?.count ?? 0
         let inputs = try job.inputs.map { path in try validated[path] ?? openInput(path) }
         // Standard input has no name: a JSON top-level array's table is named after the output.
-        let standardInputName = job.output.flatMap { $0 == "-" || output.to == .postgres ? nil : Importer.stem($0) } ?? "stdin"
+        let standardInputName =
+            job.output.flatMap { $0 == "-" || output.to == .postgres ? nil : Importer.stem($0) } ?? "stdin"
         let reader = try makeReader(schema: schema, rejects: rejects, standardInputName: standardInputName)
         let destination = try makeOutput(for: job, schema: schema)
         destination.whileWaitingForLock = { [lockTimeout = output.lockTimeout, name = destination.displayName] holder in
@@ -132,7 +139,9 @@ struct ImportCommand: ParsableCommand {
         meter.finish()
         reportRemovedFiles(of: destination, console: console)
         for (table, columns) in destination.columnsAddedToExistingTables {
-            console.info("added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)")
+            console.info(
+                "added column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) to table \(table) (--alter)"
+            )
         }
         warnings()
         if job.output != nil { console.info("wrote \(destination.displayName)") }
@@ -159,8 +168,10 @@ struct ImportCommand: ParsableCommand {
     /// the parser's first complaint; other errors as they are.
     private func explained(_ error: any Error) -> any Error {
         guard let ingestError = error as? IngestError, let file = ingestError.file,
-              input.inputs.contains(file), InputResemblance.isRegularFile(file),
-              let sample = try? InputFile(path: file).decompressed().peek({ Array($0.prefix(InputResemblance.sampleSize)) })
+            input.inputs.contains(file), InputResemblance.isRegularFile(file),
+            let sample = try? InputFile(path: file).decompressed().peek({
+                Array($0.prefix(InputResemblance.sampleSize))
+            })
         else { return error }
         return explained(error, file: file, sample: sample)
     }
@@ -169,12 +180,15 @@ struct ImportCommand: ParsableCommand {
     /// looks like when that is not XML or JSON; other errors as they are.
     private func explained(_ error: any Error, file: String, sample: [UInt8]) -> any Error {
         guard let error = error as? IngestError, error.kind == .data, error.file == file,
-              let resemblance = InputResemblance.describe(sample) else { return error }
-        let message = switch resemblance {
-        case "empty": "is empty: there is no XML or JSON in it"
-        case "nothing but white space": "holds nothing but white space: there is no XML or JSON in it"
-        default: "looks like \(resemblance), not XML or JSON (the parser stopped at \(error.position.map { "\($0): " } ?? "")\(error.message))"
-        }
+            let resemblance = InputResemblance.describe(sample)
+        else { return error }
+        let message =
+            switch resemblance {
+            case "empty": "is empty: there is no XML or JSON in it"
+            case "nothing but white space": "holds nothing but white space: there is no XML or JSON in it"
+            default:
+                "looks like \(resemblance), not XML or JSON (the parser stopped at \(error.position.map { "\($0): " } ?? "")\(error.message))"
+            }
         return IngestError(.data, message, file: file)
     }
 
@@ -191,7 +205,11 @@ struct ImportCommand: ParsableCommand {
     func jobs() -> [Job] {
         if output.dryRun || output.parseOnly { return [Job(inputs: input.inputs, output: nil)] }
         if output.to == .postgres {
-            return [Job(inputs: input.inputs, output: (try? output.postgres.settings().description) ?? output.postgres.db ?? "")]
+            return [
+                Job(
+                    inputs: input.inputs,
+                    output: (try? output.postgres.settings().description) ?? output.postgres.db ?? "")
+            ]
         }
         if let out = output.out { return [Job(inputs: input.inputs, output: out)] }
         return input.inputs.map { Job(inputs: [$0], output: "\(Importer.stem($0)).\(output.to.rawValue)") }
@@ -210,10 +228,15 @@ struct ImportCommand: ParsableCommand {
         let timing = "\(bytes) in \(Decimal(seconds, places: 2)) s (\(rate))"
         if output.parseOnly { return "well-formed, \(timing), nothing written" }
         let count = summary.recordCount
-        let tables = summary.tables.isEmpty ? "no table"
+        let tables =
+            summary.tables.isEmpty
+            ? "no table"
             : "\(summary.tables.count) table\(summary.tables.count == 1 ? "" : "s") (\(summary.tables.map(\.name).joined(separator: ", ")))"
-        let destination = job.output.map { $0 == "-" ? " to standard output" : " to \($0)" } ?? ", dry run: nothing written"
-        let rejectedText = mapping.schema == nil ? ""
+        let destination =
+            job.output.map { $0 == "-" ? " to standard output" : " to \($0)" } ?? ", dry run: nothing written"
+        let rejectedText =
+            mapping.schema == nil
+            ? ""
             : ", \(rejected) rejected\(rejected > 0 && mapping.rejects != nil ? " (see \(mapping.rejects!))" : "")"
         return "\(count) record\(count == 1 ? "" : "s") in \(tables)\(destination)\(rejectedText); \(timing)"
     }

@@ -51,7 +51,7 @@ enum InputResemblance {
             ([0xFF, 0xD8, 0xFF], "a JPEG image"),
             (Array("GIF8".utf8), "a GIF image"),
             (Array("bplist".utf8), "a binary property list"),
-            (Array("PAR1".utf8), "a Parquet file"),
+            (Array("PAR1".utf8), "a Parquet file")
         ]
         return magics.first { bytes.starts(with: $0.prefix) }?.name
     }
@@ -65,7 +65,9 @@ enum InputResemblance {
     /// A JSON string, number, `true`, `false` or `null` (a JSON Lines input may start with any).
     private static func startsJSONValue(_ text: ArraySlice<UInt8>) -> Bool {
         guard let first = text.first else { return false }
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") || first == UInt8(ascii: "-") {
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
+            || first == UInt8(ascii: "-")
+        {
             return true
         }
         if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
@@ -96,8 +98,10 @@ enum InputResemblance {
         let lines = text.split(separator: 0x0A, omittingEmptySubsequences: true).prefix(5)
         // The last line of the sample may be cut short.
         let complete = lines.count > 1 && text.count >= sampleSize - 3 ? Array(lines.dropLast()) : Array(lines)
-        for (separator, name) in [(UInt8(ascii: "\t"), "tab-separated text"), (UInt8(ascii: ","), "CSV text"),
-                                  (UInt8(ascii: ";"), "CSV text (separated by semicolons)")] {
+        for (separator, name) in [
+            (UInt8(ascii: "\t"), "tab-separated text"), (UInt8(ascii: ","), "CSV text"),
+            (UInt8(ascii: ";"), "CSV text (separated by semicolons)")
+        ] {
             let counts = complete.map { line in line.count { $0 == separator } }
             if let first = counts.first, first > 0, counts.allSatisfy({ $0 == first }) { return name }
         }

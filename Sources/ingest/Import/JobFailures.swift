@@ -15,8 +15,10 @@ struct JobFailures: Error {
     /// `2 of 3 inputs failed (b.xml, d.xml); the others were written`.
     var message: String {
         let written = jobCount - failed.count
-        let others = written == 0 ? "nothing was written" : written == 1 ? "the other was written" : "the others were written"
-        return "\(failed.count) of \(jobCount) inputs failed (\(failed.map(\.inputs).joined(separator: ", "))); \(others)"
+        let others =
+            written == 0 ? "nothing was written" : written == 1 ? "the other was written" : "the others were written"
+        return
+            "\(failed.count) of \(jobCount) inputs failed (\(failed.map(\.inputs).joined(separator: ", "))); \(others)"
     }
 
     /// The status of the worst failure: one a person must look at (a bug, a disk, an

@@ -6,7 +6,10 @@ import IngestPostgres
 /// and checked the same way by every command that writes there (`ingest import`,
 /// `ingest feed`).
 struct PostgresOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("With --to postgres, the database: postgresql://user@host:5432/name, postgresql:///name?host=/run/postgresql, or host=HOST dbname=NAME; the PG* variables fill in the rest ('' takes everything from them). The password comes from PGPASSWORD or ~/.pgpass, never from here.", valueName: "uri"))
+    @Option(
+        help: ArgumentHelp(
+            "With --to postgres, the database: postgresql://user@host:5432/name, postgresql:///name?host=/run/postgresql, or host=HOST dbname=NAME; the PG* variables fill in the rest ('' takes everything from them). The password comes from PGPASSWORD or ~/.pgpass, never from here.",
+            valueName: "uri"))
     var db: String?
 
     /// Where `--db` points, completed from the `PG*` variables; `.usage` for a
@@ -27,7 +30,8 @@ struct PostgresOptions: ParsableArguments {
     func validate(to: String, out: String?, connects: Bool = true) throws {
         guard to == "postgres" else {
             if db != nil {
-                throw ValidationError("--db names a PostgreSQL database: it needs --to postgres (--out names the file of --to \(to)).")
+                throw ValidationError(
+                    "--db names a PostgreSQL database: it needs --to postgres (--out names the file of --to \(to)).")
             }
             return
         }
@@ -36,7 +40,9 @@ struct PostgresOptions: ParsableArguments {
         }
         guard connects else { return }
         guard db != nil else {
-            throw ValidationError("--to postgres needs --db: a URI such as postgresql:///mydb or postgresql://user@host/mydb ('' takes the connection from the PG* variables).")
+            throw ValidationError(
+                "--to postgres needs --db: a URI such as postgresql:///mydb or postgresql://user@host/mydb ('' takes the connection from the PG* variables)."
+            )
         }
         do {
             _ = try settings()

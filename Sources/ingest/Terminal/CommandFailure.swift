@@ -20,7 +20,7 @@ struct CommandFailure {
             status = 64
         default:
             message = "\(error)"
-            status = 70   // EX_SOFTWARE: a failure the command did not foresee
+            status = 70  // EX_SOFTWARE: a failure the command did not foresee
         }
     }
 }

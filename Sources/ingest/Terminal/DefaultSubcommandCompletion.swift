@@ -22,12 +22,14 @@ enum DefaultSubcommandCompletion {
     /// In `_ingest`, a first word that is no subcommand: the subcommand names are
     /// offered for the first word, and import's completion runs on the whole line.
     private static func patchBash(_ script: String) -> String {
-        script.replacingFirst("""
-                    *)
-                        # Offer subcommand completions
-                        COMPREPLY+=($(compgen -W 'import schema feed help' -- "${cur}"))
-                        ;;
-                """, with: """
+        script.replacingFirst(
+            """
+                *)
+                    # Offer subcommand completions
+                    COMPREPLY+=($(compgen -W 'import schema feed help' -- "${cur}"))
+                    ;;
+            """,
+            with: """
                     *)
                         # Offer subcommand completions
                         [[ "${COMP_CWORD}" -eq 1 ]] && COMPREPLY+=($(compgen -W 'import schema feed help' -- "${cur}"))
@@ -43,28 +45,33 @@ enum DefaultSubcommandCompletion {
     /// import's.
     private static func patchZsh(_ script: String) -> String {
         script
-            .replacingFirst("""
+            .replacingFirst(
+                """
                         _describe -V subcommand subcommands && ret=0
                         ;;
-                """, with: """
-                        _describe -V subcommand subcommands && ret=0
-                        # import is the default subcommand: complete its inputs and options
-                        _ingest_import && ret=0
-                        ;;
-                """)
-            .replacingFirst("""
-                            "_ingest_${words[1]}" && ret=0
-                            ;;
-                        esac
-                """, with: """
-                            "_ingest_${words[1]}" && ret=0
-                            ;;
-                        *)
-                            # import is the default subcommand
+                """,
+                with: """
+                            _describe -V subcommand subcommands && ret=0
+                            # import is the default subcommand: complete its inputs and options
                             _ingest_import && ret=0
                             ;;
+                    """
+            )
+            .replacingFirst(
+                """
+                            "_ingest_${words[1]}" && ret=0
+                            ;;
                         esac
-                """)
+                """,
+                with: """
+                                "_ingest_${words[1]}" && ret=0
+                                ;;
+                            *)
+                                # import is the default subcommand
+                                _ingest_import && ret=0
+                                ;;
+                            esac
+                    """)
     }
 
     /// fish: import's completions are offered, under the same conditions, to a line

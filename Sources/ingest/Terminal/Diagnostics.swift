@@ -12,7 +12,8 @@ enum Diagnostics {
     static func hint(for reason: IngestError.Reason) -> String? {
         switch reason {
         case .depthLimit(let limit):
-            limit < ParseLimits.maxSupportedDepth ? " (raise the limit with --max-depth)" : " (the deepest nesting ingest reads)"
+            limit < ParseLimits.maxSupportedDepth
+                ? " (raise the limit with --max-depth)" : " (the deepest nesting ingest reads)"
         case .textLimit: " (raise the limit with --max-text-bytes)"
         case .libxml2Limit: " (--huge lifts libxml2's limits, for trusted inputs)"
         case .entityAmplification: nil
@@ -21,14 +22,17 @@ enum Diagnostics {
         case .moreThanOneJSONDocument: " (use --nl for JSON Lines or concatenated documents)"
         case .invalidRecordPath: " (--records)"
         case .recordPathMatchedNothing(_, let suggestions):
-            suggestions.isEmpty ? " (--records)"
+            suggestions.isEmpty
+                ? " (--records)"
                 : " (--records); records are at \(suggestions.prefix(5).joined(separator: ", "))"
         case .schemaRecordsMatchedNothing(_, let suggestions):
-            suggestions.isEmpty ? " (\"records\" in the schema)"
+            suggestions.isEmpty
+                ? " (\"records\" in the schema)"
                 : "; records are at \(suggestions.prefix(5).joined(separator: ", ")) (\"records\" in the schema)"
         case .expressionMatchedNothing: " (--xpath)"
         case .unboundPrefixes(let prefixes):
-            ": bind \(prefixes.count == 1 ? "it" : "them") with " + (prefixes.isEmpty ? "--ns PREFIX=URI" : prefixes.map { "--ns \($0)=URI" }.joined(separator: " "))
+            ": bind \(prefixes.count == 1 ? "it" : "them") with "
+                + (prefixes.isEmpty ? "--ns PREFIX=URI" : prefixes.map { "--ns \($0)=URI" }.joined(separator: " "))
         case .outputExists(let appendable):
             appendable ? "; use --replace to rebuild it or --append to add to it" : "; use --replace to rebuild it"
         case .outputBusy:

@@ -74,7 +74,7 @@ final class ProgressMeter: @unchecked Sendable {
         }
         // Drop the least useful parts until the rest, the bar's minimum and a short
         // label fit.
-        let minimumBar = bar == nil ? 0 : 12 + 5   // "[" 10 "]" and " 100%"
+        let minimumBar = bar == nil ? 0 : 12 + 5  // "[" 10 "]" and " 100%"
         func length(_ parts: [String]) -> Int { parts.reduce(0) { $0 + $1.count + 2 } }
         while !parts.isEmpty, length(parts) + minimumBar + 8 > room { parts.removeLast() }
         var text = parts.joined(separator: "  ")
@@ -84,7 +84,9 @@ final class ProgressMeter: @unchecked Sendable {
             let name = shortened(label, to: labelRoom)
             let inner = max(budget - (name.isEmpty ? 0 : name.count + 1) - 3 - bar.percent.count - 1, 0)
             let filled = Int(bar.fraction * Double(inner))
-            let drawn = "[" + String(repeating: "=", count: filled) + String(repeating: " ", count: inner - filled) + "] " + bar.percent
+            let drawn =
+                "[" + String(repeating: "=", count: filled) + String(repeating: " ", count: inner - filled) + "] "
+                + bar.percent
             let head = (name.isEmpty ? "" : name + " ") + drawn
             text = text.isEmpty ? head : head + "  " + text
         } else {

@@ -51,37 +51,52 @@ struct RunReport {
     }
 
     mutating func add(job: ImportCommand.Job, summary: ImportSummary, rejected: Int, seconds: Double) {
-        append(.object([
-            ("output", job.output.map(JSONValue.string) ?? .null),
-            ("inputs", .array(summary.inputs.map { .object([("name", .string($0.name)), ("bytes", .number(String($0.bytes)))]) })),
-            ("records", .number(String(summary.recordCount))),
-            ("tables", .array(summary.tables.map { .object([("name", .string($0.name)), ("records", .number(String($0.records)))]) })),
-            ("rejected", .number(String(rejected))),
-            ("seconds", .number(String(Decimal(seconds, places: 3).description))),
-        ]))
+        append(
+            .object([
+                ("output", job.output.map(JSONValue.string) ?? .null),
+                (
+                    "inputs",
+                    .array(
+                        summary.inputs.map {
+                            .object([("name", .string($0.name)), ("bytes", .number(String($0.bytes)))])
+                        })
+                ),
+                ("records", .number(String(summary.recordCount))),
+                (
+                    "tables",
+                    .array(
+                        summary.tables.map {
+                            .object([("name", .string($0.name)), ("records", .number(String($0.records)))])
+                        })
+                ),
+                ("rejected", .number(String(rejected))),
+                ("seconds", .number(String(Decimal(seconds, places: 3).description)))
+            ]))
     }
 
     /// A job that failed: its output was left as it was.
     mutating func add(failedJob job: ImportCommand.Job, failure: CommandFailure) {
-        append(.object([
-            ("output", job.output.map(JSONValue.string) ?? .null),
-            ("inputs", .array(job.inputs.map { .object([("name", .string($0))]) })),
-            ("exitStatus", .number(String(failure.status))),
-            ("error", .string(failure.message)),
-        ]))
+        append(
+            .object([
+                ("output", job.output.map(JSONValue.string) ?? .null),
+                ("inputs", .array(job.inputs.map { .object([("name", .string($0))]) })),
+                ("exitStatus", .number(String(failure.status))),
+                ("error", .string(failure.message))
+            ]))
     }
 
     /// Writes the report to `path` (`-`: standard output), if one was asked for.
     func finish(status: Int32, error: String?, to path: String?) throws {
         guard let path else { return }
-        let document = JSONValue.object([
-            ("ingest", .number("1")),
-            ("arguments", .array(arguments.map(JSONValue.string))),
-            ("started", .string(Self.timestamp(started))),
-            ("seconds", .number(Decimal(stopwatch.seconds, places: 3).description)),
-            ("exitStatus", .number(String(status))),
-            ("error", error.map(JSONValue.string) ?? .null),
-        ] + fields + [(listName, .array(entries))])
+        let document = JSONValue.object(
+            [
+                ("ingest", .number("1")),
+                ("arguments", .array(arguments.map(JSONValue.string))),
+                ("started", .string(Self.timestamp(started))),
+                ("seconds", .number(Decimal(stopwatch.seconds, places: 3).description)),
+                ("exitStatus", .number(String(status))),
+                ("error", error.map(JSONValue.string) ?? .null)
+            ] + fields + [(listName, .array(entries))])
         try AtomicFile.write(Array((document.prettyText() + "\n").utf8), to: path, replace: true)
     }
 
@@ -91,6 +106,7 @@ struct RunReport {
         var parts = tm()
         gmtime_r(&value, &parts)
         func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

@@ -5,8 +5,11 @@ import PostgresTestServer
 
 extension TestPostgresServer {
     /// Connection settings for `database`, independent of the caller's `PG*` variables.
-    func settings(_ database: String, user: String = superuser, environment: [String: String] = [:]) throws -> PostgresConnectionSettings {
-        try PostgresConnectionSettings(uri(database, user: user), environment: environment, homeDirectory: "/nonexistent")
+    func settings(_ database: String, user: String = superuser, environment: [String: String] = [:]) throws
+        -> PostgresConnectionSettings
+    {
+        try PostgresConnectionSettings(
+            uri(database, user: user), environment: environment, homeDirectory: "/nonexistent")
     }
 }
 
@@ -18,14 +21,16 @@ final class RecordMaker {
     /// A record of `table` with `fields` in order, at the next line of an imaginary input.
     func record(_ table: String, _ fields: KeyValuePairs<String, FieldValue>) -> Record {
         line += 1
-        return Record(table: table, fields: fields.map { Record.Field(name: names.intern($0.key), value: $0.value) },
-                      position: SourcePosition(line: line, column: 1, byteOffset: 0))
+        return Record(
+            table: table, fields: fields.map { Record.Field(name: names.intern($0.key), value: $0.value) },
+            position: SourcePosition(line: line, column: 1, byteOffset: 0))
     }
 
     func record(_ table: String, pairs: [(String, FieldValue)]) -> Record {
         line += 1
-        return Record(table: table, fields: pairs.map { Record.Field(name: names.intern($0.0), value: $0.1) },
-                      position: SourcePosition(line: line, column: 1, byteOffset: 0))
+        return Record(
+            table: table, fields: pairs.map { Record.Field(name: names.intern($0.0), value: $0.1) },
+            position: SourcePosition(line: line, column: 1, byteOffset: 0))
     }
 }
 
@@ -81,7 +86,9 @@ func withTemporaryFile<T>(contents: String, permissions: Int = 0o600, _ body: (S
 }
 
 /// A temporary file, removed by `body`'s end (for async bodies).
-func withTemporaryFile<T>(contents: String, permissions: Int = 0o600, _ body: (String) async throws -> T) async throws -> T {
+func withTemporaryFile<T>(contents: String, permissions: Int = 0o600, _ body: (String) async throws -> T) async throws
+    -> T
+{
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-pg-\(UUID().uuidString)").path
     try contents.write(toFile: path, atomically: false, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: path)

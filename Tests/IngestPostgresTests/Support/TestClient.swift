@@ -26,12 +26,15 @@ final class TestClient: Sendable {
         let configuration = PostgresConnection.Configuration(
             unixSocketPath: server.socketDirectory + "/.s.PGSQL.5432", username: TestPostgresServer.superuser,
             password: nil, database: database)
-        return TestClient(connection: try await PostgresConnection.connect(configuration: configuration, id: 99, logger: logger))
+        return TestClient(
+            connection: try await PostgresConnection.connect(configuration: configuration, id: 99, logger: logger))
     }
 
     /// The one integer `sql` returns.
     func integer(_ sql: String) async throws -> Int {
-        for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger).decode(Int.self) {
+        for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger).decode(
+            Int.self)
+        {
             return value
         }
         throw TestServerError("\(sql) returned no row")

@@ -29,8 +29,9 @@ public struct Archiver: Sendable {
     public func update(_ url: URL) async -> Outcome {
         let source = url.absoluteString
         let stored = archive.storedFeed(for: source)
-        let request = FeedRequest(url: stored?.url.flatMap(URL.init(string:)) ?? url,
-                                  etag: stored?.etag, lastModified: stored?.lastModified)
+        let request = FeedRequest(
+            url: stored?.url.flatMap(URL.init(string:)) ?? url,
+            etag: stored?.etag, lastModified: stored?.lastModified)
         do {
             switch try await fetcher.fetch(request) {
             case .notModified(let response):
@@ -46,8 +47,9 @@ public struct Archiver: Sendable {
                 return .archived(counts)
             }
         } catch let error as FeedFetchError {
-            try? archive.recordFailure(source, fetch: FeedFetch(url: request.url.absoluteString, status: error.status),
-                                       error: error.message)
+            try? archive.recordFailure(
+                source, fetch: FeedFetch(url: request.url.absoluteString, status: error.status),
+                error: error.message)
             return .failed(error.message, temporary: error.isTemporary)
         } catch {
             return .failed("\(error)", temporary: false)

@@ -13,8 +13,10 @@ public func readPeople(fromFile path: String) throws -> [Person] {
 /// The people of a document whose bytes arrive in pieces — from a socket, a
 /// decompressor, a callback — pushed into Expat as they come. A piece may end
 /// anywhere: inside a tag, a name or a UTF-8 sequence.
-public func readPeople(pushing pieces: some Sequence<some Collection<UInt8>>,
-                       displayName: String = "<pushed>") throws -> [Person] {
+public func readPeople(
+    pushing pieces: some Sequence<some Collection<UInt8>>,
+    displayName: String = "<pushed>"
+) throws -> [Person] {
     let people = PeopleParser()
     let parser = ExpatParser().makePushParser(receiver: HandlerStack(root: people), displayName: displayName)
     for piece in pieces {

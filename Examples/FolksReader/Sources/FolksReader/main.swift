@@ -12,7 +12,7 @@ import Darwin
 /// Samples/folks.xml of the repository this example sits in (Examples/FolksReader).
 let samplePath: String = {
     var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(5)   // Examples/FolksReader/Sources/FolksReader/main.swift
+    parts.removeLast(5)  // Examples/FolksReader/Sources/FolksReader/main.swift
     return (parts + ["Samples", "folks.xml"]).joined(separator: "/")
 }()
 
@@ -25,7 +25,9 @@ do {
 
     let bytes = try readBytes(path)
     let pushed = try readPeople(pushing: pieces(of: bytes, size: 16), displayName: path)
-    print("pushed in \((bytes.count + 15) / 16) pieces of 16 bytes: \(pushed == people ? "the same \(pushed.count) people" : "\(pushed)")")
+    print(
+        "pushed in \((bytes.count + 15) / 16) pieces of 16 bytes: \(pushed == people ? "the same \(pushed.count) people" : "\(pushed)")"
+    )
 } catch {
     // IngestError prints as `file:line:column: message`.
     print("folks-reader: \(error)")

@@ -6,14 +6,14 @@ import Testing
 /// The repository's Samples/folks.xml: Neuburg's three people, byte for byte.
 let samplePath: String = {
     var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(5)   // Examples/FolksReader/Tests/FolksTests/FolksTests.swift
+    parts.removeLast(5)  // Examples/FolksReader/Tests/FolksTests/FolksTests.swift
     return (parts + ["Samples", "folks.xml"]).joined(separator: "/")
 }()
 
 let seedPeople = [
     Person(firstName: "Matt", lastName: "Neuburg"),
     Person(firstName: "Snidely", lastName: "Whiplash"),
-    Person(firstName: "Dudley", lastName: "Doright"),
+    Person(firstName: "Dudley", lastName: "Doright")
 ]
 
 @Suite struct FolksReaderTests {
@@ -45,7 +45,8 @@ let seedPeople = [
     }
 
     @Test func textIsAccumulatedAcrossPiecesEntitiesAndCDATA() throws {
-        let xml = "<people><person><firstName>Zoë &amp; <![CDATA[<Ann>]]></firstName><lastName>Ōtsuka</lastName></person></people>"
+        let xml =
+            "<people><person><firstName>Zoë &amp; <![CDATA[<Ann>]]></firstName><lastName>Ōtsuka</lastName></person></people>"
         // One byte at a time: the text arrives in many pieces, and "ë" and "Ō" are split.
         let people = try readPeople(pushing: pieces(of: Array(xml.utf8), size: 1))
         #expect(people == [Person(firstName: "Zoë & <Ann>", lastName: "Ōtsuka")])

@@ -16,7 +16,8 @@ public func newest(_ count: Int, at url: URL, with fetcher: FeedFetcher) async t
     let latest = items.sorted { ($0.publishedDate ?? .distantPast) > ($1.publishedDate ?? .distantPast) }
     return latest.prefix(count).map { item in
         let html = (item.description ?? item.content)?.value ?? ""
-        return Headline(title: item.title?.plainText ?? "(untitled)",
-                        summary: SafeHTML.plainText(html, limit: 200), date: item.publishedDate)
+        return Headline(
+            title: item.title?.plainText ?? "(untitled)",
+            summary: SafeHTML.plainText(html, limit: 200), date: item.publishedDate)
     }
 }

@@ -15,8 +15,10 @@ struct NewsTests {
     func headlines() async throws {
         let server = try TinyHTTPServer()
         defer { server.stop() }
-        for (path, type) in [("podcast.rss", "application/rss+xml"), ("news.atom", "application/atom+xml"),
-                             ("feed.json", "application/feed+json")] {
+        for (path, type) in [
+            ("podcast.rss", "application/rss+xml"), ("news.atom", "application/atom+xml"),
+            ("feed.json", "application/feed+json")
+        ] {
             let body = try [UInt8](Data(contentsOf: Self.samples.appendingPathComponent(path)))
             server.route("/\(path)") { _ in .init(headers: [("Content-Type", type)], body: body) }
         }
@@ -42,6 +44,8 @@ struct NewsTests {
             #expect(!headlines.isEmpty && headlines.count <= 5, "\(path)")
             #expect(headlines.allSatisfy { !$0.summary.contains("<") }, "\(path): \(headlines)")
         }
-        await #expect(throws: FeedFetchError.self) { try await newest(5, at: server.url("/missing.rss"), with: fetcher) }
+        await #expect(throws: FeedFetchError.self) {
+            try await newest(5, at: server.url("/missing.rss"), with: fetcher)
+        }
     }
 }

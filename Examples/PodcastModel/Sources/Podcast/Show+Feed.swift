@@ -14,7 +14,9 @@ extension Show {
             categories: iTunes?.categories.compactMap(\.text) ?? [],
             isExplicit: iTunes?.isExplicit ?? false,
             kind: iTunes?.type?.rawValue,
-            episodes: feed.items.map(Episode.init).sorted { ($0.published ?? .distantPast) > ($1.published ?? .distantPast) })
+            episodes: feed.items.map(Episode.init).sorted {
+                ($0.published ?? .distantPast) > ($1.published ?? .distantPast)
+            })
     }
 
     /// The show in the feed file at `path`.

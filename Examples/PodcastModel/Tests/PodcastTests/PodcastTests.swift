@@ -52,7 +52,8 @@ struct PodcastTests {
         #expect(newest.audio?.url == URL(string: "https://media.lowtide.example.org/ep42.mp3"))
         #expect(newest.audio?.length == 48_213_760)
         #expect(newest.audio?.type == "audio/mpeg")
-        #expect(newest.chapters.map(\.title) == ["Welcome", "Up to the loft", "Cotton duck and tarred twine", "Letters"])
+        #expect(
+            newest.chapters.map(\.title) == ["Welcome", "Up to the loft", "Cotton duck and tarred twine", "Letters"])
         #expect(newest.chapters.map(\.start) == [0, 130, 1305.5, 2820])
         #expect(newest.chaptersURL == URL(string: "https://lowtide.example.org/chapters/42.json"))
         #expect(newest.transcripts.map(\.url) == [URL(string: "https://lowtide.example.org/transcripts/42.vtt")!])

@@ -13,7 +13,8 @@ enum PodcastValueReading {
     /// finite; negative zero is zero.
     static func number(_ text: String?) -> Double? {
         guard let text = Self.text(text), text.utf8.allSatisfy(isDecimalNumberByte),
-              let value = Double(text), value.isFinite else { return nil }
+            let value = Double(text), value.isFinite
+        else { return nil }
         return value + 0.0
     }
 

@@ -46,7 +46,10 @@ final class ExpatIconvEncoding {
     init(name: String) throws(Refusal) {
         // An XML EncName; anything else never reaches iconv.
         guard let first = name.utf8.first, Self.isLetter(first),
-              name.utf8.allSatisfy({ Self.isLetter($0) || Self.isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+            name.utf8.allSatisfy({
+                Self.isLetter($0) || Self.isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
+                    || $0 == UInt8(ascii: "-")
+            })
         else { throw .unknown }
         guard !Self.tableUnfriendly.contains(where: { name.uppercased().contains($0) }) else { throw .notATable }
         guard let converter = iconv_open(Self.utf32, name), converter != iconv_t(bitPattern: -1) else { throw .unknown }
@@ -70,7 +73,9 @@ final class ExpatIconvEncoding {
                 // characters XML syntax uses keep their ASCII bytes (and no other
                 // byte stands for them).
                 guard value <= 0xFFFF else { return false }
-                if value != Int32(byte), Self.isSyntax(UInt8(byte)) || (value < 0x80 && Self.isSyntax(UInt8(value))) { return false }
+                if value != Int32(byte), Self.isSyntax(UInt8(byte)) || (value < 0x80 && Self.isSyntax(UInt8(value))) {
+                    return false
+                }
                 map[byte] = value
             case .malformed:
                 if Self.isSyntax(UInt8(byte)) { return false }
@@ -124,7 +129,8 @@ final class ExpatIconvEncoding {
         iconv(converter, nil, nil, nil, nil)  // back to the initial state
         let (status, error, inputLeft, produced) = withUnsafeMutableBytes(of: &output) { outputBytes in
             // iconv's prototype takes `char **` but does not write through it.
-            var inPointer = UnsafeMutablePointer(mutating: UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self))
+            var inPointer = UnsafeMutablePointer(
+                mutating: UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self))
             var inLeft = bytes.count
             var outPointer = outputBytes.baseAddress?.assumingMemoryBound(to: CChar.self)
             var outLeft = outputBytes.count
@@ -145,7 +151,8 @@ final class ExpatIconvEncoding {
     func character(at sequence: UnsafePointer<CChar>) -> Int32 {
         let length = Int(-map[Int(UInt8(bitPattern: sequence.pointee))])
         guard length >= 2 else { return -1 }
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(sequence).assumingMemoryBound(to: UInt8.self), count: length)
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(sequence).assumingMemoryBound(to: UInt8.self), count: length)
         guard case .scalar(let value) = convert(bytes), value <= 0xFFFF else { return -1 }
         return value
     }

@@ -9,7 +9,8 @@ import CExpat
 /// document's bytes as the same characters.
 enum ExpatUnknownEncoding {
     /// Fills Expat's `XML_Encoding` for the encoding a document declares as `name`.
-    static func describe(_ name: String, to info: UnsafeMutablePointer<XML_Encoding>) throws(ExpatIconvEncoding.Refusal) {
+    static func describe(_ name: String, to info: UnsafeMutablePointer<XML_Encoding>) throws(ExpatIconvEncoding.Refusal)
+    {
         switch WHATWGEncoding(label: name)?.decoder {
         case .singleByte(let index)?:
             withUnsafeMutableBytes(of: &info.pointee.map) { table in

@@ -18,10 +18,11 @@ package enum LibXML2Encodings {
             _ = xmlNewCharEncodingHandler(encoding.name, inputFunctions[index], nil)
         }
         for (encoding, labels) in WHATWGEncoding.labels {
-            let target: String = switch encoding.decoder {
-            case .singleByte: encoding.name
-            case .converter(let converter, _): converter
-            }
+            let target: String =
+                switch encoding.decoder {
+                case .singleByte: encoding.name
+                case .converter(let converter, _): converter
+                }
             for label in labels where WHATWGEncoding.normalized(label) != WHATWGEncoding.normalized(target) {
                 xmlAddEncodingAlias(target, label)
             }
@@ -40,7 +41,7 @@ package enum LibXML2Encodings {
         { decode(15, $0, $1, $2, $3) }, { decode(16, $0, $1, $2, $3) }, { decode(17, $0, $1, $2, $3) },
         { decode(18, $0, $1, $2, $3) }, { decode(19, $0, $1, $2, $3) }, { decode(20, $0, $1, $2, $3) },
         { decode(21, $0, $1, $2, $3) }, { decode(22, $0, $1, $2, $3) }, { decode(23, $0, $1, $2, $3) },
-        { decode(24, $0, $1, $2, $3) }, { decode(25, $0, $1, $2, $3) }, { decode(26, $0, $1, $2, $3) },
+        { decode(24, $0, $1, $2, $3) }, { decode(25, $0, $1, $2, $3) }, { decode(26, $0, $1, $2, $3) }
     ]
 
     /// The indexes the input functions read, unwrapped once.
@@ -57,8 +58,10 @@ package enum LibXML2Encodings {
     ///
     /// Safety: reads stay below the `inputLength` and writes below the
     /// `outputLength` libxml2 passes with its buffers.
-    static func decode(_ encoding: Int, _ output: UnsafeMutablePointer<UInt8>?, _ outputLength: UnsafeMutablePointer<Int32>?,
-                       _ input: UnsafePointer<UInt8>?, _ inputLength: UnsafeMutablePointer<Int32>?) -> Int32 {
+    static func decode(
+        _ encoding: Int, _ output: UnsafeMutablePointer<UInt8>?, _ outputLength: UnsafeMutablePointer<Int32>?,
+        _ input: UnsafePointer<UInt8>?, _ inputLength: UnsafeMutablePointer<Int32>?
+    ) -> Int32 {
         guard let output, let outputLength, let inputLength else { return -1 }
         guard let input else {
             // A flush: a single-byte decoder holds nothing back.

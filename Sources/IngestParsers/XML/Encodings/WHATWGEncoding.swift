@@ -56,8 +56,12 @@ package struct WHATWGEncoding: Sendable, Equatable {
     package static let labels: [(encoding: WHATWGEncoding, labels: [String])] =
         zip(singleByte, singleByteListing).map { encoding, listing in
             (encoding, listing.labels.filter { !readByTheParsers.contains($0) })
-        } + multiByteListing.map { listing in
-            (WHATWGEncoding(name: listing.name, decoder: .converter(listing.converter, expat: listing.expat)), listing.labels)
+        }
+        + multiByteListing.map { listing in
+            (
+                WHATWGEncoding(name: listing.name, decoder: .converter(listing.converter, expat: listing.expat)),
+                listing.labels
+            )
         }
 
     private init(name: String, decoder: Decoder) {
@@ -84,21 +88,29 @@ package struct WHATWGEncoding: Sendable, Equatable {
     /// libxml2 both decode themselves, as those standards define them.
     static let readByTheParsers: Set<String> = [
         "ansi_x3.4-1968", "ascii", "cp819", "csisolatin1", "ibm819", "iso-8859-1", "iso-ir-100", "iso8859-1",
-        "iso88591", "iso_8859-1", "iso_8859-1:1987", "l1", "latin1", "us-ascii",
+        "iso88591", "iso_8859-1", "iso_8859-1:1987", "l1", "latin1", "us-ascii"
     ]
 
     /// The multi-byte encodings of the standard that iconv implements, with the
     /// standard's labels. ISO-2022-JP is left to iconv under its own name.
     static let multiByteListing: [(name: String, converter: String, expat: String, labels: [String])] = [
-        ("Shift_JIS", "CP932", "CP932",
-         ["csshiftjis", "ms932", "ms_kanji", "shift-jis", "shift_jis", "sjis", "windows-31j", "x-sjis"]),
-        ("EUC-KR", "CP949", "CP949",
-         ["cseuckr", "csksc56011987", "euc-kr", "iso-ir-149", "korean", "ks_c_5601-1987", "ks_c_5601-1989",
-          "ksc5601", "ksc_5601", "windows-949"]),
+        (
+            "Shift_JIS", "CP932", "CP932",
+            ["csshiftjis", "ms932", "ms_kanji", "shift-jis", "shift_jis", "sjis", "windows-31j", "x-sjis"]
+        ),
+        (
+            "EUC-KR", "CP949", "CP949",
+            [
+                "cseuckr", "csksc56011987", "euc-kr", "iso-ir-149", "korean", "ks_c_5601-1987", "ks_c_5601-1989",
+                "ksc5601", "ksc_5601", "windows-949"
+            ]
+        ),
         ("Big5", "BIG5-HKSCS", "BIG5-HKSCS", ["big5", "big5-hkscs", "cn-big5", "csbig5", "x-x-big5"]),
         ("EUC-JP", "EUC-JP-MS", "EUC-JP-MS", ["cseucpkdfmtjapanese", "euc-jp", "x-euc-jp"]),
-        ("GBK", "GB18030", "GBK",
-         ["chinese", "csgb2312", "csiso58gb231280", "gb2312", "gb_2312", "gb_2312-80", "gbk", "iso-ir-58", "x-gbk"]),
+        (
+            "GBK", "GB18030", "GBK",
+            ["chinese", "csgb2312", "csiso58gb231280", "gb2312", "gb_2312", "gb_2312-80", "gbk", "iso-ir-58", "x-gbk"]
+        )
     ]
 
     /// A label as the standard compares it: without leading and trailing ASCII
@@ -107,7 +119,7 @@ package struct WHATWGEncoding: Sendable, Equatable {
         let whitespace: Set<UInt8> = [0x09, 0x0A, 0x0C, 0x0D, 0x20]
         let bytes = Array(label.utf8)
         guard let first = bytes.firstIndex(where: { !whitespace.contains($0) }),
-              let last = bytes.lastIndex(where: { !whitespace.contains($0) })
+            let last = bytes.lastIndex(where: { !whitespace.contains($0) })
         else { return "" }
         return String(decoding: bytes[first...last].map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
