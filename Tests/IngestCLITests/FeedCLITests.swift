@@ -217,6 +217,27 @@ struct FeedCLITests {
     }
 
     @Test(
+        "a feed in a multi-byte encoding with bytes it does not define: each is U+FFFD, the feed archived and marked",
+        arguments: ["Shift_JIS", "EUC-KR"])
+    func undefinedMultiByte(encoding: String) throws {
+        let sandbox = try Sandbox()
+        // あ in Shift_JIS, 가 in EUC-KR; 0xA0 and 0xFF start no sequence in either.
+        let (character, bytes, undefined): (String, [UInt8], UInt8) =
+            encoding == "Shift_JIS" ? ("あ", [0x82, 0xA0], 0xA0) : ("가", [0xB0, 0xA1], 0xFF)
+        let document =
+            Array(#"<?xml version="1.0" encoding="\#(encoding)"?><rss version="2.0"><channel><title>"#.utf8)
+            + bytes + [0x20, undefined, 0x20] + bytes
+            + Array("</title><item><guid>1</guid><title>".utf8) + bytes
+            + Array("</title></item></channel></rss>".utf8)
+        let result = try sandbox.run(["feed", try sandbox.write("legacy.rss", Data(document))])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            try sandbox.rows("feeds.db", "SELECT title, well_formed, first_error LIKE '1:%' FROM feeds")
+                == [["\(character) \u{FFFD} \(character)", "0", "1"]])
+        #expect(try sandbox.rows("feeds.db", "SELECT title FROM items") == [[character]])
+    }
+
+    @Test(
         "the summary line: on a terminal, or with -v; nothing on standard error off a terminal; -q on a terminal silences it"
     )
     func summaryOnlyWhereAsked() throws {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import IngestFeeds
 import IngestCore
+import IngestParsers
 import Testing
 
 @Suite("Encodings: what the parsers read, and an HTTP charset over the declaration (RFC 7303)")
@@ -110,5 +111,111 @@ struct EncodingTests {
         #expect(feed.items.map(\.title?.value) == ["one"])
         #expect(!feed.wellFormed)
         #expect(feed.firstError != nil)
+    }
+}
+
+/// Multi-byte legacy encodings whose bytes do not all decode: read as browsers
+/// read them, each bad byte a U+FFFD, the rest of the feed kept.
+@Suite("Encodings: undefined bytes of a multi-byte encoding")
+struct MultiByteReplacementTests {
+    /// A label, a character it encodes (and its bytes), and bytes it does not define.
+    struct Case: CustomStringConvertible, Sendable {
+        var label: String
+        var character: String
+        var bytes: [UInt8]
+        var undefined: [UInt8]
+        var description: String { label }
+    }
+
+    static let cases: [Case] = [
+        Case(label: "Shift_JIS", character: "あ", bytes: [0x82, 0xA0], undefined: [0xA0]),
+        Case(label: "sjis", character: "あ", bytes: [0x82, 0xA0], undefined: [0xFD]),
+        Case(label: "euc-kr", character: "가", bytes: [0xB0, 0xA1], undefined: [0xFF]),
+        Case(label: "ks_c_5601-1987", character: "가", bytes: [0xB0, 0xA1], undefined: [0xFF]),
+        Case(label: "Big5", character: "中", bytes: [0xA4, 0xA4], undefined: [0xFF]),
+        Case(label: "EUC-JP", character: "あ", bytes: [0xA4, 0xA2], undefined: [0xFF]),
+        Case(label: "gb2312", character: "啊", bytes: [0xB0, 0xA1], undefined: [0xFF]),
+        Case(label: "GB18030", character: "啊", bytes: [0xB0, 0xA1], undefined: [0x80])
+    ]
+
+    /// The title holds the character, the undefined bytes, and the character again.
+    static func document(_ testCase: Case) -> [UInt8] {
+        Array(#"<?xml version="1.0" encoding="\#(testCase.label)"?><rss version="2.0"><channel><title>"#.utf8)
+            + testCase.bytes + [0x20] + testCase.undefined + [0x20] + testCase.bytes
+            + Array("</title><item><title>one</title></item><item><title>".utf8) + testCase.bytes
+            + Array("</title></item></channel></rss>".utf8)
+    }
+
+    @Test(
+        "each undefined byte is U+FFFD, the rest of the feed is read, and the feed is marked not well-formed",
+        arguments: cases, [FeedReader.Recovery.fallback, .always])
+    func replaced(_ testCase: Case, recovery: FeedReader.Recovery) throws {
+        let feed = try Feed(data: Data(Self.document(testCase)), options: FeedReader.Options(recovery: recovery))
+        let expected =
+            "\(testCase.character) \(String(repeating: "\u{FFFD}", count: testCase.undefined.count)) \(testCase.character)"
+        #expect(feed.title?.value == expected)
+        #expect(feed.items.map(\.title?.value) == ["one", testCase.character])
+        #expect(!feed.wellFormed)
+        #expect(feed.firstError != nil)
+    }
+
+    @Test("the same characters when the bytes come one at a time, sequences cut between chunks", arguments: cases)
+    func oneByteAtATime(_ testCase: Case) throws {
+        var titles: [String?] = []
+        let parser = FeedPushParser(options: FeedReader.Options(recovery: .always)) { item, _ in
+            titles.append(item.title?.value)
+        }
+        for byte in Self.document(testCase) { try parser.feed([byte]) }
+        let feed = try parser.finish()
+        let expected =
+            "\(testCase.character) \(String(repeating: "\u{FFFD}", count: testCase.undefined.count)) \(testCase.character)"
+        #expect(feed.title?.value == expected)
+        #expect(titles == ["one", testCase.character])
+        #expect(!feed.wellFormed)
+    }
+
+    @Test("a sequence the document's end cuts off is one U+FFFD, not lost")
+    func cutAtTheEnd() {
+        let decoder = ReplacingDecoder(label: "shift_jis")!
+        var output: [UInt8] = []
+        [UInt8]([0x41, 0x82]).withUnsafeBytes { decoder.decode($0, into: &output) }
+        #expect(output == [0x41])
+        decoder.finish(into: &output)
+        #expect(String(decoding: output, as: UTF8.self) == "A\u{FFFD}")
+        #expect(decoder.replacements == 1)
+    }
+
+    @Test("the Unicode encodings and unknown names have no decoder here: the parsers read those")
+    func noDecoder() {
+        for label in ["UTF-8", "utf-16le", "UCS-2", "ISO-10646-UCS-2", "x-no-such-charset", "", "a/b"] {
+            #expect(ReplacingDecoder(label: label) == nil, "\(label)")
+        }
+        #expect(ReplacingDecoder(label: "windows-1253") != nil)
+        #expect(ReplacingDecoder(label: "ISO-2022-JP") != nil)
+    }
+}
+
+@Suite("Encodings: a declaration cut between chunks")
+struct CutDeclarationTests {
+    @Test(
+        "the declared encoding is found when the bytes come one at a time, white space before it or not",
+        arguments: ["", "\n  "], [FeedReader.Recovery.fallback, .always])
+    func oneByteAtATime(leading: String, recovery: FeedReader.Recovery) throws {
+        // ISO-8859-1 is read as windows-1252 (0x92 is ’) only when the declaration is seen.
+        let bytes = Array(leading.utf8) + Array(EncodingTests.latin1Feed(declaring: "ISO-8859-1"))
+        let parser = FeedPushParser(options: FeedReader.Options(recovery: recovery)) { _, _ in }
+        for byte in bytes { try parser.feed([byte]) }
+        #expect(try parser.finish().title?.value == "Café \u{2019}s")
+    }
+
+    @Test(
+        "what may be a cut declaration, and what is not",
+        arguments: [
+            ("<", true), ("<?xm", true), ("<?xml", true), (#"<?xml version="1.0""#, true),
+            (#"<?xml version="1.0"?>"#, false), ("<rss", false), ("<?xm-stylesheet", false),
+            ("<?xml" + String(repeating: " ", count: 1100), false)
+        ] as [(String, Bool)])
+    func mayBeCut(text: String, cut: Bool) {
+        #expect(Array(text.utf8).withUnsafeBufferPointer { FeedSniffer.declarationMayBeCut($0) } == cut)
     }
 }

@@ -32,12 +32,12 @@ final class FeedParserCore {
 
     /// Expat's error, when this read is the recovering one after it.
     private let priorError: IngestError?
-    /// The recovering read's decoder of a single-byte encoding, and its output.
-    private var decoder: SingleByteDecoder?
+    /// The recovering read's decoder of a legacy encoding, and its output.
+    private var decoder: ReplacingDecoder?
     private var decoded: [UInt8] = []
     /// Whether the recovering read met bytes its encoding does not define (and read
     /// them as U+FFFD).
-    private var replacedBytes: Bool { (decoder?.replacedBytes ?? 0) > 0 }
+    private var replacedBytes: Bool { (decoder?.replacements ?? 0) > 0 }
 
     init(
         options: FeedReader.Options, xmlMode: XMLMode, skipping: Int = 0, priorError: IngestError? = nil,
@@ -162,6 +162,9 @@ final class FeedParserCore {
         sniffer = FeedSniffer(maxWhiteSpace: 0)
         syntax = verdict.syntax
         let parser: any PushParser
+        if case .xml = verdict.syntax, let spaces = verdict.whiteSpaceBeforeDeclaration {
+            pending.removeSubrange(spaces)
+        }
         // RFC 7303: a byte order mark says the encoding, whatever the charset says.
         var charset = verdict.hasByteOrderMark ? nil : options.charset.flatMap(Self.cleanCharset)
         if case .xml = verdict.syntax, !verdict.hasByteOrderMark,
@@ -179,7 +182,6 @@ final class FeedParserCore {
                 bufferSize: options.chunkSize, displayName: displayName)
             if verdict.hasByteOrderMark { pending.removeFirst(3) }
         case .xml:
-            if let spaces = verdict.whiteSpaceBeforeDeclaration { pending.removeSubrange(spaces) }
             switch xmlMode {
             case .strict:
                 let expat = ExpatPushParser(
@@ -188,11 +190,11 @@ final class FeedParserCore {
                 parser = expat
             case .recovering:
                 let recovering = RecoveringReceiver(forwardingTo: stack)
-                // A single-byte encoding is decoded here, as a browser decodes it: a
-                // byte it does not define becomes U+FFFD and the feed is marked not
+                // A legacy encoding is decoded here, as a browser decodes it: a byte
+                // it does not define becomes U+FFFD and the feed is marked not
                 // well-formed, where the parser would stop.
                 let label = verdict.hasByteOrderMark ? nil : charset ?? XMLDeclaration.encoding(in: pending)
-                decoder = label.flatMap(SingleByteDecoder.init(label:))
+                decoder = label.flatMap(ReplacingDecoder.init(label:))
                 let libxml2 = try LibXML2PushParser(
                     receiver: recovering, recovers: true,
                     encoding: decoder == nil ? charset : "UTF-8", displayName: displayName)
@@ -212,9 +214,10 @@ final class FeedParserCore {
     }
 
     private func send(_ parser: any PushParser, _ bytes: UnsafeRawBufferPointer, final: Bool) throws {
-        if decoder != nil {
+        if let decoder {
             decoded.removeAll(keepingCapacity: true)
-            decoder!.decode(bytes, into: &decoded)
+            decoder.decode(bytes, into: &decoded)
+            if final { decoder.finish(into: &decoded) }
             let utf8 = decoded
             return try utf8.withUnsafeBytes { try sendDecoded(parser, $0, final: final) }
         }

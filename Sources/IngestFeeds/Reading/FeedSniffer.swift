@@ -78,6 +78,9 @@ struct FeedSniffer {
         switch bytes[index] {
         case UInt8(ascii: "<"):
             if index > start, index + 5 > bytes.count, !final { return nil }
+            // The declaration names the encoding the reader decodes with: wait for
+            // all of it (a few hundred bytes at most) when a chunk cuts it.
+            if !final, Self.declarationMayBeCut(UnsafeBufferPointer(rebasing: bytes[index...])) { return nil }
             var verdict = Verdict(syntax: .xml, hasByteOrderMark: bom)
             if index > start, index + 5 <= bytes.count,
                 bytes[index + 1] == UInt8(ascii: "?"), bytes[index + 2] == UInt8(ascii: "x"),
@@ -91,5 +94,21 @@ struct FeedSniffer {
         case let byte:
             return Verdict(syntax: .other(byte), hasByteOrderMark: bom)
         }
+    }
+
+    /// Whether `bytes`, which start at the document's first `<`, are an XML
+    /// declaration (or the start of one) that has not ended yet, within
+    /// ``XMLDeclaration/maxLength``.
+    static func declarationMayBeCut(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let head = "<?xml".utf8
+        guard bytes.count > head.count else { return head.starts(with: bytes) }
+        guard bytes.starts(with: head) else { return false }
+        let limit = min(bytes.count, XMLDeclaration.maxLength)
+        guard limit < XMLDeclaration.maxLength else { return false }
+        for index in head.count..<(limit - 1)
+        where bytes[index] == UInt8(ascii: "?") && bytes[index + 1] == UInt8(ascii: ">") {
+            return false
+        }
+        return true
     }
 }
