@@ -26,16 +26,7 @@ extension FeedFetcher {
                 status = Int(response.status.code)
                 switch response.status.code {
                 case 301, 302, 303, 307, 308:
-                    try await Self.drain(response.body)
-                    guard let location = response.headers.first(name: "Location"),
-                        let next = URL(string: location, relativeTo: current)?.absoluteURL
-                    else {
-                        throw FeedFetchError(
-                            .badRedirect, url: current,
-                            message: "HTTP \(response.status.code) redirect without a usable Location",
-                            status: status)
-                    }
-                    current = next
+                    current = try await Self.redirectTarget(of: response, from: current)
                 case 200..<300:
                     guard ContentType.isHTML(response.headers.first(name: "Content-Type")) else {
                         try await Self.drain(response.body)

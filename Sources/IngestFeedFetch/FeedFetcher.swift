@@ -152,15 +152,7 @@ public struct FeedFetcher: Sendable {
                 }
                 switch response.status.code {
                 case 301, 302, 303, 307, 308:
-                    try await Self.drain(response.body)
-                    guard let location = response.headers.first(name: "Location"),
-                        let next = URL(string: location, relativeTo: current)?.absoluteURL
-                    else {
-                        throw FeedFetchError(
-                            .badRedirect, url: current,
-                            message: "HTTP \(response.status.code) redirect without a usable Location",
-                            status: status)
-                    }
+                    let next = try await Self.redirectTarget(of: response, from: current)
                     try check(next, asked: request.url, redirect: response.status.code)
                     let permanent = response.status.code == 301 || response.status.code == 308
                     permanentSoFar = permanentSoFar && permanent
@@ -344,6 +336,20 @@ public struct FeedFetcher: Sendable {
         return FeedFetchError(
             .httpStatus, url: url, message: "HTTP \(response.status.code) \(response.status.reasonPhrase)",
             status: Int(response.status.code), retryAfterHeader: response.headers.first(name: "Retry-After"))
+    }
+
+    /// Where a redirect `response` to a request for `current` points, its body
+    /// drained first.
+    static func redirectTarget(of response: HTTPClientResponse, from current: URL) async throws -> URL {
+        try await drain(response.body)
+        guard let location = response.headers.first(name: "Location"),
+            let next = URL(string: location, relativeTo: current)?.absoluteURL
+        else {
+            throw FeedFetchError(
+                .badRedirect, url: current, message: "HTTP \(response.status.code) redirect without a usable Location",
+                status: Int(response.status.code))
+        }
+        return next
     }
 
     /// The failure of a fetch that met more redirects than it follows.
