@@ -114,7 +114,7 @@ struct EncodingTests {
     }
 }
 
-/// Multi-byte legacy encodings whose bytes do not all decode: read as browsers
+/// Legacy encodings, multi-byte ones above all, whose bytes do not all decode: read as browsers
 /// read them, each bad byte a U+FFFD, the rest of the feed kept.
 @Suite("Encodings: undefined bytes of a multi-byte encoding")
 struct MultiByteReplacementTests {
@@ -135,7 +135,9 @@ struct MultiByteReplacementTests {
         Case(label: "Big5", character: "中", bytes: [0xA4, 0xA4], undefined: [0xFF]),
         Case(label: "EUC-JP", character: "あ", bytes: [0xA4, 0xA2], undefined: [0xFF]),
         Case(label: "gb2312", character: "啊", bytes: [0xB0, 0xA1], undefined: [0xFF]),
-        Case(label: "GB18030", character: "啊", bytes: [0xB0, 0xA1], undefined: [0x80])
+        Case(label: "GB18030", character: "啊", bytes: [0xB0, 0xA1], undefined: [0x80]),
+        // tis-620 is read as windows-874, a single-byte encoding with holes (0xDB).
+        Case(label: "tis-620", character: "ก", bytes: [0xA1], undefined: [0xDB])
     ]
 
     /// The title holds the character, the undefined bytes, and the character again.
