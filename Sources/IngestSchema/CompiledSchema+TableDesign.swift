@@ -20,14 +20,14 @@ extension CompiledSchema {
                     let parentKey = parent.fields[parent.primaryKey[0]]
                     return TableDesign.ForeignKey(
                         column: key.column, parentTable: parent.table,
-                        parentColumn: parentKey.outputName.qualified, type: parentKey.type.columnType)
+                        parentColumn: parentKey.outputName.qualified, type: parentKey.type)
                 }
             }
             return TableDesign.Table(
                 name: entity.table,
                 columns: entity.fields.enumerated().map { index, field in
                     .init(
-                        name: field.outputName.qualified, type: field.type.columnType,
+                        name: field.outputName.qualified, type: field.type,
                         notNull: field.required || entity.primaryKey.contains(index))
                 },
                 primaryKey: entity.primaryKey.map { names[$0] },
@@ -37,21 +37,5 @@ extension CompiledSchema {
                 childTables: entity.children.map(\.table))
         }
         return TableDesign(tables: tables, upsert: upsert)
-    }
-}
-
-extension MappingSchema.FieldType {
-    /// What a database column of this type holds.
-    var columnType: TableDesign.ColumnType {
-        switch self {
-        case .text: .text
-        case .integer: .integer
-        case .real: .real
-        case .bool: .bool
-        case .date: .date
-        case .datetime: .datetime
-        case .data: .data
-        case .json: .json
-        }
     }
 }

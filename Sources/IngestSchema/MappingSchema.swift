@@ -108,7 +108,7 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         /// the record's own text (`.`). A JSON member is a child (`address/city`).
         /// Default: ``name``.
         public var source: String?
-        /// What the value must be and how outputs store it; default ``FieldType/text``.
+        /// What the value must be and how outputs store it; default ``IngestCore/TableDesign/ColumnType/text``.
         public var type: FieldType?
         /// For `date` and `datetime`: the input's format as a Unicode date pattern
         /// (`dd/MM/yyyy`); default ISO 8601.
@@ -145,26 +145,10 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         }
     }
 
-    /// A field's type: what its text must be, and what the outputs store.
-    public enum FieldType: String, Codable, CaseIterable, Sendable {
-        /// Any text (SQLite TEXT).
-        case text
-        /// A 64-bit integer: `-12`, `+7`, `007` (SQLite INTEGER).
-        case integer
-        /// A finite decimal or floating-point number (SQLite REAL).
-        case real
-        /// `true`/`false`/`1`/`0` (SQLite INTEGER 1/0, plist `true`/`false`).
-        case bool
-        /// A calendar date, stored as `YYYY-MM-DD` (a plist `date` at midnight UTC).
-        case date
-        /// A date and time, stored in UTC as `YYYY-MM-DDTHH:MM:SSZ` (a plist `date`).
-        case datetime
-        /// Base64 text, stored as bytes (SQLite BLOB, plist `data`).
-        case data
-        /// The element and everything in it as JSON text, the way the automatic
-        /// mapping keeps nested data.
-        case json
-    }
+    /// A field's type: what its text must be, and what the outputs store. The same
+    /// vocabulary as a designed table's columns (``IngestCore/TableDesign/ColumnType``),
+    /// so a field's type is its column's.
+    public typealias FieldType = TableDesign.ColumnType
 }
 
 extension MappingSchema {

@@ -3,23 +3,26 @@
 /// it inserts into each table. It names no database: each output renders it in its
 /// own SQL (IngestSQLite's `SQLiteOutput`, and any other database output).
 public struct TableDesign: Sendable, Equatable {
-    /// What a column holds; each output picks its own type for it.
-    public enum ColumnType: String, Sendable, Equatable {
-        /// A string.
+    /// What a column holds — and, in a mapping schema, what a field's text must be;
+    /// each output picks its own type for it (SQLite's in parentheses).
+    public enum ColumnType: String, Sendable, Equatable, Codable, CaseIterable {
+        /// Any text (TEXT).
         case text
-        /// A 64-bit signed integer.
+        /// A 64-bit signed integer: `-12`, `+7`, `007` (INTEGER).
         case integer
-        /// A floating-point number.
+        /// A finite decimal or floating-point number (REAL).
         case real
-        /// `true` or `false` (SQLite stores it as the integer 1 or 0).
+        /// `true` or `false`, read from `true`/`false`/`1`/`0` (INTEGER 1 or 0, a
+        /// plist `true`/`false`).
         case bool
-        /// A calendar date, kept as `YYYY-MM-DD` text.
+        /// A calendar date, kept as `YYYY-MM-DD` (TEXT; a plist `date` at midnight UTC).
         case date
-        /// A date and time, kept as ISO 8601 text in UTC (`YYYY-MM-DDTHH:MM:SSZ`).
+        /// A date and time, kept in UTC as `YYYY-MM-DDTHH:MM:SSZ` (TEXT; a plist `date`).
         case datetime
-        /// Bytes (a BLOB in SQLite).
+        /// Bytes, read from Base64 text (BLOB, a plist `data`).
         case data
-        /// A JSON array or object, kept as its JSON text.
+        /// A JSON array or object, kept as its JSON text (TEXT), the way the
+        /// automatic mapping keeps nested data.
         case json
     }
 
