@@ -11,7 +11,7 @@ import Foundation
 /// Immutable once made, so one instance serves every input and thread of a run.
 public final class CompiledSchema: @unchecked Sendable {
     /// Which output's names the records carry (``MappingSchema/Field/column`` and so on).
-    public enum Output: Sendable {
+    public enum OutputKind: Sendable {
         /// The output whose names the records carry: a database (``MappingSchema/Field/column``),
         /// a property list (``MappingSchema/Field/plistKey``), a keyed archive
         /// (``MappingSchema/Field/archiveKey``) or JSON (the field's ``MappingSchema/Field/name``).
@@ -23,7 +23,7 @@ public final class CompiledSchema: @unchecked Sendable {
     /// The schema file, for messages.
     public let file: String
     /// The output whose names the records carry.
-    public let output: Output
+    public let output: OutputKind
     /// The top-level entities.
     let entities: [CompiledEntity]
     /// Every entity, parents before their children.
@@ -33,7 +33,7 @@ public final class CompiledSchema: @unchecked Sendable {
 
     /// Reads `path` and compiles it; a missing file is an input error (66), a schema
     /// that does not compile a usage error (64).
-    public static func load(path: String, output: Output) throws -> CompiledSchema {
+    public static func load(path: String, output: OutputKind) throws -> CompiledSchema {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -51,7 +51,7 @@ public final class CompiledSchema: @unchecked Sendable {
 
     /// Checks `schema` and compiles it for `output`; `file` names it in errors, which
     /// are `.usage` (exit 64) and point at the bad spot.
-    public init(_ schema: MappingSchema, file: String, output: Output) throws {
+    public init(_ schema: MappingSchema, file: String, output: OutputKind) throws {
         self.schema = schema
         self.file = file
         self.output = output
@@ -137,7 +137,7 @@ final class CompiledEntity {
 
     init(
         _ entity: MappingSchema.Entity, pointer: String, parent: CompiledEntity?, schema file: String,
-        output: CompiledSchema.Output, names: NameTable, tables: inout [String: String]
+        output: CompiledSchema.OutputKind, names: NameTable, tables: inout [String: String]
     ) throws {
         func fail(_ at: String, _ message: String) -> IngestError { CompiledSchema.error(file, pointer + at, message) }
         name = entity.name
@@ -282,7 +282,7 @@ final class CompiledField {
 
     init(
         _ field: MappingSchema.Field, slot: Int, pointer: String, file: String,
-        output: CompiledSchema.Output, names: NameTable
+        output: CompiledSchema.OutputKind, names: NameTable
     ) throws {
         func fail(_ at: String, _ message: String) -> IngestError { CompiledSchema.error(file, pointer + at, message) }
         schemaName = field.name

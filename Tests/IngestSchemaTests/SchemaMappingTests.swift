@@ -9,7 +9,7 @@ import IngestTestSupport
 
 /// Runs `text` (XML or JSON) through a schema into a collecting sink.
 func mapWithSchema(
-    _ json: String, _ text: String, format: InputFormat = .xml, output: CompiledSchema.Output = .database,
+    _ json: String, _ text: String, format: InputFormat = .xml, output: CompiledSchema.OutputKind = .database,
     chunkSize: Int = defaultChunkSize, rejects: RecordRejects? = nil
 ) throws -> CollectingSink {
     let schema = try CompiledSchema(

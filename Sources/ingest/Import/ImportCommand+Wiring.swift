@@ -107,7 +107,7 @@ extension ImportCommand {
     }
 
     /// Which names the schema's records carry: columns, plist keys, archive keys or field names.
-    var schemaOutput: CompiledSchema.Output {
+    var schemaOutput: CompiledSchema.OutputKind {
         switch output.to {
         case .db, .postgres: .database
         case .plist: .plist
