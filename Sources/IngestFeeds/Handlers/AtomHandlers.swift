@@ -53,7 +53,7 @@ final class AtomFeedHandler: ElementHandler {
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
-    private lazy var person = AtomPersonHandler(session: session)
+    private lazy var person = FieldGroupHandler.atomPerson(session: session)
     private lazy var entry = AtomEntryHandler(session: session)
     private var reading = AtomTextReading.plain
     private var generator: (version: String?, uri: String?) = (nil, nil)
@@ -118,7 +118,7 @@ final class AtomFeedHandler: ElementHandler {
             return
         }
         if child === person {
-            if term.kind == .author { session.atomFeed.authors.append(person.person) }
+            if term.kind == .author { session.atomFeed.authors.append(person.value) }
             return
         }
         let text = try reading.text(field)
@@ -142,7 +142,7 @@ final class AtomEntryHandler: ElementHandler {
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
-    private lazy var person = AtomPersonHandler(session: session)
+    private lazy var person = FieldGroupHandler.atomPerson(session: session)
     private var reading = AtomTextReading.plain
     @exclusivity(unchecked) private var entry = AtomEntryData()
 
@@ -188,7 +188,7 @@ final class AtomEntryHandler: ElementHandler {
             return
         }
         if child === person {
-            if term.kind == .author { entry.authors.append(person.person) }
+            if term.kind == .author { entry.authors.append(person.value) }
             return
         }
         let text = try reading.text(field)
@@ -209,43 +209,24 @@ final class AtomEntryHandler: ElementHandler {
     }
 }
 
-/// `<author>` (and `<contributor>`, read and set aside as gofeed does).
-final class AtomPersonHandler: ElementHandler {
-    unowned(unsafe) let session: FeedParseSession
-    private lazy var field = TextFieldHandler(session: session)
-    private(set) var person = Person()
-
-    init(session: FeedParseSession) {
-        self.session = session
-    }
-
-    var accumulatesText: Bool { false }
-
-    func didStart(_ element: ElementStart) {
-        person = Person()
-        session.enter(element)
-    }
-
-    func handler(forChild element: ElementStart) -> (any ElementHandler)? {
-        let term = session.vocabulary.term(element.name)
-        guard term.space == .core else { return nil }
-        switch term.kind {
-        case .name, .email, .uri, .url, .homepage: return field.reading()
-        default: return nil
+extension FieldGroupHandler where Value == Person {
+    /// `<author>` (and `<contributor>`, read and set aside as gofeed does).
+    static func atomPerson(session: FeedParseSession) -> FieldGroupHandler {
+        FieldGroupHandler(session: session, empty: Person()) { _, child in
+            switch child {
+            case .name, .email, .uri, .url, .homepage: true
+            default: false
+            }
+        } assign: { person, kind, field in
+            let value = field.value
+            switch kind {
+            case .name: person.name = value
+            case .email: person.email = value
+            case .uri, .url, .homepage: person.url = try value.map(field.resolve)
+            default: break
+            }
         }
     }
-
-    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        let value = field.value
-        switch session.vocabulary.term(element.name).kind {
-        case .name: person.name = value
-        case .email: person.email = value
-        case .uri, .url, .homepage: person.url = try value.map(field.resolve)
-        default: break
-        }
-    }
-
-    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
 }
 
 /// Atom `<link>` attributes; `href` resolved against xml:base.

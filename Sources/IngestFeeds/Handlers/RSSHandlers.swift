@@ -8,7 +8,7 @@ final class RSSRootHandler: ElementHandler {
     // call out that could call back into it (IngestCore's UnsafeCode article).
     unowned(unsafe) let session: FeedParseSession
     private lazy var channel = RSSChannelHandler(session: session)
-    private lazy var image = RSSImageHandler(session: session)
+    private lazy var image = FieldGroupHandler.rssImage(session: session)
 
     init(session: FeedParseSession) {
         self.session = session
@@ -32,7 +32,7 @@ final class RSSRootHandler: ElementHandler {
 
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         if child === image {
-            session.rssChannel.image = image.image
+            session.rssChannel.image = image.value
             session.changed()
         }
     }
@@ -55,8 +55,8 @@ final class RSSChannelHandler: ElementHandler {
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
-    private lazy var image = RSSImageHandler(session: session)
-    private lazy var skipList = RSSSkipListHandler(session: session)
+    private lazy var image = FieldGroupHandler.rssImage(session: session)
+    private lazy var skipList = FieldGroupHandler.rssSkipList(session: session)
     private(set) lazy var itemHandler = RSSItemHandler(session: session)
     /// The `href` of the `link` element being read (gofeed's fallback for an empty one).
     private var linkHref: String?
@@ -100,15 +100,15 @@ final class RSSChannelHandler: ElementHandler {
             return
         }
         if child === image {
-            session.rssChannel.image = image.image
+            session.rssChannel.image = image.value
             session.changed()
             return
         }
         if child === skipList {
             if session.vocabulary.term(element.name).kind == .skipHours {
-                session.rssChannel.skipHours += skipList.values
+                session.rssChannel.skipHours += skipList.value
             } else {
-                session.rssChannel.skipDays += skipList.values
+                session.rssChannel.skipDays += skipList.value
             }
             session.changed()
             return
@@ -138,72 +138,31 @@ final class RSSChannelHandler: ElementHandler {
     func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
 }
 
-/// `<image>` of a channel: its title and URL (what gofeed's model keeps).
-final class RSSImageHandler: ElementHandler {
-    unowned(unsafe) let session: FeedParseSession
-    private lazy var field = TextFieldHandler(session: session)
-    private(set) var image = Image()
-
-    init(session: FeedParseSession) {
-        self.session = session
-    }
-
-    var accumulatesText: Bool { false }
-
-    func didStart(_ element: ElementStart) {
-        image = Image()
-        session.enter(element)
-    }
-
-    func handler(forChild element: ElementStart) -> (any ElementHandler)? {
-        let term = session.vocabulary.term(element.name)
-        guard term.space == .core, term.kind == .title || term.kind == .url else { return nil }
-        return field.reading()
-    }
-
-    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        switch session.vocabulary.term(element.name).kind {
-        case .title: image.title = field.value
-        case .url: image.url = try field.value.map(field.resolve).nonEmpty
-        default: break
+extension FieldGroupHandler where Value == Image {
+    /// `<image>` of a channel: its title and URL (what gofeed's model keeps).
+    static func rssImage(session: FeedParseSession) -> FieldGroupHandler {
+        FieldGroupHandler(session: session, empty: Image()) { _, child in
+            child == .title || child == .url
+        } assign: { image, kind, field in
+            switch kind {
+            case .title: image.title = field.value
+            case .url: image.url = try field.value.map(field.resolve).nonEmpty
+            default: break
+            }
         }
     }
-
-    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
 }
 
-/// `<skipHours>` or `<skipDays>` of a channel: the texts of its `<hour>` or
-/// `<day>` elements, as written (the translator reads them).
-final class RSSSkipListHandler: ElementHandler {
-    unowned(unsafe) let session: FeedParseSession
-    private lazy var field = TextFieldHandler(session: session)
-    /// The `hour` texts of a `skipHours`, the `day` texts of a `skipDays`.
-    private(set) var values: [String] = []
-    private var entryKind = FeedTerm.Kind.hour
-
-    init(session: FeedParseSession) {
-        self.session = session
+extension FieldGroupHandler where Value == [String] {
+    /// `<skipHours>` or `<skipDays>` of a channel: the texts of its `<hour>` or
+    /// `<day>` elements, as written (the translator reads them).
+    static func rssSkipList(session: FeedParseSession) -> FieldGroupHandler {
+        FieldGroupHandler(session: session, empty: []) { element, child in
+            child == (element == .skipHours ? .hour : .day)
+        } assign: { values, _, field in
+            if let value = field.value { values.append(value) }
+        }
     }
-
-    var accumulatesText: Bool { false }
-
-    func didStart(_ element: ElementStart) {
-        values = []
-        entryKind = session.vocabulary.term(element.name).kind == .skipHours ? .hour : .day
-        session.enter(element)
-    }
-
-    func handler(forChild element: ElementStart) -> (any ElementHandler)? {
-        let term = session.vocabulary.term(element.name)
-        guard term.space == .core, term.kind == entryKind else { return nil }
-        return field.reading()
-    }
-
-    func didFinish(child: any ElementHandler, element: ElementEnd) {
-        if let value = field.value { values.append(value) }
-    }
-
-    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
 }
 
 /// `<item>`: handed to the session, translated and delivered as soon as it ends.
