@@ -1,6 +1,6 @@
 // gofeed's JSON for its Dublin Core and iTunes structs: empty fields left out.
 
-extension DublinCoreExtension: Codable {
+extension DublinCoreExtension: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case title, creator, author, subject, description, publisher, contributor, date, type, format, identifier,
             source, language, relation, coverage, rights
@@ -23,14 +23,9 @@ extension DublinCoreExtension: Codable {
             self[keyPath: path] = try container.decodeIfPresent([String].self, forKey: key) ?? []
         }
     }
-
-    /// Encodes ``gofeedJSONValue``.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
-    }
 }
 
-extension ITunesFeedExtension: Codable {
+extension ITunesFeedExtension: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey {
         case author, block, categories, explicit, keywords, owner, subtitle, summary, image, complete, type
         case newFeedURL = "newFeedUrl"
@@ -53,14 +48,9 @@ extension ITunesFeedExtension: Codable {
         newFeedURL = try container.decodeIfPresent(String.self, forKey: .newFeedURL).nonEmpty
         type = try container.decodeIfPresent(String.self, forKey: .type).nonEmpty.map(ITunesShowType.init(rawValue:))
     }
-
-    /// Encodes ``gofeedJSONValue``.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
-    }
 }
 
-extension ITunesItemExtension: Codable {
+extension ITunesItemExtension: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey {
         case author, block, duration, explicit, keywords, subtitle, summary, image, isClosedCaptioned, order
         case episode, season, episodeType
@@ -85,14 +75,9 @@ extension ITunesItemExtension: Codable {
         episodeType = try container.decodeIfPresent(String.self, forKey: .episodeType).nonEmpty
             .map(ITunesEpisodeType.init(rawValue:))
     }
-
-    /// Encodes ``gofeedJSONValue``.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
-    }
 }
 
-extension ITunesCategory: Codable {
+extension ITunesCategory: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey { case text, subcategory }
 
     /// Decodes gofeed's JSON; absent members are empty.
@@ -102,14 +87,9 @@ extension ITunesCategory: Codable {
             text: try container.decodeIfPresent(String.self, forKey: .text),
             subcategory: try container.decodeIfPresent(ITunesCategory.self, forKey: .subcategory))
     }
-
-    /// Encodes ``gofeedJSONValue``.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
-    }
 }
 
-extension ITunesOwner: Codable {
+extension ITunesOwner: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey { case email, name }
 
     /// Decodes gofeed's JSON; absent members are empty.
@@ -118,10 +98,5 @@ extension ITunesOwner: Codable {
         self.init(
             email: try container.decodeIfPresent(String.self, forKey: .email),
             name: try container.decodeIfPresent(String.self, forKey: .name))
-    }
-
-    /// Encodes ``gofeedJSONValue``.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }

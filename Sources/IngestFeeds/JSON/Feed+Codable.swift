@@ -97,16 +97,11 @@ extension FeedUpdateHints {
     }
 }
 
-extension FeedItem: Codable {
+extension FeedItem: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey {
         case title, description, content, link, links, updated, updatedParsed, published, publishedParsed, author,
             authors, guid, image, categories, enclosures, dcExt, itunesExt, extensions, custom
         case podcastExt
-    }
-
-    /// Encodes ``gofeedJSONValue``.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 
     /// The item as gofeed's JSON text (one line): an NDJSON line without its end.
@@ -168,7 +163,7 @@ extension Link: Codable {
     }
 }
 
-extension Person: Codable {
+extension Person: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey { case name, email }
 
     /// Decodes gofeed's JSON; absent members are empty.
@@ -178,14 +173,9 @@ extension Person: Codable {
             name: try container.decodeIfPresent(String.self, forKey: .name),
             email: try container.decodeIfPresent(String.self, forKey: .email))
     }
-
-    /// Encodes ``gofeedJSONValue``.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
-    }
 }
 
-extension Image: Codable {
+extension Image: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey { case url, title }
 
     /// Decodes gofeed's JSON; absent members are empty.
@@ -195,14 +185,9 @@ extension Image: Codable {
             url: try container.decodeIfPresent(String.self, forKey: .url),
             title: try container.decodeIfPresent(String.self, forKey: .title))
     }
-
-    /// Encodes ``gofeedJSONValue``.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
-    }
 }
 
-extension Enclosure: Codable {
+extension Enclosure: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey { case url, length, type }
 
     /// Decodes gofeed's JSON; absent members are empty.
@@ -213,14 +198,9 @@ extension Enclosure: Codable {
             length: try container.decodeIfPresent(String.self, forKey: .length),
             type: try container.decodeIfPresent(String.self, forKey: .type))
     }
-
-    /// Encodes ``gofeedJSONValue``.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
-    }
 }
 
-extension Extension: Codable {
+extension Extension: Codable, GofeedJSONWritable {
     enum CodingKeys: String, CodingKey { case name, value, attrs, children }
 
     /// Decodes gofeed's JSON; absent members are empty.
@@ -231,10 +211,5 @@ extension Extension: Codable {
             value: try container.decodeIfPresent(String.self, forKey: .value) ?? "",
             attributes: try container.decodeIfPresent([String: String].self, forKey: .attrs) ?? [:],
             children: try container.decodeIfPresent([String: [Extension]].self, forKey: .children) ?? [:])
-    }
-
-    /// All four keys, always, as gofeed writes them.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
     }
 }

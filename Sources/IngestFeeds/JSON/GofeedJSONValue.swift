@@ -244,6 +244,20 @@ extension ITunesOwner {
     }
 }
 
+/// A model type whose JSON is gofeed's: its ``gofeedJSONValue`` is the one
+/// description of that JSON, and `Encodable` writes it.
+protocol GofeedJSONWritable: Encodable {
+    var gofeedJSONValue: JSONValue { get }
+}
+
+extension GofeedJSONWritable {
+    /// Encodes ``gofeedJSONValue``: gofeed's keys, in its order where the encoder
+    /// keeps order.
+    public func encode(to encoder: any Encoder) throws {
+        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+    }
+}
+
 /// A ``IngestCore/JSONValue`` through any `Encoder`, members in order.
 struct EncodableJSON: Encodable {
     let value: JSONValue
