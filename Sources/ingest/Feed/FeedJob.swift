@@ -147,7 +147,13 @@ final class FeedJob: @unchecked Sendable {
         defer { condition.unlock() }
         taken = true
         while head == waiting.count && ending == nil { condition.wait() }
-        guard head < waiting.count else { return .ending(ending!) }
+        guard head < waiting.count else {
+            // Nothing more comes: the buffer goes too. Kept, it stayed to the end of
+            // the run, which holds every job (heaptrack: 50 MB for 400 small feeds).
+            waiting = []
+            head = 0
+            return .ending(ending!)
+        }
         let (item, feed) = waiting[head]
         head += 1
         if head == waiting.count {
