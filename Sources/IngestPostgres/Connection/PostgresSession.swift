@@ -141,6 +141,11 @@ package final class PostgresSession: @unchecked Sendable {
     /// Runs `body` on the connection after everything queued before it, and waits for
     /// its result. Errors come out as ``IngestError``s (see ``PostgresFailure``),
     /// `doing` saying what was being done.
+    ///
+    /// `body` reads the rows of its queries to the end, even when it wants only the
+    /// first: leaving a row sequence early makes PostgresNIO cancel the query from its
+    /// event loop while the next operation starts, the path an import was once seen
+    /// stalled on (its session idle in the transaction, the next query never sent).
     package func run<T: Sendable>(doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T)
         throws -> T
     {
@@ -236,12 +241,13 @@ package final class PostgresSession: @unchecked Sendable {
     /// The server process serving this session (`pg_backend_pid()`), for messages and tests.
     func backendProcessID() throws -> Int32 {
         try run(doing: "cannot ask PostgreSQL for its process id") { connection in
+            var backend: Int32 = 0
             for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: Self.logger).decode(
                 Int32.self)
             {
-                return pid
+                backend = pid
             }
-            return 0
+            return backend
         }
     }
 

@@ -13,13 +13,14 @@ struct PostgresCatalog {
     /// The schema unqualified new tables go to.
     static func currentSchema(_ session: PostgresSession) throws -> String {
         let schema = try session.run(doing: "cannot ask PostgreSQL for the current schema") { connection -> String? in
+            var schema: String?
             for try await name in try await connection.query(
                 "SELECT current_schema()::text", logger: PostgresSession.logger
             )
             .decode(String?.self) {
-                return name
+                schema = name
             }
-            return nil
+            return schema
         }
         guard let schema else {
             throw IngestError(
@@ -41,8 +42,9 @@ struct PostgresCatalog {
                 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
                 WHERE n.nspname = \(schema) AND c.relname = \(name)
                 """, logger: PostgresSession.logger)
-            for try await kind in rows.decode(String.self) { return kind }
-            return nil
+            var relationKind: String?
+            for try await kind in rows.decode(String.self) { relationKind = kind }
+            return relationKind
         }
     }
 
