@@ -53,6 +53,10 @@ public struct FeedFetcher: Sendable {
                 read: Self.timeAmount(configuration.readTimeout)),
             decompression: .disabled)
         settings.connectionPool = .init(idleTimeout: .seconds(5))
+        // A connection refused fails the fetch at once, as curl's and gofeed's do
+        // (the archive retries it on a later run). Retried, it waited out the whole
+        // head timeout, so each feed of a host that went down cost that long.
+        settings.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
         limiter = HostLimiter(perHost: configuration.maxFetchesPerHost)
     }
@@ -399,6 +403,12 @@ public struct FeedFetcher: Sendable {
         case nil:
             if error is CancellationError {
                 return FeedFetchError(.cancelled, url: url, message: "cancelled", status: status)
+            }
+            if let error = error as? IOError {
+                // The system's words for it ("connection refused"), not SwiftNIO's dump.
+                return FeedFetchError(
+                    .network, url: url, message: String(cString: strerror(error.errnoCode)).lowercased(),
+                    status: status)
             }
             return FeedFetchError(.network, url: url, message: "\(error)", status: status)
         }

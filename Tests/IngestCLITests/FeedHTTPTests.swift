@@ -309,13 +309,16 @@ struct FeedHTTPTests {
         #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM feeds") == [["4"]])
     }
 
-    @Test("a connection refused is temporary (75)")
+    @Test("a connection refused is temporary (75), says so, and fails at once, not at the timeout")
     func refused() throws {
         // A server's port, once it is closed, refuses.
         let gone = try LoopbackHTTPServer()
         let url = gone.url("/feed.xml")
         try gone.stop()
-        let result = try sandbox.run(["feed", url, "--timeout", "2"])
+        let started = Date()
+        let result = try sandbox.run(["feed", url, url + "?again", "--timeout", "60"])
         #expect(result.status == 75, "\(result)")
+        #expect(result.stderr.contains("\(url): connection refused (temporary"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30, "the connection was retried until the timeout")
     }
 }
