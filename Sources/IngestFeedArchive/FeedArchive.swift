@@ -259,7 +259,7 @@ public final class FeedArchive: @unchecked Sendable {
     /// its items and validators as they were. A source never archived gets a row
     /// that says only that.
     public func recordFailure(_ source: String, fetch: FeedFetch, error: String) throws {
-        try lock.withLock { try recordFetchLocked(source, fetch: fetch, error: error) }
+        try recordFetches([(source, fetch, error)])
     }
 
     /// Records a read of `source` that found the feed unchanged (HTTP 304 Not
@@ -267,23 +267,34 @@ public final class FeedArchive: @unchecked Sendable {
     /// fetch by the response's caching headers and what the feed said when it was
     /// last read. Its items, validators and the rest stay.
     public func recordNotModified(_ source: String, fetch: FeedFetch) throws {
-        try lock.withLock { try recordFetchLocked(source, fetch: fetch, error: nil) }
+        try recordFetches([(source, fetch, nil)])
     }
 
-    private func recordFetchLocked(_ source: String, fetch: FeedFetch, error: String?) throws {
-        var row: [String: FieldValue] = [:]
-        var id = ArchiveKey.feed(source)
-        try makeOutput(Self.design).writeAndCommit { sink in
-            let previous = try storedNow(source)
-            id = previous?.id ?? id
-            let failures = error == nil ? 0 : (previous?.failures ?? 0) + 1
-            let next = schedule.nextFetch(
-                after: fetch, hints: previous?.updateHints ?? FeedUpdateHints(), failures: failures)
-            row = try rows.writeFetch(
-                stored: previous, id: id, source: source, fetch: fetch, error: error,
-                failures: failures, nextFetch: next, to: sink)
+    /// Records many fetches that read no feed, in one transaction: each a 304 (no
+    /// `error`, as ``recordNotModified(_:fetch:)``) or a failure (as
+    /// ``recordFailure(_:fetch:error:)``). One commit for a list of sources costs
+    /// what one costs, which is what a run of mostly unchanged feeds is made of; a
+    /// source listed twice is recorded twice, in order.
+    public func recordFetches(_ fetches: [(source: String, fetch: FeedFetch, error: String?)]) throws {
+        guard !fetches.isEmpty else { return }
+        try lock.withLock {
+            // By the name given, for a source listed again later in `fetches`.
+            var written: [String: StoredFeed] = [:]
+            try makeOutput(Self.design).writeAndCommit { sink in
+                for (source, fetch, error) in fetches {
+                    let previous = try written[source] ?? storedNow(source)
+                    let id = previous?.id ?? ArchiveKey.feed(source)
+                    let failures = error == nil ? 0 : (previous?.failures ?? 0) + 1
+                    let next = schedule.nextFetch(
+                        after: fetch, hints: previous?.updateHints ?? FeedUpdateHints(), failures: failures)
+                    let row = try rows.writeFetch(
+                        stored: previous, id: id, source: source, fetch: fetch, error: error,
+                        failures: failures, nextFetch: next, to: sink)
+                    written[source] = StoredFeed(row: row)
+                }
+            }
+            for feed in written.values { stored[feed.id] = feed }
         }
-        stored[id] = StoredFeed(row: row)
     }
 
     /// Records the folders of a subscription list on each source's row, in one

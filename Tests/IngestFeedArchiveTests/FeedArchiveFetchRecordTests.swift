@@ -139,4 +139,37 @@ struct FeedArchiveFetchRecordTests {
         #expect(try fixture.archive().storedFeed(for: Self.source)?.subscriptionCategories == ["News"])
         #expect(try fixture.rows("SELECT title, failures FROM feeds WHERE source = '\(Self.source)'") == [["T", "1"]])
     }
+
+    @Test("many fetches in one transaction: each row as one call would leave it, a source listed twice counted twice")
+    func manyFetchesAtOnce() throws {
+        let fixture = try ArchiveFixture()
+        let archive = try fixture.archive()
+        let other = "https://example.org/other.xml"
+        let new = "https://example.org/new.xml"
+        for source in [Self.source, other] {
+            try fixture.archive(
+                Self.feed, source: source, fetch: FeedFetch(url: source, status: 200, etag: "\"1\"", date: Self.friday),
+                into: archive)
+        }
+        try archive.recordFetches([
+            (Self.source, FeedFetch(url: Self.source, status: 304, date: Self.at(3600)), nil),
+            (other, FeedFetch(url: other, status: 500, date: Self.at(3600)), "HTTP 500"),
+            (new, FeedFetch(url: new, status: 404, date: Self.at(3600)), "HTTP 404"),
+            (other, FeedFetch(url: other, date: Self.at(3700)), "timed out")
+        ])
+        #expect(
+            try fixture.rows(
+                "SELECT source, last_status, last_error, failures, next_fetch, etag FROM feeds ORDER BY source")
+                == [
+                    [Self.source, "304", nil, "0", "2026-11-27T13:30:00Z", "\"1\""],
+                    [new, "404", "HTTP 404", "1", "2026-11-27T11:45:00Z", nil],
+                    [other, nil, "timed out", "2", "2026-11-27T12:01:40Z", "\"1\""]
+                ])
+        // What the archive keeps in memory agrees with what it wrote.
+        #expect(archive.storedFeed(for: other)?.failures == 2)
+        #expect(archive.storedFeed(for: new)?.lastStatus == 404)
+        #expect(try fixture.archive().storedFeed(for: other)?.failures == 2)
+        try archive.recordFetches([])
+        #expect(try fixture.rows("SELECT count(*) FROM items") == [["2"]])
+    }
 }

@@ -98,6 +98,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         try channel.close().wait()
     }
 
+    /// Dies, as a crashed server does: every connection closes at once, whatever
+    /// it was sending, and the port refuses new ones.
+    public func kill() throws {
+        try group.syncShutdownGracefully()
+    }
+
     /// `http://127.0.0.1:PORT/path`.
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 

@@ -73,11 +73,11 @@ final class ArchiveDestination: FeedDestination {
         let fetch: FeedFetch
         switch job.open() {
         case .notModified:
-            return recordNotModified(job)
+            return recordFetches([(job, nil)])[0]
         case .leasedElsewhere:
             return .leasedElsewhere
         case .failed(let failure):
-            return record(failure, of: job)
+            return recordFetches([(job, failure)])[0]
         case .feed(let opened):
             fetch = opened
         }
@@ -92,48 +92,77 @@ final class ArchiveDestination: FeedDestination {
             return .archived(counts, recovered: recovered)
         } catch {
             job.abandon()
-            return record(.reading(error, of: job.source), of: job)
+            return recordFetches([(job, .reading(error, of: job.source))])[0]
         }
     }
 
-    /// Notes a failure on the source's row — unless the output itself failed, the
-    /// source has no name before it is read, or it is a file never archived: a file
-    /// has no fetch state to keep, and a mistyped path would stay in the archive for
-    /// good. A URL's row is made on its first failure: the next runs retry it.
-    private func record(_ failure: FeedFailure, of job: FeedJob) -> SourceOutcome {
-        guard !failure.isOutputFailure, let name = job.source.archiveName else { return .failed(failure) }
-        let stored = archive.storedFeed(for: name)
-        if case .file = job.source, stored == nil { return .failed(failure) }
-        let url = job.fetch?.url ?? stored?.url ?? name
-        do {
-            try archive.recordFailure(
-                name, fetch: FeedFetch(url: url, status: failure.status, retryAfter: failure.retryAfter),
-                error: failure.detail)
-        } catch let error as IngestError {
-            return .failed(
-                FeedFailure(
-                    "\(failure.message); and the archive could not record it: \(error.message)",
-                    status: failure.status, exitCode: error.kind.exitCode))
-        } catch {
-            return .failed(failure)
+    /// Sources whose reads ended without a feed (``FeedJob/endedWithoutFeed``): their
+    /// fetches recorded in one transaction.
+    func write(endedWithoutFeed jobs: [FeedJob]) -> [SourceOutcome] {
+        var outcomes = [SourceOutcome](repeating: .leasedElsewhere, count: jobs.count)
+        var ended: [(job: FeedJob, failure: FeedFailure?)] = []
+        var places: [Int] = []
+        for (place, job) in jobs.enumerated() {
+            switch job.open() {
+            case .notModified: ended.append((job, nil))
+            case .failed(let failure): ended.append((job, failure))
+            case .leasedElsewhere: continue
+            case .feed:
+                outcomes[place] = write(job)
+                continue
+            }
+            places.append(place)
         }
-        return .failed(failure)
+        for (place, outcome) in zip(places, recordFetches(ended)) { outcomes[place] = outcome }
+        return outcomes
     }
 
-    /// Notes a 304 on the source's row: when, the status, and the next fetch.
-    private func recordNotModified(_ job: FeedJob) -> SourceOutcome {
-        guard let name = job.source.archiveName, let fetch = job.fetch else { return .notModified }
-        do {
-            try archive.recordNotModified(name, fetch: fetch)
-        } catch let error as IngestError {
-            return .failed(
-                FeedFailure(
-                    "not modified, but the archive could not record it: \(error.message)",
-                    status: fetch.status, exitCode: error.kind.exitCode))
-        } catch {
-            return .failed(FeedFailure("not modified, but the archive could not record it: \(error)", exitCode: 74))
+    /// Notes on each source's row its fetch: a 304 (no failure) or a failure — unless
+    /// the output itself failed, the source has no name before it is read, or it is a
+    /// file never archived: a file has no fetch state to keep, and a mistyped path
+    /// would stay in the archive for good. A URL's row is made on its first failure:
+    /// the next runs retry it. All in one transaction; should it fail, every source
+    /// in it says so.
+    private func recordFetches(_ ended: [(job: FeedJob, failure: FeedFailure?)]) -> [SourceOutcome] {
+        var outcomes = ended.map { $0.failure.map(SourceOutcome.failed) ?? .notModified }
+        var records: [(source: String, fetch: FeedFetch, error: String?)] = []
+        var recorded: [Int] = []
+        for (place, (job, failure)) in ended.enumerated() {
+            guard let name = job.source.archiveName else { continue }
+            if let failure {
+                guard !failure.isOutputFailure else { continue }
+                let stored = archive.storedFeed(for: name)
+                if case .file = job.source, stored == nil { continue }
+                let url = job.fetch?.url ?? stored?.url ?? name
+                records.append(
+                    (name, FeedFetch(url: url, status: failure.status, retryAfter: failure.retryAfter), failure.detail))
+            } else {
+                guard let fetch = job.fetch else { continue }
+                records.append((name, fetch, nil))
+            }
+            recorded.append(place)
         }
-        return .notModified
+        do {
+            try archive.recordFetches(records)
+        } catch {
+            let (reason, exitCode) =
+                (error as? IngestError).map { ($0.message, $0.kind.exitCode) } ?? ("\(error)", 74)
+            for place in recorded {
+                outcomes[place] =
+                    if let failure = ended[place].failure {
+                        .failed(
+                            FeedFailure(
+                                "\(failure.message); and the archive could not record it: \(reason)",
+                                status: failure.status, exitCode: exitCode))
+                    } else {
+                        .failed(
+                            FeedFailure(
+                                "not modified, but the archive could not record it: \(reason)",
+                                status: ended[place].job.fetch?.status, exitCode: exitCode))
+                    }
+            }
+        }
+        return outcomes
     }
 
     func finish() {}

@@ -32,9 +32,20 @@ protocol FeedDestination: AnyObject {
     /// Writes one source's read — all of it or, when it fails, nothing of it.
     func write(_ job: FeedJob) -> SourceOutcome
 
+    /// Writes sources whose reads ended without a feed (``FeedJob/endedWithoutFeed``),
+    /// as one write when the destination can: what a run of unchanged feeds is made of.
+    func write(endedWithoutFeed jobs: [FeedJob]) -> [SourceOutcome]
+
     /// Completes the output once every source is written (a file is renamed into place).
     func finish() throws
 
     /// Gives up: the output stays as it was.
     func discard()
+}
+
+extension FeedDestination {
+    /// One ``write(_:)`` after another.
+    func write(endedWithoutFeed jobs: [FeedJob]) -> [SourceOutcome] {
+        jobs.map { write($0) }
+    }
 }

@@ -132,6 +132,17 @@ final class FeedJob: @unchecked Sendable {
         return fetched
     }
 
+    /// Whether the read is over without a feed to write — not modified, failed
+    /// before any item, or fetched by another run — so that its writing is only a
+    /// note of the fetch. Never waits.
+    var endedWithoutFeed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard head == waiting.count, let ending else { return false }
+        if case .finished = ending { return false }
+        return true
+    }
+
     /// Waits until the read has an item or has ended; returns the ending if it
     /// ended without items, else `nil` (the item stays for ``next()``).
     func endingBeforeItems() -> Ending? {
@@ -198,6 +209,19 @@ final class FeedJobQueue: @unchecked Sendable {
         closed = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Up to `limit` of the jobs ready now that `isWanted`, in order, without waiting.
+    func takeReady(upTo limit: Int, where isWanted: (FeedJob) -> Bool) -> [FeedJob] {
+        condition.lock()
+        defer { condition.unlock() }
+        var taken: [FeedJob] = []
+        jobs.removeAll { job in
+            guard taken.count < limit, isWanted(job) else { return false }
+            taken.append(job)
+            return true
+        }
+        return taken
     }
 
     /// The next ready job, blocking; `nil` once the queue is closed and empty.

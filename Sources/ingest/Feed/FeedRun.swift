@@ -14,6 +14,10 @@ struct FeedRun {
         var jobs: Int
         /// Fetches from one host at the same time.
         var perHost = 2
+        /// URLs fetched or being fetched and not yet written, at most (``FetchSlots``):
+        /// what bounds the run's memory when the writer is slower than the fetches.
+        /// `nil`: twice ``jobs``.
+        var unwrittenLimit: Int?
         /// The fetcher's timeouts, byte limit and User-Agent.
         var fetching: FeedFetcher.Configuration
         /// Whether descriptions and content are written sanitized (`--html safe`).
@@ -54,27 +58,38 @@ struct FeedRun {
                 queue.submit(job)
             }
         }
+        let slots = FetchSlots(settings.unwrittenLimit ?? 2 * settings.jobs)
         if remote.isEmpty {
             queue.close()
         } else {
-            let fetching = RemoteFetching(jobs: remote, settings: settings)
+            let fetching = RemoteFetching(jobs: remote, settings: settings, slots: slots)
             Task.detached {
                 await fetching.run()
                 queue.close()
             }
         }
         var outcomes = [SourceOutcome?](repeating: nil, count: jobs.count)
-        while let job = queue.take() {
-            if case .file = job.source { console.info("reading \(job.source.displayName)") }
-            let outcome = destination.write(job)
-            if let feed = job.discovered {
-                console.notice(
-                    "\(job.source.displayName): an HTML page; reading the first feed it advertises, \(feed.url) (\(feed.type))"
-                )
+        while let first = queue.take() {
+            let written: [(FeedJob, SourceOutcome)]
+            if first.endedWithoutFeed {
+                // Written together: a note of each fetch, in one transaction.
+                let jobs = [first] + queue.takeReady(upTo: 511) { $0.endedWithoutFeed }
+                written = Array(zip(jobs, destination.write(endedWithoutFeed: jobs)))
+            } else {
+                if case .file = first.source { console.info("reading \(first.source.displayName)") }
+                written = [(first, destination.write(first))]
             }
-            if case .failed(let failure) = outcome, failure.endsRun != nil { throw failure }
-            outcomes[job.index] = outcome
-            report(job.source, outcome)
+            for (job, outcome) in written {
+                if case .url = job.source { slots.giveBack() }
+                if let feed = job.discovered {
+                    console.notice(
+                        "\(job.source.displayName): an HTML page; reading the first feed it advertises, \(feed.url) (\(feed.type))"
+                    )
+                }
+                if case .failed(let failure) = outcome, failure.endsRun != nil { throw failure }
+                outcomes[job.index] = outcome
+                report(job.source, outcome)
+            }
         }
         return outcomes.map { $0 ?? .failed(FeedFailure("not read", exitCode: 70)) }
     }
@@ -93,12 +108,14 @@ struct FeedRun {
 }
 
 /// The fetching side of a run: every URL, `jobs` at a time and `perHost` from one
-/// host at a time, each bounded by the fetcher's whole-fetch timeout; then the
-/// HTTP client is shut down. URLs start in the order given, but for one whose
-/// host is busy: the next URL of another host goes first.
+/// host at a time, each bounded by the fetcher's whole-fetch timeout, and none
+/// begun without a free slot of `slots`; then the HTTP client is shut down. URLs
+/// start in the order given, but for one whose host is busy: the next URL of
+/// another host goes first.
 private struct RemoteFetching: Sendable {
     let jobs: [(FeedJob, FeedRequest)]
     let settings: FeedRun.Settings
+    let slots: FetchSlots
 
     func run() async {
         var configuration = settings.fetching
@@ -111,7 +128,13 @@ private struct RemoteFetching: Sendable {
             }
             var running = 0
             while true {
-                while running < settings.jobs, let ((job, request), host) = waiting.next() {
+                while running < settings.jobs {
+                    await slots.take()
+                    guard let ((job, request), host) = waiting.next() else {
+                        // Every host busy, or every URL begun: the slot waits for the next round.
+                        slots.giveBack()
+                        break
+                    }
                     running += 1
                     group.addTask {
                         await Self.fetch(request, into: job, with: fetcher, claim: claim)
