@@ -135,7 +135,12 @@ final class ArchiveDestination: FeedDestination {
                 if case .file = job.source, stored == nil { continue }
                 let url = job.fetch?.url ?? stored?.url ?? name
                 records.append(
-                    (name, FeedFetch(url: url, status: failure.status, retryAfter: failure.retryAfter), failure.detail))
+                    (
+                        name,
+                        FeedFetch(
+                            url: url, status: failure.status, date: failure.date, retryAfter: failure.retryAfter),
+                        failure.detail
+                    ))
             } else {
                 guard let fetch = job.fetch else { continue }
                 records.append((name, fetch, nil))

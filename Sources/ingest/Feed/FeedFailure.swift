@@ -26,6 +26,9 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
     var retryAfter: Date?
     /// Why this failure ends the whole run rather than one source's, if it does.
     var endsRun: RunEnding?
+    /// When it happened: the fetch's time on the archive's row, from which its
+    /// backoff and `Retry-After` count — not when the writer got to it.
+    let date = Date()
 
     /// What ends a run at the first source it reaches.
     enum RunEnding: Sendable {
@@ -132,7 +135,7 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
                 IngestError.Kind.data.exitCode
             }
         var failure = FeedFailure(message, status: error.status, exitCode: exitCode)
-        failure.retryAfter = error.retryAfter()
+        failure.retryAfter = error.retryAfter(at: failure.date)
         return failure
     }
 }
