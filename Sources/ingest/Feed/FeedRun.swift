@@ -14,10 +14,6 @@ struct FeedRun {
         var jobs: Int
         /// Fetches from one host at the same time.
         var perHost = 2
-        /// URLs fetched or being fetched and not yet written, at most (``FetchSlots``):
-        /// what bounds the run's memory when the writer is slower than the fetches.
-        /// `nil`: twice ``jobs``.
-        var unwrittenLimit: Int?
         /// The fetcher's timeouts, byte limit and User-Agent.
         var fetching: FeedFetcher.Configuration
         /// Whether descriptions and content are written sanitized (`--html safe`).
@@ -58,7 +54,9 @@ struct FeedRun {
                 queue.submit(job)
             }
         }
-        let slots = FetchSlots(settings.unwrittenLimit ?? 2 * settings.jobs)
+        // URLs fetched or being fetched and not yet written, at most: what bounds the
+        // run's memory when the writer is slower than the fetches.
+        let slots = FetchSlots(2 * settings.jobs)
         if remote.isEmpty {
             queue.close()
         } else {
