@@ -22,6 +22,20 @@ package enum FileStatus {
         return one == other
     }
 
+    /// A file told apart from every other on the machine: its device and inode.
+    package struct Identity: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The identity of the file at `path` (following symbolic links), or `nil` when
+    /// there is none.
+    package static func identity(of path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
     private static func identity(_ path: String) -> [String]? {
         var info = stat()
         if stat(path, &info) == 0 { return ["\(info.st_dev)", "\(info.st_ino)"] }

@@ -1,5 +1,3 @@
-import Foundation
-
 extension String {
     /// The string as a quoted SQL identifier: wrapped in double quotes, each double
     /// quote inside doubled. Any name from the input — `x"); DROP TABLE people; --`
@@ -10,8 +8,16 @@ extension String {
     /// (GRDB's `quotedDatabaseIdentifier` does not double inner quotes, so it is not
     /// used for names that come from the input.)
     package var quotedSQLIdentifier: String {
-        var name = replacingOccurrences(of: "\"", with: "\"\"")
-        if name.utf8.contains(0) { name = name.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") }
-        return "\"" + name + "\""
+        guard utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == 0 }) else { return "\"" + self + "\"" }
+        var quoted = "\""
+        quoted.reserveCapacity(utf8.count + 2)
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\"\""
+            case "\u{0}": quoted.unicodeScalars.append("\u{FFFD}")
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
     }
 }

@@ -73,6 +73,8 @@ public final class SQLiteOutput: Output {
     public private(set) var removedTemporaryFiles: [String] = []
     private var file: AtomicFile?
     private var queue: DatabaseQueue?
+    /// The connection that reads back stored rows (``forEachStoredRow(in:columns:matching:_:)``).
+    let storedRowReads = StoredRowReads()
     private var lock: OutputLock?
     /// Where ``path`` leads: a regular file (through a symbolic link, the file it
     /// names), or a stream the finished database is copied to.

@@ -72,6 +72,14 @@ import IngestTestSupport
         }
     }
 
+    @Test func identifierQuoting() {
+        #expect("people".quotedSQLIdentifier == #""people""#)
+        #expect(#"a"b""#.quotedSQLIdentifier == #""a""b""""#)
+        #expect("nul\u{0}é".quotedSQLIdentifier == "\"nul\u{FFFD}é\"")
+        #expect(#""\#u{0}""#.quotedSQLIdentifier == "\"\"\"\u{FFFD}\"\"\"")
+        #expect("".quotedSQLIdentifier == #""""#)
+    }
+
     @Test func hostileNamesAreQuotedIdentifiers() throws {
         let evil = #"x"); DROP TABLE people; --"#
         let queue = try write([
