@@ -196,6 +196,7 @@ struct FeedCommand: ParsableCommand {
 
     func run() throws {
         let console = Console(quiet: quiet, verbose: verbose)
+        MallocArenas.limit(to: ProcessInfo.processInfo.activeProcessorCount)
         SignalCleanup.install()
         SignalCleanup.ignoreBrokenPipes()
         var runReport = RunReport(arguments: Array(CommandLine.arguments.dropFirst()), listing: "sources")
