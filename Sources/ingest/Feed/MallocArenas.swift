@@ -14,10 +14,12 @@ import Glibc
 ///
 /// Elsewhere (macOS, musl) this does nothing.
 enum MallocArenas {
-    /// Sets glibc's `M_ARENA_MAX` to `count` (at least 1). Call it before the
-    /// threads start: arenas already made are kept.
+    /// Sets glibc's `M_ARENA_MAX` to `count` (at least 1), unless the environment
+    /// sets `MALLOC_ARENA_MAX`. Call it before the threads start: arenas already
+    /// made are kept.
     static func limit(to count: Int) {
         #if canImport(Glibc)
+        guard getenv("MALLOC_ARENA_MAX") == nil else { return }
         // `mallopt` is declared in <malloc.h>, which Swift's Glibc module does not
         // include: found at run time instead (RTLD_DEFAULT, the null handle).
         guard let symbol = dlsym(nil, "mallopt") else { return }
