@@ -290,7 +290,7 @@ public final class FeedArchive: @unchecked Sendable {
                     let row = try rows.writeFetch(
                         stored: previous, id: id, source: source, fetch: fetch, error: error,
                         failures: failures, nextFetch: next, to: sink)
-                    written[source] = StoredFeed(row: row)
+                    written[source] = StoredFeed(row: (previous?.row ?? [:]).merging(row) { _, new in new })
                 }
             }
             for feed in written.values { stored[feed.id] = feed }
@@ -327,7 +327,7 @@ public final class FeedArchive: @unchecked Sendable {
     /// this archive read it when it was made, which writing back would undo that run's
     /// validators and moved URL.
     private func storedNow(_ source: String) throws -> StoredFeed? {
-        let columns = Self.design.table(named: Table.feeds)!.columns.map(\.name)
+        let columns = Self.design.table(named: Table.feeds)!.columns.map(\.name).filter(StoredFeed.columns.contains)
         func feeds(_ matching: [String: FieldValue]) throws -> [StoredFeed] {
             try reader.storedRows(in: Table.feeds, columns: columns, matching: matching).map {
                 StoredFeed(row: Dictionary(uniqueKeysWithValues: zip(columns, $0)))

@@ -33,12 +33,21 @@ public struct StoredFeed: Sendable, Equatable {
     public var subscriptionCategories: [String]
     /// The site the feed belongs to (its `link`), when it was last read.
     public var link: String?
-    /// The whole row, by column name: rewritten as it was when only the fetch's
-    /// columns change (a failed fetch).
+    /// The row's ``columns``, by name: what a write of some of them is merged over
+    /// to give the row as stored.
     var row: [String: FieldValue]
 
+    /// The columns of a `feeds` row that the properties are read from. A row keeps
+    /// only these: an archive holds one for every feed it lists, and descriptions,
+    /// images and extensions have no part in fetching.
+    static let columns: Set<String> = [
+        "id", "source", "url", "etag", "last_modified", "title", "last_fetched", "last_status", "failures",
+        "next_fetch", "link", "subscription_categories", "ttl", "skip_hours", "skip_days", "update_period",
+        "update_frequency"
+    ]
+
     init(row: [String: FieldValue]) {
-        self.row = row
+        self.row = row.filter { Self.columns.contains($0.key) }
         id = row["id"]?.int64 ?? 0
         source = row["source"]?.text ?? ""
         url = row["url"]?.text

@@ -12,7 +12,7 @@ import Testing
 struct FeedArchiveFetchRecordTests {
     static let source = "https://example.org/feed.xml"
     static let feed =
-        #"<rss version="2.0"><channel><title>T</title><ttl>120</ttl>"#
+        #"<rss version="2.0"><channel><title>T</title><description>D</description><ttl>120</ttl>"#
         + #"<skipDays><day>Sunday</day></skipDays><item><guid>a</guid><title>A</title></item></channel></rss>"#
     /// Friday 27 November 2026, 10:30 UTC, and the same day's later times.
     static let friday = Date(timeIntervalSince1970: 1_795_775_400)
@@ -34,9 +34,10 @@ struct FeedArchiveFetchRecordTests {
             Self.source, fetch: FeedFetch(url: Self.source, status: 500, date: Self.at(7200)), error: "HTTP 500")
         try archive.recordFailure(
             Self.source, fetch: FeedFetch(url: Self.source, date: Self.at(9000)), error: "timed out")
+        // Only the fetch's columns are written: what the read stored stays.
         #expect(
-            try fixture.rows("SELECT last_status, last_error, failures, next_fetch, etag, ttl FROM feeds")
-                == [[nil, "timed out", "2", "2026-11-27T13:30:00Z", "\"1\"", "120"]])
+            try fixture.rows("SELECT last_status, last_error, failures, next_fetch, etag, ttl, description FROM feeds")
+                == [[nil, "timed out", "2", "2026-11-27T13:30:00Z", "\"1\"", "120", "D"]])
         let stored = try #require(archive.storedFeed(for: Self.source))
         #expect(stored.failures == 2)
         #expect(stored.nextFetch == Self.at(3 * 3600))
@@ -72,8 +73,8 @@ struct FeedArchiveFetchRecordTests {
         try archive.recordNotModified(Self.source, fetch: FeedFetch(url: Self.source, status: 304, date: Self.at(3600)))
         #expect(
             try fixture.rows(
-                "SELECT last_fetched, last_status, last_error, failures, next_fetch, etag, title FROM feeds")
-                == [["2026-11-27T11:30:00Z", "304", nil, "0", "2026-11-27T13:30:00Z", "\"1\"", "T"]])
+                "SELECT last_fetched, last_status, last_error, failures, next_fetch, etag, title, description FROM feeds"
+            ) == [["2026-11-27T11:30:00Z", "304", nil, "0", "2026-11-27T13:30:00Z", "\"1\"", "T", "D"]])
         #expect(try fixture.rows("SELECT count(*) FROM items") == [["1"]])
 
         // The 304's own max-age, longer than the ttl, wins.

@@ -96,24 +96,27 @@ final class ArchiveRows {
         Dictionary(record.fields.map { ($0.name.qualified, $0.value) }) { first, _ in first }
     }
 
-    /// Writes a stored `feeds` row again with a fetch's columns but the feed's: when,
-    /// the status if there was a response, what went wrong (`error`; `nil` for a
-    /// 304), the failures in a row and the next fetch. The validators and
-    /// everything read before stay.
+    /// Writes a fetch's columns of a `feeds` row, and only them: when, the status if
+    /// there was a response, what went wrong (`error`; `nil` for a 304), the
+    /// failures in a row and the next fetch. The validators and everything read
+    /// before stay as stored (the archive's outputs upsert, keeping the columns a
+    /// record lacks); a source never archived gets a row that says only that.
+    /// Returns the columns written.
     func writeFetch(
         stored: StoredFeed?, id: Int64, source: String, fetch: FeedFetch, error: String?, failures: Int,
         nextFetch: Date, to sink: any RecordSink
     ) throws -> [String: FieldValue] {
-        var row = stored?.row ?? [:]
-        row["id"] = .integer(id)
-        row["source"] = .text(stored?.source ?? source)
-        if row["url"] == nil || row["url"] == .null { row["url"] = .text(fetch.url) }
-        row["last_fetched"] = .text(Self.timestamp(fetch.date))
-        row["last_status"] = fetch.status.map { .integer(Int64($0)) } ?? .null
-        row["last_error"] = error.map(FieldValue.text) ?? .null
-        row["failures"] = .integer(Int64(failures))
-        row["next_fetch"] = .text(Self.timestamp(nextFetch))
-        return try writeFeedRow(row, to: sink)
+        start(FeedArchive.Table.feeds)
+        add("id", .integer(id))
+        add("source", stored?.source ?? source)
+        if stored?.url == nil { add("url", fetch.url) }
+        add("last_fetched", Self.timestamp(fetch.date))
+        add("last_status", fetch.status.map { .integer(Int64($0)) } ?? .null)
+        add("last_error", error)
+        add("failures", .integer(Int64(failures)))
+        add("next_fetch", Self.timestamp(nextFetch))
+        try sink.write(record)
+        return currentRow
     }
 
     /// Writes the categories of the subscription list a `feeds` row is in, and only

@@ -14,8 +14,10 @@ import IngestKit
 final class FeedJob: @unchecked Sendable {
     /// How a read ended.
     enum Ending: Sendable {
-        /// The feed, read to its end, without items.
-        case finished(Feed)
+        /// The feed, read to its end, without items. Boxed: a run holds a job for
+        /// every source from its start, and a `Feed` inline would make each one as
+        /// large as a feed's header fields.
+        indirect case finished(Feed)
         case failed(FeedFailure)
         /// 304: the stored copy is current.
         case notModified
