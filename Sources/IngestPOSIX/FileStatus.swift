@@ -19,7 +19,7 @@ package enum FileStatus {
     /// same file before either is created.
     package static func sameFile(_ first: String, _ second: String) -> Bool {
         guard let one = identity(first), let other = identity(second) else { return first == second }
-        return one == other
+        return one.0 == other.0 && one.name == other.name
     }
 
     /// A file told apart from every other on the machine: its device and inode.
@@ -36,14 +36,14 @@ package enum FileStatus {
         return Identity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 
-    private static func identity(_ path: String) -> [String]? {
-        var info = stat()
-        if stat(path, &info) == 0 { return ["\(info.st_dev)", "\(info.st_ino)"] }
+    /// The file's identity and no name, or, for a name that does not exist yet, its
+    /// directory's identity and its last component.
+    private static func identity(_ path: String) -> (Identity, name: String?)? {
+        if let file = identity(of: path) { return (file, nil) }
         let (directory, base) = AtomicFile.split(path)
-        guard !base.isEmpty, base != ".", base != "..", stat(directory.isEmpty ? "." : directory, &info) == 0 else {
-            return nil
-        }
-        return ["\(info.st_dev)", "\(info.st_ino)", base]
+        guard !base.isEmpty, base != ".", base != "..", let parent = identity(of: directory.isEmpty ? "." : directory)
+        else { return nil }
+        return (parent, base)
     }
 
     package static var temporaryDirectory: String {

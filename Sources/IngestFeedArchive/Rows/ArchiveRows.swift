@@ -135,15 +135,6 @@ final class ArchiveRows {
         return currentRow
     }
 
-    /// Writes every column of the `feeds` row `row`; returns it by column.
-    private func writeFeedRow(_ row: [String: FieldValue], to sink: any RecordSink) throws -> [String: FieldValue] {
-        start(FeedArchive.Table.feeds)
-        let columns = FeedArchive.design.table(named: FeedArchive.Table.feeds)!.columns
-        for column in columns { add(column.name, row[column.name] ?? .null) }
-        try sink.write(record)
-        return currentRow
-    }
-
     // MARK: - items
 
     /// Writes the `items` row of `item` and its children.
