@@ -7,8 +7,8 @@
 #   bash Benchmarks/FeedFleet/run.sh
 #
 # Environment:
-#   INGEST=/path/to/ingest   use this binary instead of building one
-#                            (swift build -c release --product ingest)
+#   INGEST=/path/to/ingest   use this binary instead of building the installed one
+#                            (Scripts/build-release.sh)
 #   FEEDS=2000 HOSTS=64      the fleet: feeds, and loopback addresses serving them
 #   JOBS=16                  --jobs of ingest, threads of the reference
 #   SLOW=5                   seconds the slow feeds take to answer
@@ -45,8 +45,7 @@ mkdir -p "$DATA" "$WORK"
 rm -f "$WORK"/*.db "$WORK"/*.time "$WORK"/*.out "$WORK"/*.err "$WORK"/*.json "$WORK"/hits.txt
 
 if [[ -z "${INGEST:-}" ]]; then
-    (cd "$ROOT" && swift build -c release --product ingest >&2)
-    INGEST="$(cd "$ROOT" && swift build -c release --show-bin-path)/ingest"
+    INGEST="$(bash "$ROOT/Scripts/build-release.sh")"
 fi
 [[ -x "$INGEST" ]] || { echo "INGEST=$INGEST is not an executable file" >&2; exit 1; }
 
