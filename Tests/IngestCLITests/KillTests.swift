@@ -63,7 +63,7 @@ struct KillTests {
     ]
 
     /// Records in the import that is killed: few, so that 120 kills fit in a test run
-    /// of a debug build; Benchmarks/kill-test.sh runs the same with 500 000.
+    /// of a debug build; Scripts/kill-test.sh runs the same with 500 000.
     static let records = 2_000
     static let points = 20
 
