@@ -38,15 +38,22 @@ struct RecordSizeTests {
         #expect(accepted.status == 0, "\(accepted)")
     }
 
-    @Test("A comment longer than --max-text-bytes stops Expat instead of filling memory")
-    func longComment() throws {
+    @Test(
+        "A comment longer than --max-text-bytes stops either parser instead of filling memory, --huge or not",
+        arguments: [[], ["--parser", "libxml2"], ["--parser", "libxml2", "--huge"]])
+    func longComment(parser: [String]) throws {
         let box = try Sandbox()
         try box.write("c.xml", "<r><!--" + String(repeating: "c", count: 3_000_000) + "--><a><v>1</v></a></r>")
 
-        let result = try box.run(["c.xml", "--max-text-bytes", "1M", "--out", "out.db"])
+        let result = try box.run(["c.xml", "--max-text-bytes", "1M", "--out", "out.db"] + parser)
+        let accepted = try box.run(["c.xml", "--out", "ok.db"] + parser)
 
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("without a complete tag or text"), "\(result)")
+        #expect(
+            result.stderr.contains("c.xml:1:4: more than 1048576 bytes without a complete tag or text"), "\(result)")
+        #expect(result.stderr.contains("--max-text-bytes"), "\(result)")
+        #expect(!box.exists("out.db"))
+        #expect(accepted.status == 0, "\(accepted)")
     }
 
     @Test(

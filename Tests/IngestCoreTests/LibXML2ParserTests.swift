@@ -7,7 +7,7 @@ import IngestTestSupport
 @Suite struct LibXML2ParserTests {
     func events(_ xml: String, chunkSize: Int = defaultChunkSize, huge: Bool = false) throws -> EventLog {
         let log = EventLog()
-        try LibXML2Parser(chunkSize: chunkSize, allowsHugeDocuments: huge).parse(bytes: Array(xml.utf8), into: log)
+        try LibXML2Parser(allowsHugeDocuments: huge, chunkSize: chunkSize).parse(bytes: Array(xml.utf8), into: log)
         return log
     }
 

@@ -2,7 +2,9 @@
 public struct ParseLimits: Sendable {
     /// The deepest element nesting accepted (the document element is depth 1).
     public var maxDepth: Int
-    /// The most text accumulated for one element, in bytes.
+    /// The most text accumulated for one element, in bytes; also the most bytes a
+    /// parser holds for one token it has not finished (a tag with its attributes, a
+    /// comment, a JSON string).
     public var maxTextBytes: Int
 
     /// Limits of `maxDepth` levels (clamped to ``maxSupportedDepth``) and

@@ -51,7 +51,8 @@ struct OPMLReader {
             throw error.inFile(displayName)
         }
         let receiver = OPMLReceiver(limits: limits)
-        let parser = try LibXML2PushParser(receiver: receiver, recovers: true, displayName: displayName)
+        let parser = try LibXML2PushParser(
+            receiver: receiver, recovers: true, limits: limits, displayName: displayName)
         try repaired.withUnsafeBytes { try parser.feed($0) }
         try parser.finish()
         return try receiver.document(displayName: displayName, recoveredError: parser.firstRecoveredError)

@@ -196,8 +196,8 @@ final class FeedParserCore {
                 let label = verdict.hasByteOrderMark ? nil : charset ?? XMLDeclaration.encoding(in: pending)
                 decoder = label.flatMap(ReplacingDecoder.init(label:))
                 let libxml2 = try LibXML2PushParser(
-                    receiver: recovering, recovers: true,
-                    encoding: decoder == nil ? charset : "UTF-8", displayName: displayName)
+                    receiver: recovering, recovers: true, encoding: decoder == nil ? charset : "UTF-8",
+                    limits: options.limits, displayName: displayName)
                 libxml2.onWarning = options.onWarning
                 recoveringReceiver = recovering
                 recoveringParser = libxml2

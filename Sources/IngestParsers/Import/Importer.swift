@@ -141,11 +141,11 @@ public struct Importer: RecordReader {
         case .xml:
             switch options.xmlParser {
             case .expat:
-                return ExpatParser(chunkSize: options.chunkSize, limits: options.limits, onWarning: options.onWarning)
+                return ExpatParser(limits: options.limits, chunkSize: options.chunkSize, onWarning: options.onWarning)
             case .libxml2:
                 return LibXML2Parser(
-                    chunkSize: options.chunkSize, allowsHugeDocuments: options.allowsHugeDocuments,
-                    onWarning: options.onWarning)
+                    allowsHugeDocuments: options.allowsHugeDocuments, limits: options.limits,
+                    chunkSize: options.chunkSize, onWarning: options.onWarning)
             }
         case .json, .jsonLines:
             let name = input.path.map(Self.stem) ?? options.documentName ?? "stdin"

@@ -24,16 +24,22 @@ public struct ExpatParser: StreamingParser {
     /// attributes, a comment longer than ``/IngestCore/ParseLimits/maxTextBytes`` (and a chunk)
     /// stops the parse, rather than Expat holding it all in memory.
     public var limits: ParseLimits
+    /// The document's encoding, overriding its XML declaration, as an HTTP charset
+    /// does (RFC 7303); `nil` (the default) lets the document say.
+    public var encoding: String?
     /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
     public var onWarning: ParseWarningHandler?
 
     /// An Expat parser reading `chunkSize` bytes at a time, bounded by `limits`,
-    /// telling `onWarning` what it reads past.
+    /// telling `onWarning` what it reads past. The arguments after the parser's own
+    /// options (`encoding`) are every parser's: `limits`, `chunkSize`, `onWarning`.
     public init(
-        chunkSize: Int = defaultChunkSize, limits: ParseLimits = .default, onWarning: ParseWarningHandler? = nil
+        encoding: String? = nil, limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize,
+        onWarning: ParseWarningHandler? = nil
     ) {
-        self.chunkSize = chunkSize
+        self.encoding = encoding
         self.limits = limits
+        self.chunkSize = chunkSize
         self.onWarning = onWarning
     }
 
@@ -46,7 +52,7 @@ public struct ExpatParser: StreamingParser {
         _ input: any ByteSource, into receiver: any ParseEventReceiver,
         progress: ((Int) -> Void)? = nil
     ) throws {
-        let session = ExpatPushParser(receiver: receiver, displayName: input.displayName)
+        let session = ExpatPushParser(receiver: receiver, encoding: encoding, displayName: input.displayName)
         session.onWarning = onWarning
         var consumed = 0
         while true {
@@ -66,7 +72,7 @@ public struct ExpatParser: StreamingParser {
     /// An ``ExpatPushParser`` delivering to `receiver`, whose errors name `displayName`,
     /// bounded by ``limits``.
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) -> any PushParser {
-        let parser = ExpatPushParser(receiver: receiver, limits: limits, displayName: displayName)
+        let parser = ExpatPushParser(receiver: receiver, encoding: encoding, limits: limits, displayName: displayName)
         parser.onWarning = onWarning
         return parser
     }

@@ -56,26 +56,35 @@ public struct LibXML2Parser: StreamingParser {
     /// The document's encoding, overriding its XML declaration, as an HTTP charset
     /// does (RFC 7303); `nil` (the default) lets the document say.
     public var encoding: String?
+    /// Bounds the bytes of one token without an event — a tag with its attributes, a
+    /// comment — longer than ``/IngestCore/ParseLimits/maxTextBytes`` (and a chunk):
+    /// the parse stops rather than libxml2 holding it all in memory. Bytes are those
+    /// of the UTF-8 libxml2 reads. Unlike libxml2's own limits, this one holds with
+    /// ``allowsHugeDocuments``.
+    public var limits: ParseLimits
     /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
     public var onWarning: ParseWarningHandler?
 
-    /// A libxml2 parser reading `chunkSize` bytes at a time, with its hard limits on
-    /// unless `allowsHugeDocuments`; see the properties for `recovers`, `encoding`
-    /// and `onWarning`.
+    /// A libxml2 parser reading `chunkSize` bytes at a time, bounded by `limits` and,
+    /// unless `allowsHugeDocuments`, by libxml2's hard limits; see the properties
+    /// for `recovers`, `encoding` and `onWarning`. The arguments after the
+    /// parser's own options are every parser's: `limits`, `chunkSize`, `onWarning`.
     public init(
-        chunkSize: Int = defaultChunkSize, allowsHugeDocuments: Bool = false,
-        recovers: Bool = false, encoding: String? = nil, onWarning: ParseWarningHandler? = nil
+        allowsHugeDocuments: Bool = false, recovers: Bool = false, encoding: String? = nil,
+        limits: ParseLimits = .default, chunkSize: Int = defaultChunkSize, onWarning: ParseWarningHandler? = nil
     ) {
-        self.onWarning = onWarning
-        self.chunkSize = chunkSize
         self.allowsHugeDocuments = allowsHugeDocuments
         self.recovers = recovers
         self.encoding = encoding
+        self.limits = limits
+        self.chunkSize = chunkSize
+        self.onWarning = onWarning
     }
 
     /// Reads `input` chunk by chunk, pushes each chunk into libxml2 and delivers the
     /// events to `receiver`; `progress` hears the bytes read after each chunk. Throws
-    /// `.data` for a document that is not well-formed (or passes libxml2's limits),
+    /// `.data` for a document that is not well-formed (or passes ``limits`` or
+    /// libxml2's own),
     /// `.io` when reading fails, and whatever `receiver` throws.
     public func parse(
         _ input: any ByteSource, into receiver: any ParseEventReceiver,
@@ -83,7 +92,7 @@ public struct LibXML2Parser: StreamingParser {
     ) throws {
         let session = try LibXML2PushParser(
             receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
-            encoding: encoding, displayName: input.displayName)
+            encoding: encoding, limits: limits, displayName: input.displayName)
         session.onWarning = onWarning
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -103,7 +112,7 @@ public struct LibXML2Parser: StreamingParser {
     public func makePushParser(receiver: any ParseEventReceiver, displayName: String) throws -> any PushParser {
         let parser = try LibXML2PushParser(
             receiver: receiver, huge: allowsHugeDocuments, recovers: recovers,
-            encoding: encoding, displayName: displayName)
+            encoding: encoding, limits: limits, displayName: displayName)
         parser.onWarning = onWarning
         return parser
     }

@@ -40,8 +40,11 @@ public final class LibXML2PushParser: PushParser {
     @exclusivity(unchecked) private var valueScratch: [UInt8] = []
     private let huge: Bool
     /// Whether the parse goes on past errors that make the document malformed
-    /// (`XML_PARSE_RECOVER`); see ``init(receiver:huge:recovers:encoding:displayName:)``.
+    /// (`XML_PARSE_RECOVER`); see ``init(receiver:huge:recovers:encoding:limits:displayName:)``.
     public let recovers: Bool
+    /// Bounds the bytes libxml2 holds without an event, beyond the last push, as
+    /// ``ExpatParser/limits`` does for Expat; `nil`: only libxml2's own limits.
+    public let limits: ParseLimits?
     /// The first error recovered from, without the input's name.
     private var recoveredError: IngestError?
     /// libxml2's own bounds on one value: `XML_MAX_TEXT_LENGTH`, and
@@ -83,18 +86,22 @@ public final class LibXML2PushParser: PushParser {
     ///   - encoding: the document's encoding, overriding its XML declaration — what an
     ///     HTTP `Content-Type` charset does (RFC 7303); any name iconv knows. A byte
     ///     order mark is not looked at: leave this `nil` when the document has one.
+    ///   - limits: bounds the bytes of one token without an event (a tag with its
+    ///     attributes, a comment), which libxml2 would otherwise hold whole — the bound
+    ///     that still holds with `huge`. `nil`: only libxml2's own limits.
     ///   - displayName: the input's name in error messages.
     /// - Throws: ``/IngestCore/IngestError`` (`.data`) when libxml2 and iconv do not know
     ///   `encoding`.
     public init(
         receiver: any ParseEventReceiver, huge: Bool = false, recovers: Bool = false,
-        encoding: String? = nil, displayName: String = "<memory>"
+        encoding: String? = nil, limits: ParseLimits? = nil, displayName: String = "<memory>"
     ) throws {
         LibXML2Encodings.ready
         self.receiver = receiver
         self.displayName = displayName
         self.huge = huge
         self.recovers = recovers
+        self.limits = limits
         if let encoding {
             guard let converter = xmlFindCharEncodingHandler(encoding) else {
                 throw IngestError(
@@ -146,6 +153,9 @@ public final class LibXML2PushParser: PushParser {
         pushedBytes += bytes.count
         let chunk = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         let status = withInputErrorsCaptured { xmlParseChunk(context, chunk, Int32(bytes.count), isFinal ? 1 : 0) }
+        if failure == nil, let limits, heldBytes > limits.maxTextBytes + bytes.count {
+            failure = IngestError.tokenLimit(limits.maxTextBytes, position: currentPosition)
+        }
         if let failure {
             xmlStopParser(context)
             return .failure(failure)
@@ -226,6 +236,14 @@ public final class LibXML2PushParser: PushParser {
             if session.recovers { session.context.pointee.wellFormed = 1 }
             body(session)
         }
+    }
+
+    /// The bytes libxml2 holds unparsed: a token waiting for its end.
+    private var heldBytes: Int {
+        guard let input = context.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else {
+            return 0
+        }
+        return end - cur
     }
 
     // MARK: - Positions

@@ -224,7 +224,7 @@ struct ParserOptions: ParsableArguments {
     @Option(help: ArgumentHelp("XML parser: expat or libxml2 (also ISO-2022-JP, GB18030, UTF-7).", valueName: "name"))
     var parser: XMLParserKind = .expat
 
-    @Flag(help: "With --parser libxml2: lift libxml2's own limits. Trusted inputs only.")
+    @Flag(help: "With --parser libxml2: lift libxml2's own limits (--max-text-bytes still holds). Trusted inputs only.")
     var huge = false
 
     @Option(
