@@ -39,7 +39,7 @@ final class SQLiteSink: RecordSink {
     /// Per row: the column index of each field, and what number each field is.
     @exclusivity(unchecked) private var columnOfField: [Int] = []
     @exclusivity(unchecked) private var numberKinds: [FieldValue.Number.Kind?] = []
-    /// The batch ``write(_:)-(Record)`` writes a single record through.
+    /// The batch ``write(_:)-(IngestRecord)`` writes a single record through.
     private let single = RecordBatch(reservingBytes: 4096)
     /// How long a text or blob value may be on this connection.
     private let valueLength: SQLiteValueLength
@@ -122,7 +122,7 @@ final class SQLiteSink: RecordSink {
     }
 
     /// One record, written as a batch of one.
-    func write(_ record: IngestCore.Record) throws {
+    func write(_ record: IngestRecord) throws {
         single.clear()
         single.append(record)
         try write(single)

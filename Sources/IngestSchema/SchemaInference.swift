@@ -121,7 +121,7 @@ public final class SchemaInference {
     }
 
     /// The source of a field: `name`, `@name`, or `.`.
-    static func source(of name: String, origin: Record.Field.Origin) -> String {
+    static func source(of name: String, origin: IngestRecord.Field.Origin) -> String {
         switch origin {
         case .element: name
         case .attribute: "@" + name
@@ -131,7 +131,7 @@ public final class SchemaInference {
 
     /// Whether `source` parses back to the child, attribute or own text it stands
     /// for: a JSON key such as `a/b`, `@x`, `.` or `""` does not.
-    static func isWritable(source: String, name: String, origin: Record.Field.Origin) -> Bool {
+    static func isWritable(source: String, name: String, origin: IngestRecord.Field.Origin) -> Bool {
         guard let parsed = try? SchemaPaths.source(source) else { return false }
         switch origin {
         case .element: return parsed == SchemaPaths.Source(elements: [name])

@@ -90,11 +90,11 @@ public final class SchemaMapping: DocumentMapping {
         return IngestError(.data, message, reason: .schemaRecordsMatchedNothing(paths, suggestions: suggestions))
     }
 
-    func emit(_ record: Record) throws {
+    func emit(_ record: IngestRecord) throws {
         try sink.write(record)
     }
 
-    func reject(_ rejection: RecordRejection, record: Record) throws {
+    func reject(_ rejection: RecordRejection, record: IngestRecord) throws {
         try rejects.reject(rejection, recordStart: record.position)
     }
 }

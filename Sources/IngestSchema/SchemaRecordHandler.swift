@@ -174,9 +174,9 @@ final class EntityRecordHandler: SourceNodeHandler {
 
     @exclusivity(unchecked) private var values: [FieldValue?]
     @exclusivity(unchecked) private var failure: RecordRejection?
-    @exclusivity(unchecked) private var record: Record
+    @exclusivity(unchecked) private var record: IngestRecord
     /// Records of child entities (and theirs), in document order.
-    @exclusivity(unchecked) private var pending: [(record: Record, needsParentKey: Bool)] = []
+    @exclusivity(unchecked) private var pending: [(record: IngestRecord, needsParentKey: Bool)] = []
     /// The entity's fields, held here so the hot path does not go through `entity`.
     private let fields: [CompiledField]
 
@@ -185,7 +185,7 @@ final class EntityRecordHandler: SourceNodeHandler {
         self.mapping = mapping
         self.parent = parent
         values = Array(repeating: nil, count: entity.slotCount)
-        record = Record(table: entity.table)
+        record = IngestRecord(table: entity.table)
         fields = entity.fields
         super.init(node: entity.root, owner: nil)
         owner = self

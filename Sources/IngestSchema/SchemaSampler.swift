@@ -19,7 +19,7 @@ final class SchemaSampler: RecordSink, RecordLocationObserver {
 
         init(name: String) { self.name = name }
 
-        func add(_ record: Record) {
+        func add(_ record: IngestRecord) {
             recordCount += 1
             for field in record.fields {
                 let index = self.index(of: field.name)
@@ -64,12 +64,12 @@ final class SchemaSampler: RecordSink, RecordLocationObserver {
         init(name: String) { self.name = name }
     }
 
-    /// A set of ``Record/Field/Origin``s that remembers the first one added.
+    /// A set of ``IngestRecord/Field/Origin``s that remembers the first one added.
     struct Origins {
         private var bits: UInt8 = 0
-        private(set) var first: Record.Field.Origin?
+        private(set) var first: IngestRecord.Field.Origin?
 
-        mutating func insert(_ origin: Record.Field.Origin) {
+        mutating func insert(_ origin: IngestRecord.Field.Origin) {
             if first == nil { first = origin }
             bits |= 1 << origin.rawValue
         }
@@ -112,7 +112,7 @@ final class SchemaSampler: RecordSink, RecordLocationObserver {
         current = nil
     }
 
-    func write(_ record: Record) throws {
+    func write(_ record: IngestRecord) throws {
         let table: Table
         if let current, current.name == record.table {
             table = current

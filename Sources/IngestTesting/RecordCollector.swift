@@ -22,7 +22,7 @@ public final class RecordCollector: RecordSink {
     public init() {}
 
     /// Keeps a copy of `record` (sinks may not keep the record itself).
-    public func write(_ record: Record) throws {
+    public func write(_ record: IngestRecord) throws {
         records.append(CollectedRecord(record))
     }
 
@@ -59,7 +59,7 @@ public struct CollectedRecord: Equatable, Sendable {
         self.position = position
     }
 
-    init(_ record: Record) {
+    init(_ record: IngestRecord) {
         table = record.table
         fields = Dictionary(
             record.fields.map { ($0.name.qualified, $0.value) }, uniquingKeysWith: { first, _ in first })

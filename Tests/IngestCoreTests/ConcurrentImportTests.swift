@@ -13,7 +13,7 @@ import IngestTestSupport
         var written: [String] = []
         init(refusing refused: String) { self.refused = refused }
 
-        func write(_ record: Record) throws {
+        func write(_ record: IngestRecord) throws {
             guard case .text(let name) = record["name"] else { return }
             guard name != refused else {
                 throw IngestError(.data, "refused \(refused)", position: record.position)

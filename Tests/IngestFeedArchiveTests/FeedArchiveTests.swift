@@ -225,7 +225,7 @@ struct FeedArchiveTests {
         let fixture = try ArchiveFixture()
         try SQLiteOutput(path: fixture.path, mode: .create).writeAndCommit { sink in
             let names = NameTable()
-            try sink.write(Record(table: table, fields: [.init(name: names.intern("name"), value: .text("x"))]))
+            try sink.write(IngestRecord(table: table, fields: [.init(name: names.intern("name"), value: .text("x"))]))
         }
         let error = try #require(throws: IngestError.self) { try fixture.archive() }
         #expect(error.kind == .output)

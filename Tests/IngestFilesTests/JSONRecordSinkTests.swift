@@ -8,14 +8,14 @@ import IngestTestSupport
 @Suite struct JSONRecordSinkTests {
     let factory = RecordFactory()
 
-    func write(_ records: [IngestCore.Record], _ format: JSONRecordSink.Format, renames: [Int: (String, String)] = [:])
+    func write(_ records: [IngestRecord], _ format: JSONRecordSink.Format, renames: [Int: (String, String)] = [:])
         throws -> Data
     {
         let directory = try TemporaryDirectory()
         return try writeFile(records, in: directory, renames: renames, format: format == .array ? .json : .jsonLines)
     }
 
-    var mixed: IngestCore.Record {
+    var mixed: IngestRecord {
         factory.record(
             "t",
             [

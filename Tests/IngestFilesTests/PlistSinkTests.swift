@@ -9,7 +9,7 @@ import IngestTestSupport
 @Suite struct PlistSinkTests {
     let factory = RecordFactory()
 
-    func write(_ records: [IngestCore.Record], _ format: PlistFormat, renames: [Int: (String, String)] = [:]) throws
+    func write(_ records: [IngestRecord], _ format: PlistFormat, renames: [Int: (String, String)] = [:]) throws
         -> Data
     {
         let directory = try TemporaryDirectory()

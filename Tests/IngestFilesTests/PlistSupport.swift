@@ -9,9 +9,9 @@ import IngestTestSupport
 struct RecordFactory {
     let names = NameTable()
 
-    func record(_ table: String, _ fields: [(String, FieldValue)]) -> IngestCore.Record {
-        IngestCore.Record(
-            table: table, fields: fields.map { IngestCore.Record.Field(name: names.intern($0.0), value: $0.1) })
+    func record(_ table: String, _ fields: [(String, FieldValue)]) -> IngestRecord {
+        IngestRecord(
+            table: table, fields: fields.map { IngestRecord.Field(name: names.intern($0.0), value: $0.1) })
     }
 
     /// A value as the XML mapping would classify `text`.
@@ -24,7 +24,7 @@ struct RecordFactory {
 /// Writes `records` (with `renames` applied after the record of the given index)
 /// to a fresh file output of `format`, and returns the file's bytes.
 func writeFile(
-    _ records: [IngestCore.Record], in directory: TemporaryDirectory, name: String = "out",
+    _ records: [IngestRecord], in directory: TemporaryDirectory, name: String = "out",
     renames: [Int: (String, String)] = [:], format: FileOutput.Format
 ) throws -> Data {
     let path = directory.path(name)

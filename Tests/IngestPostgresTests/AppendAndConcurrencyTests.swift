@@ -9,7 +9,7 @@ import Testing
     .enabled(
         if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct AppendAndConcurrencyTests {
-    static func row(_ make: RecordMaker, _ index: Int, writer: Int) -> Record {
+    static func row(_ make: RecordMaker, _ index: Int, writer: Int) -> IngestRecord {
         make.record(
             "events",
             [

@@ -33,7 +33,7 @@ struct DesignOutputTests {
             ], upsert: upsert)
     }
 
-    static func person(_ make: RecordMaker, _ id: Int, name: String, born: String = "2000-01-01") -> IngestCore.Record {
+    static func person(_ make: RecordMaker, _ id: Int, name: String, born: String = "2000-01-01") -> IngestRecord {
         make.record(
             "people",
             [
@@ -44,8 +44,7 @@ struct DesignOutputTests {
             ])
     }
 
-    static func phone(_ make: RecordMaker, _ person: Int, _ number: String, kind: String = "home") -> IngestCore.Record
-    {
+    static func phone(_ make: RecordMaker, _ person: Int, _ number: String, kind: String = "home") -> IngestRecord {
         make.record(
             "phones",
             ["person_id": IngestPostgresTests.number(String(person)), "number": .text(number), "kind": .text(kind)])
@@ -53,7 +52,7 @@ struct DesignOutputTests {
 
     /// People 1…count, each with two phones.
     static func family(_ make: RecordMaker, _ ids: ClosedRange<Int>, name: (Int) -> String = { "person \($0)" })
-        -> [IngestCore.Record]
+        -> [IngestRecord]
     {
         ids.flatMap {
             [person(make, $0, name: name($0)), phone(make, $0, "\($0)-a"), phone(make, $0, "\($0)-b", kind: "work")]
@@ -200,8 +199,8 @@ struct DesignOutputTests {
                 foreignKey: .init(column: "person_id", parentTable: "people", parentColumn: "id", type: .integer))
         ], upsert: true)
 
-    static func tagged(_ make: RecordMaker, _ id: Int, name: String, tags: [String], note: String? = nil) -> [IngestCore
-        .Record]
+    static func tagged(_ make: RecordMaker, _ id: Int, name: String, tags: [String], note: String? = nil)
+        -> [IngestRecord]
     {
         [make.record("people", ["id": number(String(id)), "name": .text(name)])]
             + tags.map {
@@ -217,7 +216,7 @@ struct DesignOutputTests {
         let settings = try server.settings(database)
         // Longer than a B-tree entry may be: the unique index holds its MD5.
         let long = String(repeating: "long tag é ", count: 1_000)
-        let runs: [@Sendable (RecordMaker) -> [IngestCore.Record]] = [
+        let runs: [@Sendable (RecordMaker) -> [IngestRecord]] = [
             { make in
                 Self.tagged(make, 1, name: "one", tags: ["a", "b", long])
                     + Self.tagged(make, 2, name: "two", tags: ["x"], note: "n")

@@ -21,7 +21,7 @@ struct IdentifierCaseTests {
         ).map { $0[0]! }
     }
 
-    static func folks(_ make: RecordMaker, table: String = "People") -> [IngestCore.Record] {
+    static func folks(_ make: RecordMaker, table: String = "People") -> [IngestRecord] {
         [
             make.record(table, ["firstName": .text("Matt"), "lastName": .text("Neuburg")]),
             make.record(table, ["firstName": .text("Snidely"), "lastName": .text("Whiplash")])
@@ -123,7 +123,7 @@ struct IdentifierCaseTests {
         let server = try TestPostgresServer.shared.get()
         let database = try server.makeDatabase("append_exact")
         let settings = try server.settings(database)
-        @Sendable func records(_ make: RecordMaker, _ run: String) -> [IngestCore.Record] {
+        @Sendable func records(_ make: RecordMaker, _ run: String) -> [IngestRecord] {
             [
                 make.record(
                     "People",

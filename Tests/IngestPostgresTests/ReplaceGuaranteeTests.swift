@@ -11,7 +11,7 @@ import Testing
         if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct ReplaceGuaranteeTests {
     /// `count` people rows tagged `tag`, made one at a time.
-    static func person(_ make: RecordMaker, _ index: Int, tag: String) -> Record {
+    static func person(_ make: RecordMaker, _ index: Int, tag: String) -> IngestRecord {
         make.record("people", ["id": number(String(index)), "name": .text("person \(index)"), "tag": .text(tag)])
     }
 

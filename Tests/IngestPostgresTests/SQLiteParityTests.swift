@@ -13,7 +13,7 @@ import Testing
     .enabled(
         if: TestPostgresServer.enabled, "needs PostgreSQL's server programs (Debian's postgresql package), or CI set"))
 struct SQLiteParityTests {
-    static func records(_ make: RecordMaker) -> [IngestCore.Record] {
+    static func records(_ make: RecordMaker) -> [IngestRecord] {
         [
             make.record(
                 "people",

@@ -27,7 +27,7 @@ struct StoredRowsTests {
     static let table = "we\"ird table"
     static let columns = ["id", "select", "born", "seen", "active", "score", "photo", "extra", "tags"]
 
-    static func records(_ make: RecordMaker) -> [IngestCore.Record] {
+    static func records(_ make: RecordMaker) -> [IngestRecord] {
         [
             make.record(
                 table,

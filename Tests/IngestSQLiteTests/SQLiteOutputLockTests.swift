@@ -11,8 +11,8 @@ import IngestTestSupport
 @Suite struct SQLiteOutputLockTests {
     let names = NameTable()
 
-    func person(_ name: String) -> IngestCore.Record {
-        IngestCore.Record(table: "people", fields: [.init(name: names.intern("name"), value: .text(name))])
+    func person(_ name: String) -> IngestRecord {
+        IngestRecord(table: "people", fields: [.init(name: names.intern("name"), value: .text(name))])
     }
 
     func names(in path: String) throws -> [String] {
@@ -78,7 +78,7 @@ import IngestTestSupport
                 try SQLiteOutput(path: path, mode: .append).writeAndCommit { sink in
                     for row in 0..<50 {
                         try sink.write(
-                            IngestCore.Record(
+                            IngestRecord(
                                 table: "people",
                                 fields: [.init(name: names.intern("name"), value: .text("\(index)-\(row)"))]))
                     }

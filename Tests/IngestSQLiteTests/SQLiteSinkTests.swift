@@ -10,10 +10,10 @@ import IngestTestSupport
     let names = NameTable()
 
     func record(_ table: String, _ fields: [(String, FieldValue)], at position: SourcePosition = .start)
-        -> IngestCore.Record
+        -> IngestRecord
     {
-        IngestCore.Record(
-            table: table, fields: fields.map { IngestCore.Record.Field(name: names.intern($0.0), value: $0.1) },
+        IngestRecord(
+            table: table, fields: fields.map { IngestRecord.Field(name: names.intern($0.0), value: $0.1) },
             position: position)
     }
 
@@ -23,7 +23,7 @@ import IngestTestSupport
     }
 
     /// Writes `records` into a fresh in-memory database and returns it.
-    func write(_ records: [IngestCore.Record]) throws -> DatabaseQueue {
+    func write(_ records: [IngestRecord]) throws -> DatabaseQueue {
         let queue = try DatabaseQueue()
         try queue.inDatabase { db in
             let sink = SQLiteSink(database: db)
@@ -57,7 +57,7 @@ import IngestTestSupport
         let other = NameTable()
         _ = other.intern("b")  // so "a" has another id in this table than in `names`
         let first = record("t", [("a", .text("1")), ("b", .text("2"))])
-        let second = IngestCore.Record(
+        let second = IngestRecord(
             table: "t",
             fields: [
                 .init(name: other.intern("a"), value: .text("3")),
@@ -382,8 +382,8 @@ import IngestTestSupport
 @Suite struct SQLiteOutputTests {
     let names = NameTable()
 
-    func person(_ first: String) -> IngestCore.Record {
-        IngestCore.Record(table: "people", fields: [.init(name: names.intern("firstName"), value: .text(first))])
+    func person(_ first: String) -> IngestRecord {
+        IngestRecord(table: "people", fields: [.init(name: names.intern("firstName"), value: .text(first))])
     }
 
     @Test func aFailedRunLeavesTheExistingFileByteForByte() throws {
@@ -426,7 +426,7 @@ import IngestTestSupport
         let path = dir.path("out.db")
         try SQLiteOutput(path: path, mode: .create).writeAndCommit { try $0.write(person("Matt")) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let aged = IngestCore.Record(
+        let aged = IngestRecord(
             table: "people",
             fields: [
                 .init(name: names.intern("firstName"), value: .text("Nell")),

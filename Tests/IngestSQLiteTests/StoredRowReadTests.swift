@@ -13,7 +13,7 @@ struct StoredRowReadTests {
         try SQLiteOutput(path: path, mode: mode).writeAndCommit { sink in
             for value in values {
                 try sink.write(
-                    IngestCore.Record(
+                    IngestRecord(
                         table: table, fields: [.init(name: names.intern("v"), value: .text(value))],
                         position: .start))
             }

@@ -7,8 +7,8 @@ import Testing
 
 /// `SQLiteOutput(keys:)` and upserts that keep the columns a record lacks.
 struct TableKeysTests {
-    static func record(_ names: NameTable, _ table: String, _ fields: [(String, String?)]) -> IngestCore.Record {
-        IngestCore.Record(
+    static func record(_ names: NameTable, _ table: String, _ fields: [(String, String?)]) -> IngestRecord {
+        IngestRecord(
             table: table,
             fields: fields.map { name, text in
                 .init(

@@ -23,14 +23,14 @@ struct UpsertChildRowsTests {
                 foreignKey: .init(column: "person_id", parentTable: "people", parentColumn: "id", type: .integer))
         ], upsert: true)
 
-    static func records(_ names: NameTable, tags: [(String, String?, String?)]) -> [IngestCore.Record] {
+    static func records(_ names: NameTable, tags: [(String, String?, String?)]) -> [IngestRecord] {
         func value(_ text: String?) -> FieldValue {
             guard var text else { return .null }
             return text.withUTF8 { FieldValue.inferring($0) }
         }
         let position = SourcePosition.start
         return [
-            IngestCore.Record(
+            IngestRecord(
                 table: "people",
                 fields: [
                     .init(name: names.intern("id"), value: value("1")),
@@ -38,7 +38,7 @@ struct UpsertChildRowsTests {
                 ], position: position)
         ]
             + tags.map { tag, note, weight in
-                IngestCore.Record(
+                IngestRecord(
                     table: "tags",
                     fields: [
                         .init(name: names.intern("person_id"), value: value("1")),

@@ -26,9 +26,9 @@ public func writeRecords<Values: Sequence>(
     }
 }
 
-/// Turns an `Encodable` value into a ``Record``: see ``writeRecords(_:as:to:names:)``.
+/// Turns an `Encodable` value into an ``IngestRecord``: see ``writeRecords(_:as:to:names:)``.
 enum RecordEncoder {
-    static func record(_ value: some Encodable, table: String, names: NameTable) throws -> Record {
+    static func record(_ value: some Encodable, table: String, names: NameTable) throws -> IngestRecord {
         let root = try TreeEncoder.encodeNode(value)
         guard case .object(let members) = root.content else {
             throw EncodingError.invalidValue(
@@ -37,7 +37,8 @@ enum RecordEncoder {
                     codingPath: [],
                     debugDescription: "a record must encode as keyed properties, not \(root.tree.summary)"))
         }
-        return Record(table: table, fields: members.map { Record.Field(name: names.intern($0.0), value: field($0.1)) })
+        return IngestRecord(
+            table: table, fields: members.map { IngestRecord.Field(name: names.intern($0.0), value: field($0.1)) })
     }
 
     /// A top-level property: its bytes when it is `Data`, else its tree's value.

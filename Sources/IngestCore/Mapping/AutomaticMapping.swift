@@ -477,7 +477,7 @@ final class RecordHandler: ElementHandler {
         try emitter.emit(kind: kind!, position: position)
     }
 
-    private func addScalar(_ element: ElementEnd, _ origin: Record.Field.Origin) {
+    private func addScalar(_ element: ElementEnd, _ origin: IngestRecord.Field.Origin) {
         let kind: RecordBatch.Kind =
             switch element.kind {
             case .number: .number
@@ -492,7 +492,7 @@ final class RecordHandler: ElementHandler {
     /// origin of its first value.
     @inline(__always)
     private func add(
-        _ name: Name, _ kind: RecordBatch.Kind, _ origin: Record.Field.Origin,
+        _ name: Name, _ kind: RecordBatch.Kind, _ origin: IngestRecord.Field.Origin,
         _ bytes: UnsafeRawBufferPointer
     ) {
         let id = name.id

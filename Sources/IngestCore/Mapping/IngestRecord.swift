@@ -3,7 +3,7 @@
 ///
 /// Field names are interned ``Name``s, so a sink can cache per-name decisions
 /// (which column, which type) in an array indexed by ``Name/id``.
-public struct Record {
+public struct IngestRecord {
     /// One named value of a record.
     public struct Field {
         /// The field's name: the child element's, attribute's or JSON member's; for

@@ -7,7 +7,7 @@
 /// Values keep their bytes as the input had them; what they are is decided by the
 /// reader of the batch: ``Kind/inferred`` bytes (XML character data, JSON numbers)
 /// are a number when ``FieldValue/Number`` holds them exactly, text otherwise.
-/// ``value(ofField:)`` and ``record(at:)`` give the same values as a ``Record``
+/// ``value(ofField:)`` and ``record(at:)`` give the same values as an ``IngestRecord``
 /// would have carried; a sink that can, binds the bytes directly.
 ///
 /// ```swift
@@ -57,7 +57,7 @@ public final class RecordBatch {
         /// What the field's bytes are.
         public let kind: Kind
         /// What part of the record element the field comes from.
-        public let origin: Record.Field.Origin
+        public let origin: IngestRecord.Field.Origin
         let offset: Int
         let count: Int
     }
@@ -126,7 +126,7 @@ public final class RecordBatch {
     /// Adds a field to the record being built, its value `bytes` of `kind`.
     @inline(__always)
     public func append(
-        _ name: Name, _ kind: Kind, origin: Record.Field.Origin = .element,
+        _ name: Name, _ kind: Kind, origin: IngestRecord.Field.Origin = .element,
         bytes: UnsafeRawBufferPointer
     ) {
         if name.id >= namesByID.count || namesByID[name.id] !== name { hold(name) }
@@ -137,18 +137,18 @@ public final class RecordBatch {
 
     /// Adds a field without bytes (`null`, `true`, `false`).
     @inline(__always)
-    public func append(_ name: Name, _ kind: Kind, origin: Record.Field.Origin = .element) {
+    public func append(_ name: Name, _ kind: Kind, origin: IngestRecord.Field.Origin = .element) {
         append(name, kind, origin: origin, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
     }
 
     /// Adds a field whose bytes are `text`'s UTF-8.
-    public func append(_ name: Name, _ kind: Kind, origin: Record.Field.Origin = .element, text: String) {
+    public func append(_ name: Name, _ kind: Kind, origin: IngestRecord.Field.Origin = .element, text: String) {
         var text = text
         text.withUTF8 { append(name, kind, origin: origin, bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Adds a field holding `value`, as a ``Record`` carries it.
-    public func append(_ name: Name, _ value: FieldValue, origin: Record.Field.Origin = .element) {
+    /// Adds a field holding `value`, as an ``IngestRecord`` carries it.
+    public func append(_ name: Name, _ value: FieldValue, origin: IngestRecord.Field.Origin = .element) {
         switch value {
         case .null: append(name, Kind.null, origin: origin)
         case .bool(let flag): append(name, flag ? .true : .false, origin: origin)
@@ -211,7 +211,7 @@ public final class RecordBatch {
     }
 
     /// Appends `record` whole.
-    public func append(_ record: Record) {
+    public func append(_ record: IngestRecord) {
         for field in record.fields { append(field.name, field.value, origin: field.origin) }
         endRecord(table: record.table, position: record.position)
     }
@@ -270,10 +270,10 @@ public final class RecordBatch {
         UnsafeRawBufferPointer(start: arena + field.offset, count: field.count)
     }
 
-    /// The value of field `index` (an index into ``fields``), as a ``Record`` carries it.
+    /// The value of field `index` (an index into ``fields``), as an ``IngestRecord`` carries it.
     public func value(ofField index: Int) -> FieldValue { value(of: fields[index]) }
 
-    /// The value of `field`, as a ``Record`` carries it.
+    /// The value of `field`, as an ``IngestRecord`` carries it.
     public func value(of field: Field) -> FieldValue {
         let bytes = bytes(of: field).assumingMemoryBound(to: UInt8.self)
         switch field.kind {
@@ -292,9 +292,11 @@ public final class RecordBatch {
     }
 
     /// Record `index`, materialised.
-    public func record(at index: Int) -> Record {
+    public func record(at index: Int) -> IngestRecord {
         let entry = entries[index]
-        let fields = self.fields(of: index).map { Record.Field(name: $0.name, value: value(of: $0), origin: $0.origin) }
-        return Record(table: tables[entry.table], fields: fields, position: entry.position)
+        let fields = self.fields(of: index).map {
+            IngestRecord.Field(name: $0.name, value: value(of: $0), origin: $0.origin)
+        }
+        return IngestRecord(table: tables[entry.table], fields: fields, position: entry.position)
     }
 }

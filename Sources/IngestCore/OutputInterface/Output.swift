@@ -122,7 +122,7 @@ public final class DiscardingOutput: Output, RecordSink {
     /// Does nothing: nothing was prepared.
     public func discard() {}
     /// Drops the record.
-    public func write(_ record: Record) {}
+    public func write(_ record: IngestRecord) {}
     /// Drops the batch without materialising its records.
     public func write(_ batch: RecordBatch) {}
     /// Does nothing: there are no tables to rename.

@@ -1,14 +1,14 @@
 /// What an import writes records to: an ``Output``'s sink while it is being written,
 /// or a sink of your own.
 ///
-/// A sink sees records one at a time and may not keep the `Record` it is handed
+/// A sink sees records one at a time and may not keep the `IngestRecord` it is handed
 /// beyond the call (the mapping reuses its storage).
 public protocol RecordSink: AnyObject {
     /// Writes one record into `record.table`, creating or widening the table as needed.
-    func write(_ record: Record) throws
+    func write(_ record: IngestRecord) throws
 
     /// Writes every record of `batch`, in order. The batch is the sink's only for the
-    /// call. Default: each record materialised and given to ``write(_:)-(Record)``; a
+    /// call. Default: each record materialised and given to ``write(_:)-(IngestRecord)``; a
     /// sink that can use the bytes as they are (binding them to a statement, copying
     /// them to a file) implements it and saves the work.
     func write(_ batch: RecordBatch) throws
@@ -28,7 +28,7 @@ extension RecordSink {
     public func flush() throws {}
 
     /// Materialises each record of `batch` in turn and hands it to
-    /// ``write(_:)-(Record)``, stopping at the first that throws.
+    /// ``write(_:)-(IngestRecord)``, stopping at the first that throws.
     public func write(_ batch: RecordBatch) throws {
         for index in 0..<batch.count { try write(batch.record(at: index)) }
     }
@@ -54,7 +54,7 @@ public final class CountingSink: RecordSink {
 
     /// Passes the record on, then counts it and its table; rethrows what the
     /// downstream sink throws, without counting.
-    public func write(_ record: Record) throws {
+    public func write(_ record: IngestRecord) throws {
         try downstream?.write(record)
         recordCount += 1
         if lastTable < 0 || !tables[lastTable].name.hasSameBytes(as: record.table) {

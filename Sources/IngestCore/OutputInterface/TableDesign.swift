@@ -67,7 +67,7 @@ public struct TableDesign: Sendable, Equatable {
     /// One declared table: its columns, keys and indexes, and its place in a
     /// parent–child hierarchy.
     public struct Table: Sendable, Equatable {
-        /// The table's name, as the records' ``Record/table`` names it.
+        /// The table's name, as the records' ``IngestRecord/table`` names it.
         public var name: String
         /// The columns after the foreign key, if any, in order.
         public var columns: [Column]

@@ -9,7 +9,7 @@ final class ArchiveRows {
     private let names = NameTable()
     private var cache: [String: Name] = [:]
     /// The record being filled (its storage reused row after row).
-    var record = Record(table: "")
+    var record = IngestRecord(table: "")
 
     /// The interned name of `column`.
     private func name(_ column: String) -> Name {
@@ -25,7 +25,7 @@ final class ArchiveRows {
     }
 
     func add(_ column: String, _ value: FieldValue) {
-        record.fields.append(Record.Field(name: name(column), value: value))
+        record.fields.append(IngestRecord.Field(name: name(column), value: value))
     }
 
     func add(_ column: String, _ text: String?) {

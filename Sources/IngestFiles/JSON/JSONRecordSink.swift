@@ -35,7 +35,7 @@ final class JSONRecordSink: FileRecordSink {
         tables = TableSpools(output: output)
     }
 
-    func write(_ record: Record) throws {
+    func write(_ record: IngestRecord) throws {
         text.removeAll(keepingCapacity: true)
         let target: BufferedFileWriter
         switch format {
@@ -53,7 +53,7 @@ final class JSONRecordSink: FileRecordSink {
     }
 
     /// `record` as one compact JSON object.
-    static func append(_ record: Record, to text: inout String) {
+    static func append(_ record: IngestRecord, to text: inout String) {
         text += "{"
         for (index, field) in record.fields.enumerated() {
             if index > 0 { text += "," }

@@ -107,7 +107,7 @@ final class KeyedArchiveSink: FileRecordSink {
 
     // MARK: Records
 
-    func write(_ record: Record) throws {
+    func write(_ record: IngestRecord) throws {
         let uid = allocate()
         let recordClass = classIndex(for: record.table)
         try writer.beginDictionary()

@@ -40,7 +40,7 @@ final class PlistSink: FileRecordSink {
         }
     }
 
-    func write(_ record: Record) throws {
+    func write(_ record: IngestRecord) throws {
         let table = try tables.index(of: record.table)
         if let xml {
             xml.output = tables.writer(at: table)

@@ -34,7 +34,7 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
 
     // MARK: Producer side
 
-    package func write(_ record: Record) throws {
+    package func write(_ record: IngestRecord) throws {
         batch.append(record)
         if batch.count >= batchSize { try flushBatch() }
     }

@@ -59,7 +59,7 @@ final class PostgresSink: RecordSink {
     /// For an upsert that keeps what a record does not carry: the row's columns
     /// carried, a `0` or `1` per column.
     @exclusivity(unchecked) private var carried: [UInt8] = []
-    /// The batch ``write(_:)-(Record)`` writes a single record through.
+    /// The batch ``write(_:)-(IngestRecord)`` writes a single record through.
     private let single = RecordBatch(reservingBytes: 4096)
     /// How long one encoded row may be.
     private let rowLength = CopyRowLength()
@@ -84,7 +84,7 @@ final class PostgresSink: RecordSink {
     // MARK: RecordSink
 
     /// One record, written as a batch of one.
-    func write(_ record: Record) throws {
+    func write(_ record: IngestRecord) throws {
         single.clear()
         single.append(record)
         try write(single)

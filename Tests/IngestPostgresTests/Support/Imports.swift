@@ -19,17 +19,17 @@ final class RecordMaker {
     private var line = 0
 
     /// A record of `table` with `fields` in order, at the next line of an imaginary input.
-    func record(_ table: String, _ fields: KeyValuePairs<String, FieldValue>) -> Record {
+    func record(_ table: String, _ fields: KeyValuePairs<String, FieldValue>) -> IngestRecord {
         line += 1
-        return Record(
-            table: table, fields: fields.map { Record.Field(name: names.intern($0.key), value: $0.value) },
+        return IngestRecord(
+            table: table, fields: fields.map { IngestRecord.Field(name: names.intern($0.key), value: $0.value) },
             position: SourcePosition(line: line, column: 1, byteOffset: 0))
     }
 
-    func record(_ table: String, pairs: [(String, FieldValue)]) -> Record {
+    func record(_ table: String, pairs: [(String, FieldValue)]) -> IngestRecord {
         line += 1
-        return Record(
-            table: table, fields: pairs.map { Record.Field(name: names.intern($0.0), value: $0.1) },
+        return IngestRecord(
+            table: table, fields: pairs.map { IngestRecord.Field(name: names.intern($0.0), value: $0.1) },
             position: SourcePosition(line: line, column: 1, byteOffset: 0))
     }
 }
@@ -54,7 +54,7 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
 
 /// Opens `output`, writes `records` one at a time, commits; on a failure discards and
 /// rethrows, as the import loop does.
-func run(_ output: PostgresOutput, _ records: () throws -> [Record]) throws {
+func run(_ output: PostgresOutput, _ records: () throws -> [IngestRecord]) throws {
     try output.writeAndCommit { sink in
         for record in try records() { try sink.write(record) }
     }
@@ -62,7 +62,8 @@ func run(_ output: PostgresOutput, _ records: () throws -> [Record]) throws {
 
 /// Opens `output`, writes records `produce` makes in batches of `batchSize`, as the
 /// import hands them over (none kept beyond its batch), commits; discards on a failure.
-func stream(_ output: PostgresOutput, count: Int, batchSize: Int = 1024, _ produce: (Int) throws -> Record) throws {
+func stream(_ output: PostgresOutput, count: Int, batchSize: Int = 1024, _ produce: (Int) throws -> IngestRecord) throws
+{
     try output.writeAndCommit { sink in
         let batch = RecordBatch()
         for index in 0..<count {
