@@ -34,7 +34,7 @@ enum PostgresFailure {
         if let error = error as? PSQLError {
             return ingestError(error, doing: doing, target: target, lockTimeout: lockTimeout)
         }
-        if error is ConnectionClosed {
+        if error is ConnectionClosed || isLostConnection(error) {
             return IngestError(
                 .temporary,
                 "\(doing): lost the connection to PostgreSQL at \(target) (the server shut down, restarted or ended the session); nothing was committed",
@@ -75,10 +75,11 @@ enum PostgresFailure {
         switch error.code {
         case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
             let cause = error.underlying.map { ": " + describe($0) } ?? ""
-            let what = error.code == .connectionError ? "cannot reach" : "lost the connection to"
+            let unreachable = error.code == .connectionError && !(error.underlying.map(isLostConnection) ?? false)
             return IngestError(
-                .temporary, "\(doing): \(what) PostgreSQL at \(target)\(cause)",
-                reason: .serverUnavailable(error.code == .connectionError ? .unreachable : .connectionLost))
+                .temporary,
+                "\(doing): \(unreachable ? "cannot reach" : "lost the connection to") PostgreSQL at \(target)\(cause)",
+                reason: .serverUnavailable(unreachable ? .unreachable : .connectionLost))
         case .authMechanismRequiresPassword:
             return IngestError(
                 .temporary,
@@ -128,6 +129,19 @@ enum PostgresFailure {
     /// Whether `error` is the network's, not the server's: refused, unreachable, timed out.
     static func isConnectionFailure(_ error: any Error) -> Bool {
         error is NIOConnectionError || error is IOError || error is ChannelError || error is SocketAddressError
+    }
+
+    /// Whether `error` ends a connection that was open: reset or closed by the server,
+    /// a broken pipe. Only an open connection can be reset, so the server was reached.
+    static func isLostConnection(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return [ECONNRESET, EPIPE, ECONNABORTED].contains(error.errnoCode) }
+        if let error = error as? ChannelError {
+            switch error {
+            case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed: return true
+            default: return false
+            }
+        }
+        return false
     }
 
     /// A short description of a network error: `connection refused`, `no such file or directory`.
