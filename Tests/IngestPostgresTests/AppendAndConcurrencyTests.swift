@@ -18,6 +18,18 @@ struct AppendAndConcurrencyTests {
             ])
     }
 
+    /// How long the tests where imports queue behind one another let each wait for the table's
+    /// lock. They test that nothing is lost or seen half-written, not the 60 s default, which
+    /// a queue of imports under ThreadSanitizer can outlast.
+    static let patientLockTimeout = 900.0
+
+    /// An output for a test where imports queue behind one another.
+    static func patientOutput(_ settings: PostgresConnectionSettings, mode: PostgresOutput.Mode) -> PostgresOutput {
+        let output = PostgresOutput(settings: settings, mode: mode)
+        output.lockTimeout = patientLockTimeout
+        return output
+    }
+
     static func failure(_ body: @escaping @Sendable () throws -> Void) async throws -> IngestError? {
         try await onThread { () -> IngestError? in
             do {
@@ -126,7 +138,7 @@ struct AppendAndConcurrencyTests {
                 group.addTask {
                     try await onThread {
                         let make = RecordMaker()
-                        let output = PostgresOutput(settings: settings, mode: .append)
+                        let output = Self.patientOutput(settings, mode: .append)
                         output.batchSize = 16_384
                         try stream(output, count: rows) { Self.row(make, $0, writer: writer) }
                     }
@@ -185,7 +197,7 @@ struct AppendAndConcurrencyTests {
                 group.addTask {
                     try await onThread {
                         let make = RecordMaker()
-                        let output = PostgresOutput(settings: settings, mode: .replace)
+                        let output = Self.patientOutput(settings, mode: .replace)
                         output.batchSize = 8_192
                         try stream(output, count: 5_000 * writer) { Self.row(make, $0, writer: writer) }
                     }
@@ -227,7 +239,7 @@ struct AppendAndConcurrencyTests {
             group.addTask {
                 try await onThread {
                     let make = RecordMaker()
-                    try stream(PostgresOutput(settings: settings, mode: .replace), count: 10_000) {
+                    try stream(Self.patientOutput(settings, mode: .replace), count: 10_000) {
                         Self.row(make, $0, writer: 1)
                     }
                 }
@@ -236,7 +248,7 @@ struct AppendAndConcurrencyTests {
                 group.addTask {
                     try await onThread {
                         let make = RecordMaker()
-                        try stream(PostgresOutput(settings: settings, mode: .append), count: 3_000) {
+                        try stream(Self.patientOutput(settings, mode: .append), count: 3_000) {
                             Self.row(make, $0, writer: writer)
                         }
                     }
