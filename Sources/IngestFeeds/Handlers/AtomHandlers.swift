@@ -46,7 +46,7 @@ struct AtomTextReading {
 }
 
 /// `<feed>`: the feed's own elements and its entries.
-final class AtomFeedHandler: ElementHandler {
+final class AtomFeedHandler: FeedSectionHandler {
     // Safety: the session outlives the handlers that hold it unowned (FeedParseSession
     // says why), and a handler's state is used by the parsing thread alone, with no
     // call out that could call back into it (IngestCore's UnsafeCode article).
@@ -61,8 +61,6 @@ final class AtomFeedHandler: ElementHandler {
     init(session: FeedParseSession) {
         self.session = session
     }
-
-    var accumulatesText: Bool { false }
 
     func didStart(_ element: ElementStart) {
         session.enter(element)
@@ -114,7 +112,7 @@ final class AtomFeedHandler: ElementHandler {
         if child === extensionHandler {
             session.atomFeed.extensions.add(
                 extensionHandler.result,
-                key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
+                key: session.vocabulary.extensionKey(term))
             return
         }
         if child === person {
@@ -133,12 +131,10 @@ final class AtomFeedHandler: ElementHandler {
         default: break
         }
     }
-
-    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
 }
 
 /// `<entry>`: handed to the session, translated and delivered as soon as it ends.
-final class AtomEntryHandler: ElementHandler {
+final class AtomEntryHandler: FeedSectionHandler {
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
@@ -149,8 +145,6 @@ final class AtomEntryHandler: ElementHandler {
     init(session: FeedParseSession) {
         self.session = session
     }
-
-    var accumulatesText: Bool { false }
 
     func didStart(_ element: ElementStart) {
         entry.reset()
@@ -184,7 +178,7 @@ final class AtomEntryHandler: ElementHandler {
         let term = session.vocabulary.term(element.name)
         if child === extensionHandler {
             entry.extensions.add(
-                extensionHandler.result, key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
+                extensionHandler.result, key: session.vocabulary.extensionKey(term))
             return
         }
         if child === person {

@@ -57,6 +57,11 @@ final class FeedVocabulary {
 
     var family: FeedFormat.Family = .rss
 
+    /// The key an extension term's element is filed under: its namespace's prefix.
+    func extensionKey(_ term: FeedTerm) -> String {
+        extensionNames[Int(term.extensionIndex)].key
+    }
+
     /// The meaning of `name`.
     @inline(__always)
     func term(_ name: Name) -> FeedTerm {

@@ -7,7 +7,7 @@ import IngestCore
 ///
 /// The one skeleton the RSS and Atom handlers of these elements share; each
 /// format gives it what to read and where the text goes.
-final class FieldGroupHandler<Value>: ElementHandler {
+final class FieldGroupHandler<Value>: FeedSectionHandler {
     /// Whether a child of kind `child`, inside an element of kind `element`, is read.
     typealias Reads = (_ element: FeedTerm.Kind, _ child: FeedTerm.Kind) -> Bool
     /// Puts the text `field` read (a child of kind `kind`) into the value.
@@ -34,8 +34,6 @@ final class FieldGroupHandler<Value>: ElementHandler {
         value = empty
     }
 
-    var accumulatesText: Bool { false }
-
     func didStart(_ element: ElementStart) {
         value = empty
         elementKind = session.vocabulary.term(element.name).kind
@@ -51,6 +49,4 @@ final class FieldGroupHandler<Value>: ElementHandler {
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
         try assign(&value, session.vocabulary.term(element.name).kind, field)
     }
-
-    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
 }

@@ -2,7 +2,7 @@ import IngestCore
 
 /// `<rss>` or `<rdf:RDF>`: the channel, and — RSS 1.0 and 0.90 — the items and
 /// image that follow it. Extensions at this level are skipped, as gofeed does.
-final class RSSRootHandler: ElementHandler {
+final class RSSRootHandler: FeedSectionHandler {
     // Safety: the session outlives the handlers that hold it unowned (FeedParseSession
     // says why), and a handler's state is used by the parsing thread alone, with no
     // call out that could call back into it (IngestCore's UnsafeCode article).
@@ -13,10 +13,6 @@ final class RSSRootHandler: ElementHandler {
     init(session: FeedParseSession) {
         self.session = session
     }
-
-    var accumulatesText: Bool { false }
-
-    func didStart(_ element: ElementStart) { session.enter(element) }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
         noteVersion(element.name)
@@ -37,8 +33,6 @@ final class RSSRootHandler: ElementHandler {
         }
     }
 
-    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
-
     /// RDF feeds say their version by their elements' namespace.
     private func noteVersion(_ name: Name) {
         guard session.rssChannel.version.isEmpty, let uri = name.namespaceURI else { return }
@@ -51,7 +45,7 @@ final class RSSRootHandler: ElementHandler {
 }
 
 /// `<channel>`: the feed's own elements, and its items.
-final class RSSChannelHandler: ElementHandler {
+final class RSSChannelHandler: FeedSectionHandler {
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
@@ -64,10 +58,6 @@ final class RSSChannelHandler: ElementHandler {
     init(session: FeedParseSession) {
         self.session = session
     }
-
-    var accumulatesText: Bool { false }
-
-    func didStart(_ element: ElementStart) { session.enter(element) }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
         let term = session.vocabulary.term(element.name)
@@ -95,7 +85,7 @@ final class RSSChannelHandler: ElementHandler {
         if child === extensionHandler {
             session.rssChannel.extensions.add(
                 extensionHandler.result,
-                key: session.vocabulary.extensionNames[Int(session.vocabulary.term(element.name).extensionIndex)].key)
+                key: session.vocabulary.extensionKey(session.vocabulary.term(element.name)))
             session.changed()
             return
         }
@@ -134,8 +124,6 @@ final class RSSChannelHandler: ElementHandler {
         }
         session.changed()
     }
-
-    func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
 }
 
 extension FieldGroupHandler where Value == Image {
@@ -166,7 +154,7 @@ extension FieldGroupHandler where Value == [String] {
 }
 
 /// `<item>`: handed to the session, translated and delivered as soon as it ends.
-final class RSSItemHandler: ElementHandler {
+final class RSSItemHandler: FeedSectionHandler {
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
     private lazy var extensionHandler = ExtensionHandler(session: session)
@@ -176,8 +164,6 @@ final class RSSItemHandler: ElementHandler {
     init(session: FeedParseSession) {
         self.session = session
     }
-
-    var accumulatesText: Bool { false }
 
     func didStart(_ element: ElementStart) {
         item.reset()
@@ -221,7 +207,7 @@ final class RSSItemHandler: ElementHandler {
         let term = session.vocabulary.term(element.name)
         if child === extensionHandler {
             item.extensions.add(
-                extensionHandler.result, key: session.vocabulary.extensionNames[Int(term.extensionIndex)].key)
+                extensionHandler.result, key: session.vocabulary.extensionKey(term))
             return
         }
         let value = field.value
