@@ -17,7 +17,7 @@ import IngestTestSupport
             let length = 1 + index % 255
             let stem = "\(index)-"
             let name = stem + String(repeating: "n", count: max(0, length - stem.utf8.count))
-            FileManager.default.createFile(atPath: directory.path(name), contents: nil)
+            #expect(FileManager.default.createFile(atPath: directory.path(name), contents: nil), "made \(name)")
             made.append(name)
         }
         let names = try #require(POSIX.entryNames(in: directory.url.path))
