@@ -2,7 +2,7 @@ import IngestCore
 import Foundation
 
 /// A mapping schema checked and resolved for one kind of output: paths parsed,
-/// names chosen, fields numbered. ``SchemaMapping`` builds handlers from it.
+/// names chosen, fields numbered. ``SchemaDocumentMapping`` builds handlers from it.
 ///
 /// Everything the schema says is checked here, before any input is read; an error
 /// names the file, a JSON pointer to the bad spot (`/entities/0/fields/2/type`) and

@@ -169,7 +169,7 @@ class SourceNodeHandler: ElementHandler {
 /// itself first, then them: a parent row always precedes its children's.
 final class EntityRecordHandler: SourceNodeHandler {
     let entity: CompiledEntity
-    unowned let mapping: SchemaMapping
+    unowned let mapping: SchemaDocumentMapping
     private unowned(unsafe) let parent: EntityRecordHandler?
 
     @exclusivity(unchecked) private var values: [FieldValue?]
@@ -180,7 +180,7 @@ final class EntityRecordHandler: SourceNodeHandler {
     /// The entity's fields, held here so the hot path does not go through `entity`.
     private let fields: [CompiledField]
 
-    init(entity: CompiledEntity, mapping: SchemaMapping, parent: EntityRecordHandler?) {
+    init(entity: CompiledEntity, mapping: SchemaDocumentMapping, parent: EntityRecordHandler?) {
         self.entity = entity
         self.mapping = mapping
         self.parent = parent

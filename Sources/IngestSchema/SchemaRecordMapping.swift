@@ -38,7 +38,7 @@ public struct SchemaRecordMapping: RecordMapping {
         into sink: any RecordSink
     ) -> any DocumentMapping {
         rejects.inputName = inputName
-        return SchemaMapping(
+        return SchemaDocumentMapping(
             schema: schema, format: format, sink: sink, rejects: rejects, omitsAbsentFields: omitsAbsentFields)
     }
 }

@@ -6,7 +6,7 @@ import IngestCore
 ///
 /// ```swift
 /// let collector = RecordCollector()
-/// let mapping = AutomaticMapping(sink: collector)
+/// let mapping = AutomaticDocumentMapping(sink: collector)
 /// try ExpatParser().parse(bytes: Array(xml.utf8), into: HandlerStack(root: try mapping.makeRootHandler()))
 /// #expect(collector.records.map(\.table) == ["people", "people", "people"])
 /// #expect(collector.records[0].fields["firstName"] == .text("Matt"))

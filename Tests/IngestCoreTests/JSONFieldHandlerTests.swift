@@ -63,7 +63,7 @@ import IngestTestSupport
     @Test("JSON input keeps its shape and types")
     func jsonInput() throws {
         let sink = CollectingSink()
-        let mapping = AutomaticMapping(sink: sink)
+        let mapping = AutomaticDocumentMapping(sink: sink)
         try JSONParser(documentName: "d", chunkSize: 3).parse(
             bytes: Array(#"[{"v":{"a":[1,"x",true,null,{"b":[]}],"c":{}}}]"#.utf8),
             into: HandlerStack(root: try mapping.makeRootHandler()))

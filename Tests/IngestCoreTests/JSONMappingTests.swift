@@ -11,7 +11,7 @@ func mapJSON(
 ) throws -> CollectingSink {
     let sink = CollectingSink()
     let path = try records.map { try RecordPath($0).belowDocumentElement }
-    let mapping = AutomaticMapping(recordPath: path, sink: sink, format: lines ? .jsonLines : .json)
+    let mapping = AutomaticDocumentMapping(recordPath: path, sink: sink, format: lines ? .jsonLines : .json)
     let stack = try HandlerStack(mapping: mapping)
     try JSONParser(documentName: name, lines: lines, chunkSize: chunkSize).parse(bytes: Array(json.utf8), into: stack)
     try mapping.checkMatched()

@@ -293,7 +293,7 @@ import IngestTestSupport
             #"<!DOCTYPE r [<!ENTITY n "Neu&#98;urg">]><r><p id="1"><f>Matt</f><l>&n;</l><t><g>a</g><g>b</g></t></p><p id="2"><![CDATA[x<y]]></p></r>"#
         let expat = CollectingSink(), libxml2 = CollectingSink()
         for (sink, parser) in [(expat, ExpatParser() as any StreamingParserForBytes), (libxml2, LibXML2Parser())] {
-            let mapping = AutomaticMapping(recordPath: nil, sink: sink)
+            let mapping = AutomaticDocumentMapping(recordPath: nil, sink: sink)
             try parser.parse(bytes: Array(xml.utf8), into: HandlerStack(root: try mapping.makeRootHandler()))
             try mapping.checkMatched()
         }

@@ -88,7 +88,7 @@ struct RecordPathSurveyTests {
     @Test("A path that matches stops the survey at the first record: nothing is held")
     func matchStopsSurvey() throws {
         let sink = CollectingSink()
-        let mapping = AutomaticMapping(recordPath: try RecordPath("people/person"), sink: sink)
+        let mapping = AutomaticDocumentMapping(recordPath: try RecordPath("people/person"), sink: sink)
         let stack = try HandlerStack(mapping: mapping)
         try ExpatParser().parse(bytes: Array(try String(contentsOf: folksURL, encoding: .utf8).utf8), into: stack)
         try mapping.checkMatched()

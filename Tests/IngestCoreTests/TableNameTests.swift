@@ -4,11 +4,11 @@ import Testing
 import IngestTesting
 import IngestTestSupport
 
-/// `AutomaticMapping(table:)`: every record goes to one table (`--table`).
+/// `AutomaticDocumentMapping(table:)`: every record goes to one table (`--table`).
 @Suite struct TableNameTests {
     static func map(_ xml: String, table: String) throws -> CollectingSink {
         let sink = CollectingSink()
-        let mapping = AutomaticMapping(sink: sink, table: table)
+        let mapping = AutomaticDocumentMapping(sink: sink, table: table)
         try ExpatParser().parse(bytes: Array(xml.utf8), into: try HandlerStack(mapping: mapping))
         try mapping.checkMatched()
         return sink

@@ -115,7 +115,7 @@ enum ParseOutcome: Equatable, CustomStringConvertible {
         let sink = CollectingSink()
         var mappingError: String?
         do {
-            let mapping = AutomaticMapping(recordPath: nil, sink: sink)
+            let mapping = AutomaticDocumentMapping(recordPath: nil, sink: sink)
             try parser.parse(bytes: bytes, into: HandlerStack(root: try mapping.makeRootHandler()))
             try mapping.checkMatched()
         } catch {

@@ -15,7 +15,8 @@ func mapWithSchema(
     let schema = try CompiledSchema(
         JSONDecoder().decode(MappingSchema.self, from: Data(json.utf8)), file: "test.json", output: output)
     let sink = CollectingSink()
-    let mapping = SchemaMapping(schema: schema, format: format, sink: sink, rejects: try rejects ?? RecordRejects())
+    let mapping = SchemaDocumentMapping(
+        schema: schema, format: format, sink: sink, rejects: try rejects ?? RecordRejects())
     let stack = try HandlerStack(mapping: mapping)
     if format == .xml {
         try ExpatParser(chunkSize: chunkSize).parse(bytes: Array(text.utf8), into: stack)

@@ -14,7 +14,7 @@ public typealias CollectingSink = RecordCollector
 /// Runs `xml` through Expat and the automatic mapping.
 public func mapXML(_ xml: String, records: String? = nil, chunkSize: Int = defaultChunkSize) throws -> CollectingSink {
     let sink = CollectingSink()
-    let mapping = AutomaticMapping(recordPath: try records.map(RecordPath.init), sink: sink)
+    let mapping = AutomaticDocumentMapping(recordPath: try records.map(RecordPath.init), sink: sink)
     let stack = try HandlerStack(mapping: mapping)
     try ExpatParser(chunkSize: chunkSize).parse(bytes: Array(xml.utf8), into: stack)
     try mapping.checkMatched()

@@ -8,7 +8,7 @@
 ///   no array member, or a scalar, is itself one record.
 final class DocumentHandler: ElementHandler, RecordEmitter {
     /// Held strongly: the mapping holds no handler (see ``RecordHandler/mapping``).
-    let mapping: AutomaticMapping
+    let mapping: AutomaticDocumentMapping
     /// The document element as a collection (XML, JSON array).
     private var collection: CollectionHandler?
     /// The document as one record (JSON object or scalar), until an array turns up.
@@ -18,7 +18,7 @@ final class DocumentHandler: ElementHandler, RecordEmitter {
     /// The document element's name, the first step of a JSON member's records path.
     private var name: Name?
 
-    init(mapping: AutomaticMapping) {
+    init(mapping: AutomaticDocumentMapping) {
         self.mapping = mapping
     }
 

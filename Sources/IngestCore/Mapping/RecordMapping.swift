@@ -50,13 +50,13 @@ extension DocumentMapping {
 }
 
 /// The automatic mapping as a ``RecordMapping``: records at `recordPath`, or the
-/// children of the document element; see ``AutomaticMapping``.
+/// children of the document element; see ``AutomaticDocumentMapping``.
 public struct AutomaticRecordMapping: RecordMapping {
     /// Where the records are, from the document element down; for JSON inputs from
     /// below the top-level value (`people/item`), as ijson counts.
     public var recordPath: RecordPath?
     /// The one table every record goes to (`--table`), or `nil` to name tables
-    /// after the records (see ``AutomaticMapping``).
+    /// after the records (see ``AutomaticDocumentMapping``).
     public var table: String?
 
     /// The automatic mapping of the records at `recordPath`, or, when it is `nil`,
@@ -67,7 +67,7 @@ public struct AutomaticRecordMapping: RecordMapping {
         self.table = table
     }
 
-    /// An ``AutomaticMapping`` of one input, whose JSON record path is taken to
+    /// An ``AutomaticDocumentMapping`` of one input, whose JSON record path is taken to
     /// start below the top-level value; it never throws.
     public func mapping(
         for format: InputFormat, inputName: String, limits: ParseLimits,
@@ -75,7 +75,7 @@ public struct AutomaticRecordMapping: RecordMapping {
     ) -> any DocumentMapping {
         // JSON paths start below the top-level value, as ijson's do (`people/item`).
         let path = format == .xml ? recordPath : recordPath?.belowDocumentElement
-        return AutomaticMapping(recordPath: path, sink: sink, format: format, limits: limits, table: table)
+        return AutomaticDocumentMapping(recordPath: path, sink: sink, format: format, limits: limits, table: table)
     }
 }
 

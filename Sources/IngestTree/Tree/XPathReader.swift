@@ -3,7 +3,7 @@ import IngestParsers
 
 /// Tree mode as a ``/IngestParsers/RecordReader``: parses all of each input into an ``XMLTree``,
 /// selects the records with an ``XPathSelection`` and maps them with the same
-/// ``/IngestCore/AutomaticMapping`` a stream goes through (see ``XPathSelection`` for how the
+/// ``/IngestCore/AutomaticDocumentMapping`` a stream goes through (see ``XPathSelection`` for how the
 /// selected elements become records and which table they go to).
 ///
 /// ```swift
@@ -52,7 +52,7 @@ public struct XPathReader: RecordReader {
             }
             let elements = try selection.elements(in: tree)
 
-            let mapping = AutomaticMapping(recordPath: nil, sink: sink)
+            let mapping = AutomaticDocumentMapping(recordPath: nil, sink: sink)
             let stack = HandlerStack(root: try mapping.makeRootHandler(), limits: limits)
             let walker = TreeEventWalker(receiver: stack)
             let collection = XPathSelection.collectionName(for: elements, walker: walker)

@@ -6,7 +6,7 @@ import CLibXML2
 ///
 /// Every element the expression selects is one record, mapped by the same handlers
 /// as a stream: the selected elements are sent, in document order, as the children
-/// of one synthetic collection element, so ``/IngestCore/AutomaticMapping`` sees exactly what it
+/// of one synthetic collection element, so ``/IngestCore/AutomaticDocumentMapping`` sees exactly what it
 /// sees for `--records` and makes the same fields of them.
 ///
 /// The collection's name decides the table, by the streaming rule: when every
@@ -108,7 +108,7 @@ public struct XPathSelection: Sendable, Equatable {
     }
 
     /// Whether `parent` holds nothing but `kind` elements and white space, as
-    /// ``AutomaticMapping`` judges a collection while streaming.
+    /// ``AutomaticDocumentMapping`` judges a collection while streaming.
     private static func isPureCollection(_ parent: XMLTree.Element, of kind: Name, walker: TreeEventWalker) -> Bool {
         var current = parent.node.pointee.children
         while let child = current {

@@ -1,4 +1,5 @@
 import IngestCore
+
 /// The mapping a ``CompiledSchema`` declares, as handlers: path steps down to each
 /// entity's records, then an `EntityRecordHandler` per entity, with a
 /// `SourceNodeHandler` per element it reads from and the stock
@@ -6,7 +7,7 @@ import IngestCore
 /// protocol the automatic mapping uses.
 ///
 /// ``SchemaRecordMapping`` makes one per input.
-public final class SchemaMapping: DocumentMapping {
+public final class SchemaDocumentMapping: DocumentMapping {
     let schema: CompiledSchema
     let sink: any RecordSink
     let rejects: RecordRejects
@@ -108,7 +109,7 @@ final class SchemaPathHandler: ElementHandler {
     typealias Branch = (steps: ArraySlice<SchemaPaths.Step>, entity: CompiledEntity)
 
     private let branches: [Branch]
-    private unowned let mapping: SchemaMapping
+    private unowned let mapping: SchemaDocumentMapping
     private let isDocument: Bool
     private var recordHandlers: [ObjectIdentifier: EntityRecordHandler] = [:]
     private var pairs: [ObjectIdentifier: HandlerPair] = [:]
@@ -124,7 +125,7 @@ final class SchemaPathHandler: ElementHandler {
     /// Routes by ``Name/id``; nil where not worked out yet.
     private var routes: [Route?] = []
 
-    init(branches: [Branch], mapping: SchemaMapping, isDocument: Bool) {
+    init(branches: [Branch], mapping: SchemaDocumentMapping, isDocument: Bool) {
         self.branches = branches
         self.mapping = mapping
         self.isDocument = isDocument
@@ -189,3 +190,7 @@ final class SchemaPathHandler: ElementHandler {
         return handler
     }
 }
+
+/// The name ``SchemaDocumentMapping`` had before it said which half of a mapping it is.
+@available(*, deprecated, renamed: "SchemaDocumentMapping")
+public typealias SchemaMapping = SchemaDocumentMapping

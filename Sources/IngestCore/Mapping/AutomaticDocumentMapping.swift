@@ -1,5 +1,6 @@
 /// The mapping used when no schema is given: it finds the records and turns each
-/// into fields, inferring types from the values.
+/// into fields, inferring types from the values. ``AutomaticRecordMapping`` makes one
+/// per input.
 ///
 /// - Records are the child elements of the document element, or the elements a
 ///   ``RecordPath`` names (`--records rss/channel/item`).
@@ -14,7 +15,7 @@
 /// It is a tree of ordinary ``ElementHandler``s — a path step per level, a
 /// collection, a record, its fields — so a declarative schema can compile into the
 /// same pieces.
-public final class AutomaticMapping: DocumentMapping {
+public final class AutomaticDocumentMapping: DocumentMapping {
     /// Where the records are, from the document element down; `nil` for the
     /// children of the document element.
     public let recordPath: RecordPath?
@@ -230,9 +231,9 @@ final class PathStepHandler: ElementHandler {
     private var name = ""
     /// Held strongly: the mapping holds no handler, so there is no cycle, and a
     /// strong `let` costs no reference counting per use (an `unowned` one does).
-    let mapping: AutomaticMapping
+    let mapping: AutomaticDocumentMapping
 
-    init(steps: ArraySlice<String>, mapping: AutomaticMapping, ancestors: [String] = []) {
+    init(steps: ArraySlice<String>, mapping: AutomaticDocumentMapping, ancestors: [String] = []) {
         self.steps = steps
         self.mapping = mapping
         self.ancestors = ancestors
@@ -271,7 +272,7 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     let parentSteps: [String]
     /// Held strongly: the mapping holds no handler, so there is no cycle, and a
     /// strong `let` costs no reference counting per use (an `unowned` one does).
-    let mapping: AutomaticMapping
+    let mapping: AutomaticDocumentMapping
     /// Whether this collection is a JSON array the record path named (`--records
     /// people` on `{"people": [...]}`): its items are the records.
     let isNamedArray: Bool
@@ -281,7 +282,7 @@ final class CollectionHandler: ElementHandler, RecordEmitter {
     private lazy var recordHandler = RecordHandler(emitter: self, mapping: mapping)
 
     init(
-        recordStep: String?, mapping: AutomaticMapping, documentStep: String? = nil, parentSteps: [String] = [],
+        recordStep: String?, mapping: AutomaticDocumentMapping, documentStep: String? = nil, parentSteps: [String] = [],
         isNamedArray: Bool = false
     ) {
         self.recordStep = recordStep
@@ -381,9 +382,9 @@ final class CollectionState {
 /// - `emitter` made this handler and holds it (`lazy var recordHandler`), and is on
 ///   the stack below it whenever it is called, so it outlives every use.
 /// - `unmanagedBatch` (`batch`) is reloaded from the mapping at each record's start
-///   (``AutomaticMapping/batchForRecord()``), and the mapping hands its batch over
+///   (``AutomaticDocumentMapping/batchForRecord()``), and the mapping hands its batch over
 ///   only after a record has ended (`emit`), from the collection between records
-///   (`renameTable`), or at ``AutomaticMapping/flush()`` while no record is built; records
+///   (`renameTable`), or at ``AutomaticDocumentMapping/flush()`` while no record is built; records
 ///   do not nest, since this handler's children are field handlers. So while a
 ///   record is built, `batch` is the mapping's current batch, which the mapping
 ///   holds.
@@ -398,7 +399,7 @@ final class RecordHandler: ElementHandler {
     unowned(unsafe) let emitter: any RecordEmitter
     /// Held strongly: the mapping holds no handler, so there is no cycle, and a
     /// strong `let` costs no reference counting per use (an `unowned` one does).
-    let mapping: AutomaticMapping
+    let mapping: AutomaticDocumentMapping
     @exclusivity(unchecked) private unowned(unsafe) var kind: Name?
     @exclusivity(unchecked) private var position = SourcePosition.start
     /// Per ``Name/id``: the record the name was last met in, and its field there —
@@ -416,7 +417,7 @@ final class RecordHandler: ElementHandler {
     @exclusivity(unchecked) private var scratch: [UInt8] = []
     private lazy var fieldHandler = JSONFieldHandler(maxBytes: mapping.limits.maxTextBytes)
 
-    init(emitter: any RecordEmitter, mapping: AutomaticMapping) {
+    init(emitter: any RecordEmitter, mapping: AutomaticDocumentMapping) {
         self.emitter = emitter
         self.mapping = mapping
         unmanagedBatch = .passUnretained(mapping.batch)
@@ -569,3 +570,7 @@ extension JSONValue {
         return .object
     }
 }
+
+/// The name ``AutomaticDocumentMapping`` had before it said which half of a mapping it is.
+@available(*, deprecated, renamed: "AutomaticDocumentMapping")
+public typealias AutomaticMapping = AutomaticDocumentMapping
