@@ -20,22 +20,15 @@ final class SQLiteTable {
     // is used on its thread only; nothing it calls (GRDB, SQLite) can call back into
     // it, so no two accesses to these properties overlap. They are touched per row.
     @exclusivity(unchecked) private(set) var columns: [Column] = []
+    /// Which column each field goes to, and the columns' names, distinct as SQLite
+    /// compares identifiers; those of a preexisting table exist already.
+    @exclusivity(unchecked) private var fieldColumns: FieldColumns
     /// Whether the table existed before this run; such tables are never rebuilt.
-    let preexisting: Bool
-    /// Whether a field without a column may add one. Always for a table this run
-    /// creates; for a preexisting table only when the caller asked (`--alter`).
-    let addsColumns: Bool
+    var preexisting: Bool { fieldColumns.preexisting }
     /// The columns `ALTER TABLE … ADD COLUMN` added to a preexisting table, in order.
-    private(set) var addedColumns: [String] = []
-    /// Column index by field name.
-    @exclusivity(unchecked) private var columnOfField = NameIndex()
+    var addedColumns: [String] { fieldColumns.added }
     /// The fields given a column, in the order met, for ``absorb(_:in:)``.
     private var fields: [(name: Name, column: Int)] = []
-    /// Column index by column name.
-    private var columnNamed = NameIndex()
-    /// The column names, distinct as SQLite compares identifiers (ASCII letters
-    /// without case); those of a preexisting table exist already.
-    private var names: DistinctNames
     @exclusivity(unchecked) private var insert: Statement?
     @exclusivity(unchecked) private(set) var rowCount = 0
     /// Appended to the INSERT (a declared keyless child table's upsert).
@@ -58,11 +51,11 @@ final class SQLiteTable {
     ///   - altersExisting: whether a preexisting table may gain columns.
     init(name: String, existingColumns: [Column]?, altersExisting: Bool = false) {
         self.name = name
-        preexisting = existingColumns != nil
-        isCreated = preexisting
-        addsColumns = !preexisting || altersExisting
-        names = DistinctNames(comparing: .asciiCaseInsensitive, existing: existingColumns?.map(\.name) ?? [])
-        for column in existingColumns ?? [] { append(column) }
+        isCreated = existingColumns != nil
+        fieldColumns = FieldColumns(
+            existing: existingColumns?.map(\.name), preexisting: existingColumns != nil,
+            addsColumns: existingColumns == nil || altersExisting)
+        columns = existingColumns ?? []
     }
 
     /// Whether the table exists in the database yet. A table this run creates is
@@ -89,7 +82,7 @@ final class SQLiteTable {
     /// rows are kept, NULL in it.
     func createIfNeeded(in db: Database) throws {
         guard !isCreated else { return }
-        if columns.isEmpty { append(Column(name: names.claim("_"), type: .untyped)) }
+        if columns.isEmpty { columns.append(Column(name: fieldColumns.addPlaceholder(), type: .untyped)) }
         try db.execute(sql: "CREATE TABLE \(name.quotedSQLIdentifier) (\(columnDefinitions))")
         isCreated = true
         try insertWaitingRows(in: db)
@@ -109,32 +102,29 @@ final class SQLiteTable {
 
     /// The index of the column called `name` (as SQLite compares names), if any.
     func columnIndex(named name: String) -> Int? {
-        columnNamed.value(forQualified: name) ?? columns.firstIndex { $0.name.lowercased() == name.lowercased() }
+        fieldColumns.index(named: name) ?? columns.firstIndex { $0.name.lowercased() == name.lowercased() }
     }
 
     /// The column index for field `name`, adding the column (of type `held`, the
     /// narrowest that holds the field's value) if new. A preexisting table that may
-    /// not gain columns (``addsColumns``) refuses a new field with a `.data` error at
-    /// `position`, the record's.
+    /// not gain columns (without `altersExisting`) refuses a new field with a `.data`
+    /// error at `position`, the record's.
     ///
     /// The column's name is the field's (a NUL written as U+FFFD, see ``SQLiteNames``)
     /// when no other column has it, else the first free of `name_2`, `name_3`… (see
-    /// ``IngestCore/DistinctNames``); a preexisting table's column of exactly that name
+    /// ``IngestCore/FieldColumns``); a preexisting table's column of exactly that name
     /// is the field's.
     func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition?, in db: Database) throws
         -> Int
     {
-        if let index = columnOfField.value(for: name) { return index }
-        let choice = names.choose(for: SQLiteNames.column(name.qualified))
+        if let index = fieldColumns.column(for: name) { return index }
         let index: Int
-        if choice.exists {
-            index = columnNamed.value(forQualified: choice.name)!
-            names.take(choice)
-        } else {
-            guard addsColumns else {
-                throw IngestError(
-                    .data, "the existing table \(self.name) has no column for field \(name.qualified)",
-                    position: position, reason: .missingColumn(table: self.name, field: name.qualified))
+        switch fieldColumns.resolve(name, spelled: [SQLiteNames.column(name.qualified)]) {
+        case .column(let existing):
+            index = existing
+        case .new(let choice):
+            guard fieldColumns.addsColumns else {
+                throw FieldColumns.missingColumnError(table: self.name, field: name.qualified, at: position)
             }
             let limit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_COLUMN, -1))
             guard columns.count < limit else {
@@ -143,27 +133,19 @@ final class SQLiteTable {
                     "table \(self.name) would need more than \(limit) columns (SQLite's limit) for field \(name.qualified): choose a deeper record path, or write JSON",
                     position: position)
             }
-            names.take(choice)
             let column = Column(name: choice.name, type: held ?? .untyped)
-            append(column)
-            index = columns.count - 1
+            index = fieldColumns.add(choice, for: name)
+            columns.append(column)
             if isCreated {
                 try db.execute(
                     sql:
                         "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)"
                 )
                 dropStatements()
-                if preexisting { addedColumns.append(column.name) }
             }
         }
-        columnOfField.set(index, for: name)
         fields.append((name, index))
         return index
-    }
-
-    private func append(_ column: Column) {
-        columns.append(column)
-        columnNamed.set(columns.count - 1, forQualified: column.name)
     }
 
     /// Widens column `index` so it holds a value needing `needed` (nested data of

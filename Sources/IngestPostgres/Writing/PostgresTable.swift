@@ -8,7 +8,7 @@ import PostgresNIO  // ByteBuffer
 /// same in both: a field's name — folded to lower case unless the output keeps names
 /// exact (``PostgresOutput/IdentifierCase``) — and a field whose name another column
 /// has, differing only in case included, gets `_2`, `_3`… (SQLite compares names
-/// without case; PostgreSQL, for quoted names, with; see ``IngestCore/DistinctNames``).
+/// without case; PostgreSQL, for quoted names, with; see ``IngestCore/FieldColumns``).
 /// Folding comes before that, so `ID` and `id` are the columns `id` and `id_2`: the
 /// SQLite output's names in lower case.
 /// PostgreSQL keeps at most 63 bytes of a name, so a longer name is cut there
@@ -36,9 +36,6 @@ final class PostgresTable {
     var physicalName: String
     /// Whether this import created the table (from the records, not a design).
     let createdHere: Bool
-    /// Whether a field without a column adds one: always for a table created here,
-    /// for a table that existed only with `--alter`.
-    let addsColumns: Bool
     /// The declared table, when a schema's design is written.
     let designed: TableDesign.Table?
     /// Whether the design declares this a child table, whose rows follow their parent's.
@@ -75,18 +72,15 @@ final class PostgresTable {
     /// others get their defaults (a serial key, a timestamp).
     @exclusivity(unchecked) private(set) var copiedColumns: [Int] = []
     @exclusivity(unchecked) private var isCopied: [Bool] = []
-    /// Column index by field name.
-    @exclusivity(unchecked) private var columnOfField = NameIndex()
-    /// Column index by column name.
-    private var columnNamed = NameIndex()
-    /// The column names, distinct as SQLite compares identifiers (ASCII letters without
-    /// case), so that both outputs give a mapping's fields the same column names; those
-    /// of a table that existed, or that a design declares, exist already.
-    private var names: DistinctNames
+    /// Which column each field goes to, and the column names, distinct as SQLite
+    /// compares identifiers (ASCII letters without case), so that both outputs give a
+    /// mapping's fields the same column names; those of a table that existed, or that
+    /// a design declares, exist already.
+    @exclusivity(unchecked) private var fieldColumns: FieldColumns
     /// Whether a new column's name is the field's folded to lower case.
     private let foldsNames: Bool
     /// Columns added to a table that existed (with `--alter`), in order.
-    private(set) var addedColumns: [String] = []
+    var addedColumns: [String] { fieldColumns.added }
 
     /// Rows encoded for ``copiedColumns``, not yet sent, and where each came from.
     /// (Touched per value on one thread: exclusivity is checked statically only.)
@@ -104,10 +98,13 @@ final class PostgresTable {
         self.foldsNames = foldsNames && designed == nil
         self.physicalName = physicalName
         createdHere = existingColumns == nil && designed == nil
-        addsColumns = designed == nil && (existingColumns == nil || altersExisting)
         self.designed = designed
         isChild = designed?.foreignKey != nil
-        names = DistinctNames(comparing: .asciiCaseInsensitive, existing: existingColumns?.map(\.name) ?? [])
+        // A field without a column adds one: always to a table created here, to a table
+        // that existed only with `--alter`, never to a designed one.
+        fieldColumns = FieldColumns(
+            existing: existingColumns?.map(\.name), preexisting: !createdHere,
+            addsColumns: designed == nil && (existingColumns == nil || altersExisting))
         for column in existingColumns ?? [] { append(column, copied: designed != nil) }
     }
 
@@ -125,7 +122,7 @@ final class PostgresTable {
     /// A table that may not refuses with `.data` at `position`.
     @inline(__always)
     func column(for name: Name, at position: SourcePosition) throws -> (index: Int, change: ColumnChange) {
-        if let index = columnOfField.value(for: name) {
+        if let index = fieldColumns.column(for: name) {
             return (index, isCopied[index] ? .none : .startCopying(index))
         }
         return try resolveColumn(for: name, at: position)
@@ -134,55 +131,42 @@ final class PostgresTable {
     /// ``column(for:at:)`` for a name this table has no column for yet.
     private func resolveColumn(for name: Name, at position: SourcePosition) throws -> (index: Int, change: ColumnChange)
     {
-        let change: ColumnChange
-        let index: Int
         // The field's name cut to 63 bytes, or the first free of `…_2`, `…_3`: an existing
-        // column of exactly that name (cut by an earlier import too) is the field's.
+        // column of exactly that name (cut by an earlier import too) is the field's. With
+        // folded names, an existing column named after the field as it is spelled (with
+        // exact names, or before names were folded) comes first, then the folded name.
         let field = name.qualified.isEmpty ? "_" : name.qualified
-        var choice = names.choose(for: field, fitted: PostgresIdentifier.fitted)
-        if foldsNames, !choice.exists {
-            // No column an earlier import named after the field as it is spelled (with
-            // exact names, or before names were folded): the folded name, as above.
-            let folded = PostgresIdentifier.folded(field)
-            if folded != field { choice = names.choose(for: folded, fitted: PostgresIdentifier.fitted) }
-        }
-        if choice.exists {
-            index = columnNamed.value(forQualified: choice.name)!
-            names.take(choice)
-            change = isCopied[index] ? .none : .startCopying(index)
-        } else {
-            guard addsColumns else {
+        let spellings = foldsNames ? [field, PostgresIdentifier.folded(field)] : [field]
+        switch fieldColumns.resolve(name, spelled: spellings, fitted: PostgresIdentifier.fitted) {
+        case .column(let index):
+            return (index, isCopied[index] ? .none : .startCopying(index))
+        case .new(let choice):
+            guard fieldColumns.addsColumns else {
                 if designed != nil {
                     throw IngestError(
                         .data, "the table \(self.name) declares no column \(name.qualified)", position: position)
                 }
-                throw IngestError(
-                    .data, "the existing table \(self.name) has no column for field \(name.qualified)",
-                    position: position, reason: .missingColumn(table: self.name, field: name.qualified))
+                throw FieldColumns.missingColumnError(table: self.name, field: name.qualified, at: position)
             }
             try PostgresIdentifier.check(name.qualified, what: "column", position: position)
-            names.take(choice)
+            let index = fieldColumns.add(choice, for: name)
             append(Column(name: choice.name, type: .untyped, widens: true), copied: false)
-            index = columns.count - 1
-            if !createdHere { addedColumns.append(columns[index].name) }
-            change = .add(index)
+            return (index, .add(index))
         }
-        columnOfField.set(index, for: name)
-        return (index, change)
     }
 
     /// The index of the column `name` names: exactly, or folded as the table folds
     /// the names of new columns.
     func columnIndex(named name: String) -> Int? {
-        columnNamed.value(forQualified: name)
-            ?? (foldsNames ? columnNamed.value(forQualified: PostgresIdentifier.folded(name)) : nil)
+        fieldColumns.index(named: name)
+            ?? (foldsNames ? fieldColumns.index(named: PostgresIdentifier.folded(name)) : nil)
     }
 
     /// Registers the column `_` for a table whose records all had no fields, as the
     /// SQLite output gives one (SQLite has no table without columns): both outputs give
     /// the same tables. Returns its index, for the caller to add it to the table.
     func addPlaceholderColumn() -> Int {
-        append(Column(name: names.claim("_"), type: .untyped, widens: true), copied: false)
+        append(Column(name: fieldColumns.addPlaceholder(), type: .untyped, widens: true), copied: false)
         return columns.count - 1
     }
 
@@ -197,7 +181,6 @@ final class PostgresTable {
     private func append(_ column: Column, copied: Bool) {
         columns.append(column)
         isCopied.append(false)
-        columnNamed.set(columns.count - 1, forQualified: column.name)
         if copied { startCopying(columns.count - 1) }
     }
 
