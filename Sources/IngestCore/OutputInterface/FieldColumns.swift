@@ -60,21 +60,16 @@ package struct FieldColumns {
     /// of `candidates` (the field's name as the output spells it, then any other
     /// spelling it accepts) that names an existing column not yet given out, which
     /// becomes the field's; else the name a new column would have, after the last
-    /// candidate. `fitted` shortens a name to the output's longest (see
-    /// ``DistinctNames/choose(for:fitted:)``).
+    /// candidate. `candidates` holds at least one name. `fitted` shortens a name to
+    /// the output's longest (see ``DistinctNames/choose(for:fitted:)``).
     package mutating func resolve(
         _ name: Name, spelled candidates: [String],
         fitted: (_ name: String, _ reserving: Int) -> String = { name, _ in name }
     ) -> Resolution {
-        var choice: DistinctNames.Choice?
-        var previous: String?
-        for candidate in candidates where candidate != previous {
-            previous = candidate
-            let chosen = names.choose(for: candidate, fitted: fitted)
-            choice = chosen
-            if chosen.exists { break }
+        var choice = names.choose(for: candidates[0], fitted: fitted)
+        for candidate in candidates.dropFirst() where !choice.exists && candidate != candidates[0] {
+            choice = names.choose(for: candidate, fitted: fitted)
         }
-        guard let choice else { preconditionFailure("resolve(_:spelled:fitted:) needs a candidate name") }
         // Every existing name was registered by init, so an existing choice has an index.
         guard choice.exists, let index = columnNamed.value(forQualified: choice.name) else { return .new(choice) }
         names.take(choice)
