@@ -17,6 +17,10 @@ import PackageDescription
 //     .package(url: "…/ingest", from: "…", traits: [])
 // and `swift package show-dependencies` lists no package but this one
 // (Examples/FolksReader does this; .ci/run checks it).
+
+// Where the command carries the Swift runtime inside it (see the `ingest` target).
+let staticRuntime = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
+
 let package = Package(
     name: "ingest",
     // Linux is built and tested; macOS is written for but not tested here; iOS and the
@@ -155,6 +159,12 @@ let package = Package(
             ]
         ),
 
+        // The command. A Linux release build links the Swift runtime and Foundation into it,
+        // so it runs without a toolchain and its loader maps less. `-static-stdlib` goes to
+        // this module's compile too, so that its imports of Foundation carry the static
+        // libraries' own link lists; every other module is compiled as for a shared runtime,
+        // and Scripts/build-release.sh only relinks. (These flags are this target's alone: a
+        // package that depends on ingest's libraries does not see them.)
         .executableTarget(
             name: "ingest",
             dependencies: [
@@ -163,7 +173,9 @@ let package = Package(
                 "IngestFeedFetch",
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Command"]))
-            ]
+            ],
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], staticRuntime)],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"], staticRuntime)]
         ),
         // How fast a compressed input reads through DecompressingSource, against `gzip -dc`.
         .executableTarget(
