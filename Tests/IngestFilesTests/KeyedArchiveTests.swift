@@ -144,7 +144,7 @@ struct ArchiveShape: Equatable, CustomStringConvertible {
     func unarchive(_ data: Data, classes: [AnyClass], names: [String: AnyClass]) throws -> NSArray? {
         let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
         unarchiver.decodingFailurePolicy = .setErrorAndReturn
-        for (name, type) in names as [String: AnyClass] { unarchiver.setClass(type, forClassName: name) }
+        for (name, type): (String, AnyClass) in names { unarchiver.setClass(type, forClassName: name) }
         defer { unarchiver.finishDecoding() }
         return unarchiver.decodeObject(of: [NSArray.self] + classes, forKey: NSKeyedArchiveRootObjectKey) as? NSArray
     }

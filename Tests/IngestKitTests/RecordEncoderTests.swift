@@ -49,14 +49,14 @@ struct RecordEncoderTests {
         #expect(try RecordEncoder.record(Sum(), table: "t", names: names)["x"] == .text("0.30000000000000004"))
     }
 
-    @Test func valuesRoundTripThroughSQLiteIntoTheDecoder() async throws {
+    @Test func valuesRoundTripThroughSQLiteIntoTheDecoder() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("people.db")
         let output = SQLiteOutput(path: path, mode: .create)
         try output.writeAndCommit { sink in try IngestKit.writeRecords(Self.people, as: "people", to: sink) }
 
         let queue = try DatabaseQueue(path: path)
-        let rows = try await queue.read { db in
+        let rows = try queue.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT firstName, lastName, age, typeof(age), score, member, tags, address FROM people")
         }
@@ -106,13 +106,13 @@ struct RecordEncoderTests {
         #expect(absent["thumbnail"] == nil)
     }
 
-    @Test func dataPropertiesBecomeBlobs() async throws {
+    @Test func dataPropertiesBecomeBlobs() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("attachments.db")
         let output = SQLiteOutput(path: path, mode: .create)
         let values = [Attachment(name: "a", bytes: Data([0, 1, 0]), thumbnail: Data(), parts: [])]
         try output.writeAndCommit { sink in try writeRecords(values, as: "attachments", to: sink) }
-        let row = try await DatabaseQueue(path: path).read { db in
+        let row = try DatabaseQueue(path: path).read { db in
             try Row.fetchOne(db, sql: "SELECT bytes, typeof(bytes), thumbnail, typeof(thumbnail) FROM attachments")
         }
         #expect(row?[0] as Data? == Data([0, 1, 0]))

@@ -16,7 +16,7 @@ func mapWithSchema(
         JSONDecoder().decode(MappingSchema.self, from: Data(json.utf8)), file: "test.json", output: output)
     let sink = CollectingSink()
     let mapping = SchemaDocumentMapping(
-        schema: schema, format: format, sink: sink, rejects: try rejects ?? RecordRejects())
+        schema: schema, format: format, sink: sink, rejects: rejects ?? RecordRejects())
     let stack = try HandlerStack(mapping: mapping)
     if format == .xml {
         try ExpatParser(chunkSize: chunkSize).parse(bytes: Array(text.utf8), into: stack)
@@ -111,7 +111,7 @@ struct SchemaMappingTests {
     func childRejectsParent() throws {
         let schema = Self.people.replacingOccurrences(
             of: #""source": "."}"#, with: #""source": ".", "type": "integer"}"#)
-        let rejects = try RecordRejects(mode: .skip)
+        let rejects = RecordRejects(mode: .skip)
         let xml = "<people><person id='1'><tags><tag>1</tag><tag>x</tag></tags></person><person id='2'/></people>"
         let sink = try mapWithSchema(schema, xml, rejects: rejects)
         #expect(sink.records.map { $0.fields["id"] } == [.number(.init(text: "2", kind: .integer))])
