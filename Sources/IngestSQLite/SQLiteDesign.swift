@@ -42,12 +42,13 @@ struct SQLiteDesign {
             var definitions: [String] = []
             if let key = table.foreignKey {
                 definitions.append(
-                    "\(key.column.quotedSQLIdentifier) \(key.type.sqliteType) NOT NULL REFERENCES \(key.parentTable.quotedSQLIdentifier) (\(key.parentColumn.quotedSQLIdentifier)) ON DELETE CASCADE"
+                    "\(key.column.quotedSQLIdentifier) \(SQLiteAffinity(key.type).sql) NOT NULL REFERENCES \(key.parentTable.quotedSQLIdentifier) (\(key.parentColumn.quotedSQLIdentifier)) ON DELETE CASCADE"
                 )
             }
             for column in table.columns {
                 definitions.append(
-                    "\(column.name.quotedSQLIdentifier) \(column.type.sqliteType)\(column.notNull ? " NOT NULL" : "")")
+                    "\(column.name.quotedSQLIdentifier) \(SQLiteAffinity(column.type).sql)\(column.notNull ? " NOT NULL" : "")"
+                )
             }
             if !table.primaryKey.isEmpty {
                 // An integer key would be the rowid, which orders the rows: a random one is
@@ -95,17 +96,5 @@ struct SQLiteDesign {
 
     private static func list(_ names: [String]) -> String {
         names.map(\.quotedSQLIdentifier).joined(separator: ", ")
-    }
-}
-
-extension TableDesign.ColumnType {
-    /// The declared column type, which gives the column its affinity.
-    var sqliteType: String {
-        switch self {
-        case .text, .date, .datetime, .json: "TEXT"
-        case .integer, .bool: "INTEGER"
-        case .real: "REAL"
-        case .data: "BLOB"
-        }
     }
 }

@@ -6,9 +6,9 @@ internal import GRDBSQLite
 /// Writes records into SQLite tables, one table per record kind.
 ///
 /// Tables and columns are created as records need them; column types follow the
-/// values (``ColumnType``) and widen when a later value needs it. Every name from the
-/// input is quoted as an identifier, so no element or attribute name can change the
-/// meaning of a statement. Each table has one prepared INSERT, reused for every row,
+/// values (``IngestCore/ColumnType``, kept as its SQLite affinity) and widen when a
+/// later value needs it. Every name from the input is quoted as an identifier, so no
+/// element or attribute name can change the meaning of a statement. Each table has one prepared INSERT, reused for every row,
 /// with values bound straight from the record.
 ///
 /// The sink runs inside the caller's transaction management: it opens a
@@ -105,7 +105,7 @@ final class SQLiteSink: RecordSink {
                 }
                 try db.execute(
                     sql:
-                        "ALTER TABLE \(table.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sqliteType)"
+                        "ALTER TABLE \(table.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(SQLiteAffinity(column.type).sql)"
                 )
             }
         }
@@ -303,7 +303,7 @@ final class SQLiteSink: RecordSink {
     }
 
     /// The narrowest column type that holds the field, or `nil` for NULL (which fits any).
-    private static func columnType(of field: RecordBatch.Field, number: FieldValue.Number.Kind?) -> ColumnType? {
+    private static func columnType(of field: RecordBatch.Field, number: FieldValue.Number.Kind?) -> SQLiteAffinity? {
         switch field.kind {
         case .null: nil
         case .false, .true: .integer
@@ -400,7 +400,7 @@ final class SQLiteSink: RecordSink {
         if try tableExists(name) {
             let rows = try Row.fetchAll(db, sql: "SELECT name, type, pk FROM pragma_table_info(?)", arguments: [name])
             let columns = rows.map {
-                SQLiteTable.Column(name: $0["name"], type: ColumnType(declared: $0["type"]), jsonShape: nil)
+                SQLiteTable.Column(name: $0["name"], type: SQLiteAffinity(declared: $0["type"]), jsonShape: nil)
             }
             if let keys {
                 let keyed = rows.compactMap { row -> (position: Int, name: String)? in

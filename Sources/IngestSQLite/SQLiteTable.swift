@@ -8,7 +8,7 @@ internal import GRDBSQLite
 final class SQLiteTable {
     struct Column {
         var name: String
-        var type: ColumnType
+        var type: SQLiteAffinity
         /// The shape of JSON values seen, so empty nested elements can become `[]`/`{}`.
         var jsonShape: FieldValue.JSONShape?
         /// Whether '' was stored, which ``finish(in:)`` may have to turn into `[]`/`{}`.
@@ -114,7 +114,8 @@ final class SQLiteTable {
     /// when no other column has it, else the first free of `name_2`, `name_3`… (see
     /// ``IngestCore/FieldColumns``); a preexisting table's column of exactly that name
     /// is the field's.
-    func columnIndex(for name: Name, holding held: ColumnType?, at position: SourcePosition?, in db: Database) throws
+    func columnIndex(for name: Name, holding held: SQLiteAffinity?, at position: SourcePosition?, in db: Database)
+        throws
         -> Int
     {
         if let index = fieldColumns.column(for: name) { return index }
@@ -151,7 +152,8 @@ final class SQLiteTable {
     /// Widens column `index` so it holds a value needing `needed` (nested data of
     /// `shape`), rebuilding the table if it has rows.
     @inline(__always)
-    func accommodate(_ needed: ColumnType?, shape: FieldValue.JSONShape?, inColumn index: Int, db: Database) throws {
+    func accommodate(_ needed: SQLiteAffinity?, shape: FieldValue.JSONShape?, inColumn index: Int, db: Database) throws
+    {
         if let shape, columns[index].jsonShape == nil { columns[index].jsonShape = shape }
         guard let needed, needed > columns[index].type, !preexisting else { return }
         columns[index].type = needed

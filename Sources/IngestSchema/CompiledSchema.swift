@@ -274,7 +274,7 @@ final class CompiledField {
     /// The name records carry for this output.
     let outputName: Name
     let source: SchemaPaths.Source
-    let type: MappingSchema.FieldType
+    let type: ColumnType
     let converter: FieldConverter
     let required: Bool
     let defaultValue: FieldValue?

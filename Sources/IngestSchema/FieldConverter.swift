@@ -18,11 +18,11 @@ import Foundation
 /// XML white space around numbers, booleans, dates and base64 is ignored. An empty
 /// element is text `""` for a text field and a missing value for the others.
 final class FieldConverter {
-    let type: MappingSchema.FieldType
+    let type: ColumnType
     private let parser: DateFormatter?
     private let output: DateFormatter?
 
-    init(type: MappingSchema.FieldType, format: String?) {
+    init(type: ColumnType, format: String?) {
         self.type = type
         if let format, type == .date || type == .datetime {
             let parser = DateFormatter()

@@ -108,8 +108,8 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         /// the record's own text (`.`). A JSON member is a child (`address/city`).
         /// Default: ``name``.
         public var source: String?
-        /// What the value must be and how outputs store it; default ``IngestCore/TableDesign/ColumnType/text``.
-        public var type: FieldType?
+        /// What the value must be and how outputs store it; default ``IngestCore/ColumnType/text``.
+        public var type: ColumnType?
         /// For `date` and `datetime`: the input's format as a Unicode date pattern
         /// (`dd/MM/yyyy`); default ISO 8601.
         public var format: String?
@@ -128,7 +128,7 @@ public struct MappingSchema: Codable, Equatable, Sendable {
 
         /// A field named `name`; the other members are optional, as in the file.
         public init(
-            name: String, source: String? = nil, type: FieldType? = nil, format: String? = nil,
+            name: String, source: String? = nil, type: ColumnType? = nil, format: String? = nil,
             required: Bool? = nil, default: String? = nil, column: String? = nil,
             archiveKey: String? = nil, plistKey: String? = nil, description: String? = nil
         ) {
@@ -145,10 +145,10 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         }
     }
 
-    /// A field's type: what its text must be, and what the outputs store. The same
-    /// vocabulary as a designed table's columns (``IngestCore/TableDesign/ColumnType``),
-    /// so a field's type is its column's.
-    public typealias FieldType = TableDesign.ColumnType
+    /// A field's type: ``IngestCore/ColumnType``, what its text must be and what the
+    /// outputs store, so a field's type is its column's.
+    @available(*, deprecated, renamed: "ColumnType")
+    public typealias FieldType = ColumnType
 }
 
 extension MappingSchema {
@@ -203,12 +203,12 @@ extension MappingSchema.Field {
         name = try container.decode(String.self, forKey: .name)
         source = try container.decodeIfPresent(String.self, forKey: .source)
         if let typeName = try container.decodeIfPresent(String.self, forKey: .type) {
-            guard let type = MappingSchema.FieldType(rawValue: typeName) else {
+            guard let type = ColumnType(rawValue: typeName) else {
                 throw DecodingError.dataCorrupted(
                     .init(
                         codingPath: decoder.codingPath + [CodingKeys.type],
                         debugDescription:
-                            "\"\(typeName)\" is not a type; expected one of \(MappingSchema.FieldType.allCases.map(\.rawValue).joined(separator: ", "))"
+                            "\"\(typeName)\" is not a type; expected one of \(ColumnType.allCases.map(\.rawValue).joined(separator: ", "))"
                     ))
             }
             self.type = type

@@ -14,11 +14,12 @@ import IngestParsers
 ///   one record (an object without arrays, or a scalar) is `.`.
 /// - `table` and the entity's `name`: the table the automatic mapping named.
 /// - each field's `source` (`firstName`, `@id`, or `.` for the record's own text)
-///   and `type`, widened over the sample as ``/IngestCore/ColumnType`` widens a column:
-///   integer < real < text; `bool` only when every non-null value was a JSON
-///   boolean; `json` when any value was nested or repeated; `text` when all were
-///   null. A field whose name SQLite would take for an earlier one (`ID` after
-///   `id`) gets the `column` the automatic mapping gave it (`ID_2`).
+///   and `type`, widened over the sample as the automatic mapping widens a column
+///   (``/IngestCore/ColumnType/widened(toHold:)``): `bool` only when every non-null
+///   value was a JSON boolean, then integer < real < text, `data` holding anything;
+///   `json` when any value was nested or repeated; `text` when all were null.
+///   A field whose name SQLite would take for an earlier one (`ID` after `id`) gets
+///   the `column` the automatic mapping gave it (`ID_2`).
 ///
 /// Nothing is marked `required`: a sample cannot prove a field is never missing.
 /// Several inputs merge into one schema; a table met in more than one widens.

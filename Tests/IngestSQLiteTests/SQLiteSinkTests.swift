@@ -276,11 +276,21 @@ import IngestTestSupport
     }
 
     @Test(arguments: [
-        ("BLOB", ColumnType.blob), ("blob", .blob), ("LONGBLOB", .blob), ("", .untyped),
+        ("BLOB", SQLiteAffinity.blob), ("blob", .blob), ("LONGBLOB", .blob), ("", .untyped),
         ("TEXT", .text), ("CLOB", .text), ("INTEGER", .integer), ("REAL", .real)
     ])
-    func declaredTypesReadAsSQLiteAffinityDoes(declared: String, expected: ColumnType) {
-        #expect(ColumnType(declared: declared) == expected)
+    func declaredTypesReadAsSQLiteAffinityDoes(declared: String, expected: SQLiteAffinity) {
+        #expect(SQLiteAffinity(declared: declared) == expected)
+    }
+
+    @Test("A widened type's affinity is the wider of the two affinities, so only an affinity change rebuilds")
+    func renderingKeepsWidening() {
+        for first in ColumnType.allCases {
+            for second in ColumnType.allCases {
+                let affinity = SQLiteAffinity(first.widened(toHold: second))
+                #expect(affinity == max(SQLiteAffinity(first), SQLiteAffinity(second)), "\(first), \(second)")
+            }
+        }
     }
 
     /// An in-memory database holding `t(a TEXT)` with one row, as a run before this one left it.

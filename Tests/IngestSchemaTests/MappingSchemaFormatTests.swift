@@ -107,11 +107,11 @@ struct MappingSchemaFormatTests {
         }
     }
 
-    @Test("The type enum is FieldType.allCases, in order, with a description for each")
-    func typeEnumIsFieldType() throws {
+    @Test("The type enum is ColumnType.allCases, in order, with a description for each")
+    func typeEnumIsColumnType() throws {
         let type = try Self.object("$defs", "field", "properties", "type", in: Self.jsonSchema())
         let names = try #require(type["enum"] as? [String])
-        #expect(names == MappingSchema.FieldType.allCases.map(\.rawValue))
+        #expect(names == ColumnType.allCases.map(\.rawValue))
         #expect((type["enumDescriptions"] as? [String])?.count == names.count)
     }
 
@@ -327,7 +327,7 @@ struct MappingSchemaFormatTests {
         let message = Self.message(of: error)
         #expect(message.hasPrefix("\"int\" is not a type"), "\(message)")
         #expect(message.hasSuffix("text, integer, real, bool, date, datetime, data, json"), "\(message)")
-        for type in MappingSchema.FieldType.allCases {
+        for type in ColumnType.allCases {
             #expect(message.contains(type.rawValue))
         }
     }

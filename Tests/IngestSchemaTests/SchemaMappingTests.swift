@@ -175,7 +175,7 @@ struct SchemaMappingTests {
 
 @Suite("Field types: what each accepts and stores")
 struct FieldConverterTests {
-    func convert(_ text: String, _ type: MappingSchema.FieldType, format: String? = nil, kind: ContentKind = .markup)
+    func convert(_ text: String, _ type: ColumnType, format: String? = nil, kind: ContentKind = .markup)
         throws(FieldConverter.Mismatch) -> FieldValue?
     {
         var bytes = Array(text.utf8)

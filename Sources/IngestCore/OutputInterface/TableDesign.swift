@@ -3,40 +3,22 @@
 /// it inserts into each table. It names no database: each output renders it in its
 /// own SQL (IngestSQLite's `SQLiteOutput`, and any other database output).
 public struct TableDesign: Sendable, Equatable {
-    /// What a column holds — and, in a mapping schema, what a field's text must be;
-    /// each output picks its own type for it (SQLite's in parentheses).
-    public enum ColumnType: String, Sendable, Equatable, Codable, CaseIterable {
-        /// Any text (TEXT).
-        case text
-        /// A 64-bit signed integer: `-12`, `+7`, `007` (INTEGER).
-        case integer
-        /// A finite decimal or floating-point number (REAL).
-        case real
-        /// `true` or `false`, read from `true`/`false`/`1`/`0` (INTEGER 1 or 0, a
-        /// plist `true`/`false`).
-        case bool
-        /// A calendar date, kept as `YYYY-MM-DD` (TEXT; a plist `date` at midnight UTC).
-        case date
-        /// A date and time, kept in UTC as `YYYY-MM-DDTHH:MM:SSZ` (TEXT; a plist `date`).
-        case datetime
-        /// Bytes, read from Base64 text (BLOB, a plist `data`).
-        case data
-        /// A JSON array or object, kept as its JSON text (TEXT), the way the
-        /// automatic mapping keeps nested data.
-        case json
-    }
+    /// What a column holds: ``IngestCore/ColumnType``, the vocabulary it shares with
+    /// mapping schemas and the automatic mapping.
+    @available(*, deprecated, renamed: "IngestCore.ColumnType")
+    public typealias ColumnType = IngestCore.ColumnType
 
     /// One declared column of a ``Table``.
     public struct Column: Sendable, Equatable {
         /// The column's name, as the records' fields name it.
         public var name: String
         /// What the column holds.
-        public var type: ColumnType
+        public var type: IngestCore.ColumnType
         /// Whether a row must give the column a value (`NOT NULL`).
         public var notNull: Bool
 
         /// A column called `name` holding `type`, which may be null unless `notNull`.
-        public init(name: String, type: ColumnType, notNull: Bool = false) {
+        public init(name: String, type: IngestCore.ColumnType, notNull: Bool = false) {
             self.name = name
             self.type = type
             self.notNull = notNull
@@ -52,11 +34,11 @@ public struct TableDesign: Sendable, Equatable {
         /// The parent table's key column (its ``Table/keyColumn``) this column refers to.
         public var parentColumn: String
         /// The type of the key, the same as the parent column's.
-        public var type: ColumnType
+        public var type: IngestCore.ColumnType
 
         /// A foreign key: `column` of the child table refers to `parentColumn` of
         /// `parentTable`.
-        public init(column: String, parentTable: String, parentColumn: String, type: ColumnType) {
+        public init(column: String, parentTable: String, parentColumn: String, type: IngestCore.ColumnType) {
             self.column = column
             self.parentTable = parentTable
             self.parentColumn = parentColumn

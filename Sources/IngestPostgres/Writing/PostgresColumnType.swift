@@ -1,26 +1,27 @@
 import IngestCore
 
-/// The type of a column the PostgreSQL output writes: PostgreSQL's own types for what
-/// the records hold.
+/// The type of a column the PostgreSQL output writes: how it renders a
+/// ``IngestCore/ColumnType`` in PostgreSQL's own types, plus the two states a column
+/// of its can be in that the vocabulary has no word for.
 ///
-/// The automatic mapping gives a column the narrowest type that holds its values and
-/// widens it as values demand, as the SQLite output does (`INTEGER < REAL < TEXT`):
-///
-/// | values so far | type |
+/// | `ColumnType` | PostgreSQL |
 /// | --- | --- |
-/// | none but NULL | ``untyped`` (declared `text`) |
-/// | booleans | `boolean` |
-/// | integers (and booleans, as 1 and 0) | `bigint` |
-/// | numbers | `double precision` |
-/// | nested data (JSON) only | `jsonb` |
-/// | anything else, or a mix | `text` |
-/// | binary data, with anything | `bytea` |
+/// | none yet (only NULL) | ``untyped`` (declared `text`) |
+/// | `bool` | `boolean` |
+/// | `integer` | `bigint` |
+/// | `real` | `double precision` |
+/// | `text` | `text` |
+/// | `json` | `jsonb` |
+/// | `data` | `bytea` |
+/// | `date` | `date` |
+/// | `datetime` | `timestamp with time zone` |
 ///
-/// Widening never loses a value: only numbers that convert exactly are numbers
-/// (``FieldValue/Number``), a boolean becomes 1 or 0 in a number column and `true` or
-/// `false` in a text column, and JSON becomes its text. A mapping schema declares its
-/// types instead (``init(designed:)``), and a table that existed before the import
-/// keeps its own (``existing(_:)``): the server converts each value's text into it.
+/// The automatic mapping widens a column as ``IngestCore/ColumnType/widened(toHold:)``
+/// does, so its columns widen as their SQLite twins do, in PostgreSQL's words: a
+/// boolean becomes 1 or 0 in a number column and `true` or `false` in a text column,
+/// and JSON becomes its text. A mapping schema declares its types instead
+/// (``init(designed:)``), and a table that existed before the import keeps its own
+/// (``existing(_:)``): the server converts each value's text into it.
 enum PostgresColumnType: Equatable, Sendable {
     case untyped
     case boolean
@@ -50,8 +51,9 @@ enum PostgresColumnType: Equatable, Sendable {
         }
     }
 
-    /// The type a mapping schema's field type declares.
-    init(designed type: TableDesign.ColumnType) {
+    /// How PostgreSQL stores `type`: the type a mapping schema's field or a designed
+    /// column declares, and the one a widened column is altered to.
+    init(designed type: ColumnType) {
         switch type {
         case .text: self = .text
         case .integer: self = .bigint
@@ -81,18 +83,28 @@ enum PostgresColumnType: Equatable, Sendable {
         }
     }
 
-    /// The type that holds what both `self` and `other` hold, for a column this
-    /// import created (see the table above).
-    func widened(toHold other: PostgresColumnType) -> PostgresColumnType {
-        if self == other { return self }
-        switch (self, other) {
-        case (.untyped, _): return other
-        case (_, .untyped): return self
-        case (.bytea, _), (_, .bytea): return .bytea
-        case (.boolean, .bigint), (.bigint, .boolean): return .bigint
-        case (.boolean, .double), (.double, .boolean), (.bigint, .double), (.double, .bigint): return .double
-        default: return .text
+    /// The type of the vocabulary this one renders; `nil` for ``untyped``. A column of
+    /// a type of its own (``existing(_:)``) is given its values as text.
+    var columnType: ColumnType? {
+        switch self {
+        case .untyped: nil
+        case .boolean: .bool
+        case .bigint: .integer
+        case .double: .real
+        case .text, .existing: .text
+        case .jsonb: .json
+        case .bytea: .data
+        case .date: .date
+        case .timestamptz: .datetime
         }
+    }
+
+    /// The type that holds what both `self` and `other` hold, for a column this
+    /// import created: ``IngestCore/ColumnType/widened(toHold:)``, rendered.
+    func widened(toHold other: PostgresColumnType) -> PostgresColumnType {
+        guard let mine = columnType else { return other }
+        guard let theirs = other.columnType else { return self }
+        return PostgresColumnType(designed: mine.widened(toHold: theirs))
     }
 
     /// The `USING` expression that converts `column` (quoted) from this type to `new`
