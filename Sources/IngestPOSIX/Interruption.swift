@@ -9,10 +9,10 @@ import Darwin
 /// a run to end early and still leave its outputs as they were.
 ///
 /// Every `InputFile` (IngestParsers) checks it before each read (and when a read is
-/// interrupted by a signal), and throws
-/// ``/IngestCore/IngestError/Reason/interrupted(signal:)`` once it is made. The error
-/// then takes the path of any failed read: a database append rolls back, a new file's
-/// temporary is deleted, locks are released.
+/// interrupted by a signal), and throws an error of reason
+/// `IngestError.Reason.interrupted(signal:)` once it is made. The error then takes
+/// the path of any failed read: a database append rolls back, a new file's temporary
+/// is deleted, locks are released.
 ///
 /// The library installs no signal handlers (a host application owns its process's
 /// signals); a command-line program installs its own, without `SA_RESTART` so that
@@ -46,7 +46,7 @@ public enum Interruption {
         return signal == 0 ? nil : signal
     }
 
-    /// Throws ``/IngestCore/IngestError/Reason/interrupted(signal:)`` about `file` once a stop
+    /// Throws `IngestError.Reason.interrupted(signal:)` about `file` once a stop
     /// was requested.
     package static func check(file: String) throws {
         guard let signal = requestedSignal else { return }

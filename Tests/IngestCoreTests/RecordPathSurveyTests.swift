@@ -52,11 +52,10 @@ struct RecordPathSurveyTests {
     @Test("RSS: the closest path first, then the most frequent")
     func rssRanking() throws {
         let error = try #require(failure { try mapXML(Self.rss, records: "rss/channel/itme") })
-        guard case .recordPathMatchedNothing(_, let suggestions) = error.reason else {
-            Issue.record("\(error)")
-            return
-        }
-        #expect(suggestions == ["rss/channel/item", "rss/channel", "rss/channel/item/category"])
+        let reason = try #require(error.reason)
+        #expect(reason.code == .recordPathMatchedNothing)
+        #expect(reason.paths == ["rss/channel/itme"])
+        #expect(reason.suggestions == ["rss/channel/item", "rss/channel", "rss/channel/item/category"])
     }
 
     @Test("At equal distance the more frequent path comes first")

@@ -142,6 +142,19 @@ struct ReadmeSamples {
     func isValid(_ path: String, against schema: String) throws -> Bool {
         try ValidationSchema(contentsOf: schema).validate(InputFile(path: path)).isValid
     }
+
+    // Documentation/Errors.md: a failure told apart by its reason's code.
+    /// Appends `path` to `database`; false when another run held it for a second.
+    func appendUnlessBusy(_ path: String, to database: String) throws -> Bool {
+        let output = SQLiteOutput(path: database, mode: .append)
+        output.lockTimeout = 1
+        do {
+            try Importer().run([InputFile(path: path)], into: output)
+            return true
+        } catch let error as IngestError where error.reason?.code == .outputBusy {
+            return false  // try again later; any other error goes up
+        }
+    }
 }
 
 extension ReadmeSamples {
@@ -156,14 +169,14 @@ extension ReadmeSamples {
         /// The pages with Swift blocks and how many each has; README.md and every other
         /// guide in Documentation/ have none.
         static let swiftBlocks = ["Documentation/Library.md": 7, "Documentation/Feeds.md": 1,
-                                  "Documentation/Outputs.md": 1]
+                                  "Documentation/Outputs.md": 1, "Documentation/Errors.md": 1]
 
         @Test func everySwiftBlockOfTheReadmeAndTheGuidesIsCompiledHere() throws {
             let guides = try FileManager.default
                 .contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Documentation").path)
                 .filter { $0.hasSuffix(".md") }.map { "Documentation/\($0)" }.sorted()
             #expect(Set(Self.swiftBlocks.keys).isSubset(of: guides), "guides: \(guides)")
-            #expect(Self.swiftBlocks.values.reduce(0, +) == 9)
+            #expect(Self.swiftBlocks.values.reduce(0, +) == 10)
             for article in ["README.md"] + guides {
                 #expect(try swiftCodeBlocks(inArticle: article).count == Self.swiftBlocks[article, default: 0],
                         "the Swift blocks of \(article)")
@@ -171,6 +184,23 @@ extension ReadmeSamples {
                     Issue.record("a Swift block of \(article) is not compiled here:\n\(block)")
                 }
             }
+        }
+
+        @Test func anAppendToADatabaseAnotherRunHoldsIsToldApartByItsReasonCode() throws {
+            let directory = try TemporaryDirectory()
+            let database = directory.path("folks.db")
+            try Importer().run([InputFile(path: sample("Samples/folks.xml"))], into: SQLiteOutput(path: database, mode: .create))
+            let holder = SQLiteOutput(path: database, mode: .replace)
+            try holder.open()
+            #expect(try samples.appendUnlessBusy(sample("Samples/folks.xml"), to: database) == false)
+            holder.discard()
+            #expect(try samples.appendUnlessBusy(sample("Samples/folks.xml"), to: database) == true)
+            let rows = try DatabaseQueue(path: database).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM people") }
+            #expect(rows == 6)
+            let error = #expect(throws: IngestError.self) {
+                try samples.appendUnlessBusy(sample("Samples/missing.xml"), to: database)
+            }
+            #expect(error?.kind == .input)
         }
 
         @Test func theHandlersReadTheSeedPeopleFromXMLAndFromJSON() throws {

@@ -74,7 +74,6 @@ import Testing
             #expect(error?.message.contains("~/.pgpass") == true, "\(string)")
             #expect(error?.message.contains("secret") == false, "the message must not repeat the password")
         }
-        #expect(IngestError.Kind.usage.exitCode == 64)
     }
 
     @Test func ipv6AddressesInBrackets() throws {

@@ -152,7 +152,6 @@ struct ReplaceGuaranteeTests {
         await admin.close()
 
         #expect(error?.kind == .temporary, "\(String(describing: error))")
-        #expect(error?.kind.exitCode == 75)
         #expect(try server.value("SELECT count(*) FROM people", database: database) == "10")
         #expect(try server.value("SELECT count(*) FROM people WHERE tag = 'old'", database: database) == "10")
         #expect(try server.tables(in: database) == ["people"])

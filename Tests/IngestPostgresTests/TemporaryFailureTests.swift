@@ -39,7 +39,6 @@ struct TemporaryFailureTests {
             "postgresql:///db?host=\(directory)&user=me", environment: [:], homeDirectory: "/nonexistent")
         let error = try await Self.openFailure(settings)
         #expect(error?.kind == .temporary)
-        #expect(error?.kind.exitCode == 75)
         #expect(error?.message.contains("cannot reach PostgreSQL") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains(directory + "/.s.PGSQL.5432") == true, "the message names the socket")
         #expect(error?.reason == .serverUnavailable(.unreachable))

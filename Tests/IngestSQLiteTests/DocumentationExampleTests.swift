@@ -110,7 +110,6 @@ extension WritingADatabaseArticle {
                 try Importer().run([InputFile(path: folksURL.path)], into: SQLiteOutput(path: database, mode: .create))
             }
             #expect(error.kind == .output)
-            #expect(error.kind.exitCode == 73)
             #expect(error.reason == .outputExists(appendable: true))
             #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
         }

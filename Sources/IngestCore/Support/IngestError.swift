@@ -1,118 +1,86 @@
-/// The one error type ingest reports: what went wrong, where, and which exit status
-/// (from BSD's sysexits) a command line turns it into.
+/// The one error type ingest's modules throw: what went wrong, where, and what class
+/// of failure it is.
 ///
 /// Printed, it reads like a compiler diagnostic: `folks.xml:12:7: mismatched tag`.
 /// The message says what is wrong in the library's terms; ``reason`` says it again
-/// as data, for a program to act on (the `ingest` command adds the option that
-/// changes the outcome, such as `--max-depth`).
+/// as data, for a program to act on: a code that the module which throws the error
+/// declares (IngestCore's own, IngestTree's, IngestPostgres'…), so the core knows
+/// no other module's failures and a new code breaks no `switch` of yours. What a
+/// failure means to a user — its exit status, the option that changes the outcome —
+/// is for the program to say: the `ingest` command maps ``kind`` to a sysexits code
+/// and ``reason`` to the flag that helps.
 public struct IngestError: Error, CustomStringConvertible, Sendable {
-    /// The class of failure; each maps to one sysexits code.
+    /// The class of failure: the distinction a caller acts on (fix the input, the
+    /// output, the call, or try again), each matching one of BSD's sysexits codes.
     public enum Kind: Sendable {
-        /// The library or command was used wrongly (EX_USAGE, 64).
+        /// The library or command was used wrongly (EX_USAGE).
         case usage
-        /// The input is malformed or does not fit the mapping (EX_DATAERR, 65).
+        /// The input is malformed or does not fit the mapping (EX_DATAERR).
         case data
-        /// The input does not exist or cannot be read (EX_NOINPUT, 66).
+        /// The input does not exist or cannot be read (EX_NOINPUT).
         case input
-        /// The output cannot be created (EX_CANTCREAT, 73).
+        /// The output cannot be created (EX_CANTCREAT).
         case output
-        /// Reading or writing failed part-way (EX_IOERR, 74).
+        /// Reading or writing failed part-way (EX_IOERR).
         case io
         /// A failure that may pass if tried again later — a server that refused the
-        /// connection or went away (EX_TEMPFAIL, 75).
+        /// connection or went away (EX_TEMPFAIL).
         case temporary
+    }
 
-        /// The sysexits code a command exits with for this kind: 64, 65, 66, 73, 74
-        /// or 75.
-        public var exitCode: Int32 {
-            switch self {
-            case .usage: 64
-            case .data: 65
-            case .input: 66
-            case .output: 73
-            case .io: 74
-            case .temporary: 75
-            }
+    /// What went wrong, as data: a ``Code`` and the value that goes with it (the limit
+    /// broken, the path that matched nothing…).
+    ///
+    /// Each module declares its reasons as static members of ``Reason`` (to make one)
+    /// and ``Code`` (to match one), and the accessors that read their values:
+    ///
+    /// ```swift
+    /// if error.reason?.code == .depthLimit, let limit = error.reason?.limit { … }
+    /// switch error.reason?.code {
+    /// case .depthLimit?, .textLimit?: …
+    /// default: …
+    /// }
+    /// ```
+    public struct Reason: Sendable, Equatable, CustomStringConvertible {
+        /// Which failure it is.
+        public let code: Code
+        /// What goes with the code, read through its module's accessors.
+        public let value: (any Sendable & Hashable)?
+
+        /// A reason of `code` carrying `value`; a module's static members make them.
+        public init(_ code: Code, _ value: (any Sendable & Hashable)? = nil) {
+            self.code = code
+            self.value = value
+        }
+
+        /// The value, if it is a `T`.
+        public func value<T>(as type: T.Type) -> T? { value as? T }
+
+        public static func == (lhs: Reason, rhs: Reason) -> Bool {
+            lhs.code == rhs.code && lhs.value.map { AnyHashable($0) } == rhs.value.map { AnyHashable($0) }
+        }
+
+        /// The code, and the value in parentheses: `depthLimit(10000)`.
+        public var description: String {
+            guard let value else { return code.name }
+            return "\(code.name)(\(value))"
         }
     }
 
-    /// What went wrong, as data: the failures a caller may want to tell apart or
-    /// explain in its own words.
-    public enum Reason: Sendable, Equatable {
-        /// Elements or JSON values nested deeper than ``ParseLimits/maxDepth``.
-        case depthLimit(Int)
-        /// One element's text, attribute value or JSON string longer than
-        /// ``ParseLimits/maxTextBytes``.
-        case textLimit(Int)
-        /// One of libxml2's own limits (value size, name length, entity
-        /// amplification), which `allowsHugeDocuments` lifts.
-        case libxml2Limit
-        /// Entity references expanding to far more text than the document holds
-        /// ("billion laughs"), which Expat refuses whatever the options.
-        case entityAmplification
-        /// An input too large to hold as a tree; the limit in bytes.
-        case treeTooLarge(limit: Int)
-        /// An encoding Expat cannot read but libxml2 can.
-        case encodingNeedsLibXML2(String)
-        /// More JSON after the end of the document: JSON Lines read as one document.
-        case moreThanOneJSONDocument
-        /// A record path that is not a path (fewer than two steps, an empty step).
-        case invalidRecordPath(String)
-        /// A record path that matched nothing; `suggestions` are paths to records
-        /// the document does hold.
-        case recordPathMatchedNothing(String, suggestions: [String])
-        /// A mapping schema whose records paths (given) matched no record;
-        /// `suggestions` are paths to records the document does hold.
-        case schemaRecordsMatchedNothing([String], suggestions: [String])
-        /// An XPath expression that selected nothing.
-        case expressionMatchedNothing(String)
-        /// An XPath expression using namespace prefixes that are not bound.
-        case unboundPrefixes([String])
-        /// An output that exists and may not be replaced; whether it is a database
-        /// that could be appended to.
-        case outputExists(appendable: Bool)
-        /// Another run is writing the output (it holds its lock, or the database's
-        /// write lock) and did not finish within the seconds waited.
-        case outputBusy(waitedSeconds: Double)
-        /// A field that an existing table has no column for, which altering the
-        /// table would add.
-        case missingColumn(table: String, field: String)
-        /// A record that does not fit its mapping schema.
-        case recordRejected
-        /// More records rejected than allowed; the limit.
-        case tooManyRejects(Int)
-        /// A database server that cannot be used now, which a later run may find
-        /// working (kind ``Kind/temporary``); why.
-        case serverUnavailable(ServerFailure)
-        /// The reader of an output written through to a pipe (standard output, a
-        /// FIFO) closed it, wanting no more — `ingest … --out - | head -1`. Not a
-        /// failure of the run: the command ends quietly, with exit status 0.
-        case readerClosed
-        /// Reading stopped because the program was asked to end (IngestPOSIX's `Interruption`),
-        /// by `signal`: the outputs were left as they were, as for any failed run.
-        case interrupted(signal: Int32)
+    /// The name of a failure, declared by the module that reports it: an open set of
+    /// values rather than an enum, so that a module (or your own code) adds one without
+    /// breaking anyone's `switch`.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, unique across modules: `depthLimit`, `serverUnavailable`.
+        public let name: String
+
+        /// The code called `name`; declare it once, as a static member.
+        public init(_ name: String) { self.name = name }
+
+        public var description: String { name }
     }
 
-    /// Why a database server could not be used, as ``Reason/serverUnavailable(_:)`` says.
-    public enum ServerFailure: Sendable, Equatable {
-        /// Nothing answered: connection refused, no socket, no answer in time.
-        case unreachable
-        /// The connection closed under the import: the server shut down or restarted,
-        /// or ended the session.
-        case connectionLost
-        /// The server is there but will not serve yet: starting up, shutting down, or
-        /// out of connections.
-        case busy
-        /// The login was refused: a wrong user or password.
-        case loginRefused
-        /// The server asks for a password and none was given.
-        case passwordMissing
-        /// The import collided with another on the same rows (a deadlock or a
-        /// serialization failure) and was rolled back.
-        case conflict
-    }
-
-    /// The class of failure, which decides the exit status.
+    /// The class of failure: what the caller has to fix, or that trying again may do.
     public var kind: Kind
     /// What is wrong, in the library's words: `mismatched tag`, `already exists`. It
     /// names no command-line option.
@@ -121,7 +89,8 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
     public var file: String?
     /// Where in ``file`` the problem is, when it is about a place in an input.
     public var position: SourcePosition?
-    /// What went wrong, as data, when it is one of the failures ``Reason`` names.
+    /// What went wrong, as data, when the module that threw the error names the
+    /// failure; `nil` for the failures no program needs to tell apart.
     public var reason: Reason?
 
     /// An error of `kind` saying `message`, about `file` at `position` when they are

@@ -35,7 +35,7 @@ struct OPMLReader {
     /// Whether `error`, which stopped the strict read, says the XML is ill-formed
     /// rather than that the document is no OPML or passed a limit.
     private static func mayRecover(from error: IngestError, receiver: OPMLReceiver) -> Bool {
-        switch error.reason {
+        switch error.reason?.code {
         case .textLimit?, .depthLimit?, .libxml2Limit?, .entityAmplification?: return false
         default: return error.kind == .data && receiver.refusal == nil
         }

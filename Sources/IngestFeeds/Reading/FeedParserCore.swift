@@ -62,7 +62,7 @@ final class FeedParserCore {
     /// for a limit (entity amplification, nesting, a parser's own bound) is not one
     /// to read in part: those are errors, never a "recovered" feed.
     func mayRecover(from error: IngestError) -> Bool {
-        switch error.reason {
+        switch error.reason?.code {
         case .textLimit?, .depthLimit?, .libxml2Limit?, .entityAmplification?: return false
         default: break
         }

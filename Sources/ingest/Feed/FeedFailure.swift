@@ -75,7 +75,7 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
     /// names is left out when it is the source, its place kept apart.
     static func ingest(_ error: IngestError, of source: FeedSource, status: Int? = nil) -> FeedFailure {
         let serverFailure =
-            switch error.reason {
+            switch error.reason?.code {
             case .serverUnavailable?, .outputBusy?: true
             default: false
             }
@@ -89,7 +89,7 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
             position = nil
         }
         let message =
-            switch error.reason {
+            switch error.reason?.code {
             // The import command's options lift these; `ingest feed` reads with fixed
             // limits, so its words say which limit, not an option it does not have.
             case .textLimit?, .libxml2Limit?: unnamed.description
@@ -99,7 +99,7 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         var failure = FeedFailure(
             message, position: position, status: status, exitCode: error.kind.exitCode,
             isServerFailure: serverFailure)
-        switch error.reason {
+        switch error.reason?.code {
         case .readerClosed?: failure.endsRun = .readerClosed
         case .interrupted?: failure.endsRun = .interrupted
         default: break

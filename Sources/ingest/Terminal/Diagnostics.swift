@@ -10,38 +10,39 @@ enum Diagnostics {
     }
 
     static func hint(for reason: IngestError.Reason) -> String? {
-        switch reason {
-        case .depthLimit(let limit):
-            limit < ParseLimits.maxSupportedDepth
+        switch reason.code {
+        case .depthLimit:
+            (reason.limit ?? 0) < ParseLimits.maxSupportedDepth
                 ? " (raise the limit with --max-depth)" : " (the deepest nesting ingest reads)"
         case .textLimit: " (raise the limit with --max-text-bytes)"
         case .libxml2Limit: " (--huge lifts libxml2's limits, for trusted inputs)"
-        case .entityAmplification: nil
         case .treeTooLarge: " (--max-tree-bytes); stream it with --records PATH instead, or raise --max-tree-bytes"
         case .encodingNeedsLibXML2: "; --parser libxml2 reads it"
         case .moreThanOneJSONDocument: " (use --nl for JSON Lines or concatenated documents)"
         case .invalidRecordPath: " (--records)"
-        case .recordPathMatchedNothing(_, let suggestions):
-            suggestions.isEmpty
+        case .recordPathMatchedNothing:
+            reason.suggestions.isEmpty
                 ? " (--records)"
-                : " (--records); records are at \(suggestions.prefix(5).joined(separator: ", "))"
-        case .schemaRecordsMatchedNothing(_, let suggestions):
-            suggestions.isEmpty
+                : " (--records); records are at \(reason.suggestions.prefix(5).joined(separator: ", "))"
+        case .schemaRecordsMatchedNothing:
+            reason.suggestions.isEmpty
                 ? " (\"records\" in the schema)"
-                : "; records are at \(suggestions.prefix(5).joined(separator: ", ")) (\"records\" in the schema)"
+                : "; records are at \(reason.suggestions.prefix(5).joined(separator: ", ")) (\"records\" in the schema)"
         case .expressionMatchedNothing: " (--xpath)"
-        case .unboundPrefixes(let prefixes):
-            ": bind \(prefixes.count == 1 ? "it" : "them") with "
-                + (prefixes.isEmpty ? "--ns PREFIX=URI" : prefixes.map { "--ns \($0)=URI" }.joined(separator: " "))
-        case .outputExists(let appendable):
-            appendable ? "; use --replace to rebuild it or --append to add to it" : "; use --replace to rebuild it"
+        case .unboundPrefixes:
+            ": bind \(reason.prefixes.count == 1 ? "it" : "them") with "
+                + (reason.prefixes.isEmpty
+                    ? "--ns PREFIX=URI" : reason.prefixes.map { "--ns \($0)=URI" }.joined(separator: " "))
+        case .outputExists:
+            reason.appendable == true
+                ? "; use --replace to rebuild it or --append to add to it" : "; use --replace to rebuild it"
         case .outputBusy:
             " (--lock-timeout SECONDS waits longer; or run it again later)"
         case .missingColumn: "; --alter would add it"
         case .recordRejected: "; --on-error skip --rejects FILE sets such records aside"
-        case .tooManyRejects(let limit): " (--max-errors \(limit))"
-        case .serverUnavailable(let failure): hint(for: failure)
-        case .readerClosed, .interrupted: nil
+        case .tooManyRejects: " (--max-errors \(reason.limit ?? 0))"
+        case .serverUnavailable: reason.serverFailure.map(hint(for:))
+        default: nil
         }
     }
 

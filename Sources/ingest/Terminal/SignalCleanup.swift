@@ -71,7 +71,7 @@ enum SignalCleanup {
 
     /// Makes a write to a pipe whose reader has gone fail with `EPIPE` instead of
     /// killing the process, so that `ingest … --out - | head -1` cleans up and
-    /// ends quietly with status 0 (``IngestError/Reason/readerClosed``).
+    /// ends quietly with status 0 (`IngestError.Code.readerClosed`).
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
