@@ -1,25 +1,17 @@
 import Foundation
 import IngestCore
 
-// gofeed's JSON, exactly: its keys (camelCase, `dcExt`, `itunesExt`), in the order
-// of its structs, empty fields left out (`omitempty`) except where gofeed writes
-// them always (`items`, `feedType`, `feedVersion`, and an extension's `value`,
-// `attrs` and `children`), dates as RFC 3339 in UTC. What the Swift model holds
-// beyond gofeed's (a text's type, a link's relation, a person's URL and avatar,
-// well-formedness) is not written; decoding gives those their defaults. One
-// exception: a feed's update hints, which gofeed does not read, are written after
-// gofeed's keys, under `updateHints`, when the feed has any — so a cron job that
-// keeps a feed as JSON keeps them too. `gofeedJSON()` and `gofeedJSONValue` never
-// write them.
-// The typed Podcasting 2.0 tags, which gofeed has no key for, go under `podcastExt`
-// (Podcast+Codable.swift), in both.
+// A feed's `Codable`: gofeed's JSON (GofeedMembers.swift), and one addition. A feed's
+// update hints, which gofeed does not read, are written after gofeed's keys, under
+// `updateHints`, when the feed has any — so a cron job that keeps a feed as JSON keeps
+// them too. `gofeedJSON()` and `gofeedJSONValue` never write them. What the Swift
+// model holds beyond gofeed's (a text's type, a link's relation, a person's URL and
+// avatar, well-formedness) is not written; decoding gives those their defaults.
 
 extension Feed: Codable {
+    /// The keys read beside the feed-level members.
     enum CodingKeys: String, CodingKey {
-        case title, description, link, feedLink, links, updated, updatedParsed, published, publishedParsed, author,
-            authors, language, image, copyright, generator, categories, dcExt, itunesExt, extensions, custom, items,
-            feedType, feedVersion, updateHints
-        case podcastExt
+        case items, feedType, feedVersion, updateHints
     }
 
     /// The members of `updateHints`.
@@ -43,27 +35,8 @@ extension Feed: Codable {
         let family = try container.decodeIfPresent(FeedFormat.Family.self, forKey: .feedType) ?? .rss
         self.init(
             format: FeedFormat(family, version: try container.decodeIfPresent(String.self, forKey: .feedVersion) ?? ""))
-        title = try container.decodeIfPresent(FeedText.self, forKey: .title)
-        description = try container.decodeIfPresent(FeedText.self, forKey: .description)
-        link = try container.decodeIfPresent(String.self, forKey: .link).nonEmpty
-        feedLink = try container.decodeIfPresent(String.self, forKey: .feedLink).nonEmpty
-        links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
-        updated = try container.decodeIfPresent(String.self, forKey: .updated).nonEmpty
-        updatedParsed = try container.decodeIfPresent(FeedDate.self, forKey: .updatedParsed)
-        published = try container.decodeIfPresent(String.self, forKey: .published).nonEmpty
-        publishedParsed = try container.decodeIfPresent(FeedDate.self, forKey: .publishedParsed)
-        author = try container.decodeIfPresent(Person.self, forKey: .author)
-        authors = try container.decodeIfPresent([Person].self, forKey: .authors) ?? []
-        language = try container.decodeIfPresent(String.self, forKey: .language).nonEmpty
-        image = try container.decodeIfPresent(Image.self, forKey: .image)
-        copyright = try container.decodeIfPresent(String.self, forKey: .copyright).nonEmpty
-        generator = try container.decodeIfPresent(String.self, forKey: .generator).nonEmpty
-        categories = try container.decodeIfPresent([String].self, forKey: .categories) ?? []
-        dublinCore = try container.decodeIfPresent(DublinCoreExtension.self, forKey: .dcExt)
-        iTunes = try container.decodeIfPresent(ITunesFeedExtension.self, forKey: .itunesExt)
-        podcast = try container.decodeIfPresent(PodcastFeedExtension.self, forKey: .podcastExt)
-        extensions = try container.decodeIfPresent(Extensions.self, forKey: .extensions) ?? [:]
-        custom = try container.decodeIfPresent([String: String].self, forKey: .custom) ?? [:]
+        var reader = GofeedJSONReader(try decoder.container(keyedBy: GofeedJSONReader.Key.self))
+        try visitGofeedMembers(&reader)
         items = try container.decodeIfPresent([FeedItem].self, forKey: .items) ?? []
         if container.contains(.updateHints) {
             let hints = try container.nestedContainer(keyedBy: UpdateHintsKeys.self, forKey: .updateHints)
@@ -97,42 +70,10 @@ extension FeedUpdateHints {
     }
 }
 
-extension FeedItem: Codable, GofeedJSONWritable {
-    enum CodingKeys: String, CodingKey {
-        case title, description, content, link, links, updated, updatedParsed, published, publishedParsed, author,
-            authors, guid, image, categories, enclosures, dcExt, itunesExt, extensions, custom
-        case podcastExt
-    }
-
+extension FeedItem {
     /// The item as gofeed's JSON text (one line): an NDJSON line without its end.
     public func gofeedJSON() -> Data {
         Data(gofeedJSONValue.serialized.utf8)
-    }
-
-    /// Decodes gofeed's JSON; absent members are empty.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init()
-        title = try container.decodeIfPresent(FeedText.self, forKey: .title)
-        description = try container.decodeIfPresent(FeedText.self, forKey: .description)
-        content = try container.decodeIfPresent(FeedText.self, forKey: .content)
-        link = try container.decodeIfPresent(String.self, forKey: .link).nonEmpty
-        links = try container.decodeIfPresent([Link].self, forKey: .links) ?? []
-        updated = try container.decodeIfPresent(String.self, forKey: .updated).nonEmpty
-        updatedParsed = try container.decodeIfPresent(FeedDate.self, forKey: .updatedParsed)
-        published = try container.decodeIfPresent(String.self, forKey: .published).nonEmpty
-        publishedParsed = try container.decodeIfPresent(FeedDate.self, forKey: .publishedParsed)
-        author = try container.decodeIfPresent(Person.self, forKey: .author)
-        authors = try container.decodeIfPresent([Person].self, forKey: .authors) ?? []
-        guid = try container.decodeIfPresent(String.self, forKey: .guid).nonEmpty
-        image = try container.decodeIfPresent(Image.self, forKey: .image)
-        categories = try container.decodeIfPresent([String].self, forKey: .categories) ?? []
-        enclosures = try container.decodeIfPresent([Enclosure].self, forKey: .enclosures) ?? []
-        dublinCore = try container.decodeIfPresent(DublinCoreExtension.self, forKey: .dcExt)
-        iTunes = try container.decodeIfPresent(ITunesItemExtension.self, forKey: .itunesExt)
-        podcast = try container.decodeIfPresent(PodcastItemExtension.self, forKey: .podcastExt)
-        extensions = try container.decodeIfPresent(Extensions.self, forKey: .extensions) ?? [:]
-        custom = try container.decodeIfPresent([String: String].self, forKey: .custom) ?? [:]
     }
 }
 
@@ -160,56 +101,5 @@ extension Link: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(href)
-    }
-}
-
-extension Person: Codable, GofeedJSONWritable {
-    enum CodingKeys: String, CodingKey { case name, email }
-
-    /// Decodes gofeed's JSON; absent members are empty.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            name: try container.decodeIfPresent(String.self, forKey: .name),
-            email: try container.decodeIfPresent(String.self, forKey: .email))
-    }
-}
-
-extension Image: Codable, GofeedJSONWritable {
-    enum CodingKeys: String, CodingKey { case url, title }
-
-    /// Decodes gofeed's JSON; absent members are empty.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            url: try container.decodeIfPresent(String.self, forKey: .url),
-            title: try container.decodeIfPresent(String.self, forKey: .title))
-    }
-}
-
-extension Enclosure: Codable, GofeedJSONWritable {
-    enum CodingKeys: String, CodingKey { case url, length, type }
-
-    /// Decodes gofeed's JSON; absent members are empty.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            url: try container.decodeIfPresent(String.self, forKey: .url),
-            length: try container.decodeIfPresent(String.self, forKey: .length),
-            type: try container.decodeIfPresent(String.self, forKey: .type))
-    }
-}
-
-extension Extension: Codable, GofeedJSONWritable {
-    enum CodingKeys: String, CodingKey { case name, value, attrs, children }
-
-    /// Decodes gofeed's JSON; absent members are empty.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            name: try container.decodeIfPresent(String.self, forKey: .name) ?? "",
-            value: try container.decodeIfPresent(String.self, forKey: .value) ?? "",
-            attributes: try container.decodeIfPresent([String: String].self, forKey: .attrs) ?? [:],
-            children: try container.decodeIfPresent([String: [Extension]].self, forKey: .children) ?? [:])
     }
 }

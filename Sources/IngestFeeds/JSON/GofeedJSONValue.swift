@@ -1,31 +1,7 @@
 import IngestCore
 
-// The model as gofeed's JSON, built as an ordered ``IngestCore/JSONValue``: the one
-// place that knows gofeed's keys and their order. `Codable` encoding, compact text
-// and indented text all come from it.
-
-/// An object's members, gofeed's `omitempty` applied as they are added.
-struct JSONObjectBuilder {
-    private(set) var members: [(key: String, value: JSONValue)] = []
-
-    mutating func add(_ key: String, _ value: String?) {
-        if let value, !value.isEmpty { members.append((key, .string(value))) }
-    }
-
-    mutating func add(_ key: String, _ values: [String]) {
-        if !values.isEmpty { members.append((key, .array(values.map { .string($0) }))) }
-    }
-
-    mutating func add(_ key: String, _ value: JSONValue?) {
-        if let value { members.append((key, value)) }
-    }
-
-    mutating func add(_ key: String, _ values: [JSONValue]) {
-        if !values.isEmpty { members.append((key, .array(values))) }
-    }
-
-    var value: JSONValue { .object(members) }
-}
+// The model as gofeed's JSON: each type's members in gofeed's order, described once
+// (see GofeedMembers.swift), and the public ``IngestCore/JSONValue`` of each.
 
 extension Feed {
     /// The feed as gofeed's JSON, keys in gofeed's order.
@@ -37,108 +13,133 @@ extension Feed {
 
     /// The members gofeed writes before `items`: every feed-level field.
     var gofeedJSONMembersBeforeItems: [(key: String, value: JSONValue)] {
-        var object = JSONObjectBuilder()
-        object.add("title", title?.value)
-        object.add("description", description?.value)
-        object.add("link", link)
-        object.add("feedLink", feedLink)
-        object.add("links", links.map(\.href))
-        object.add("updated", updated)
-        object.add("updatedParsed", updatedParsed?.rfc3339)
-        object.add("published", published)
-        object.add("publishedParsed", publishedParsed?.rfc3339)
-        object.add("author", author?.gofeedJSONValue)
-        object.add("authors", authors.map(\.gofeedJSONValue))
-        object.add("language", language)
-        object.add("image", image?.gofeedJSONValue)
-        object.add("copyright", copyright)
-        object.add("generator", generator)
-        object.add("categories", categories)
-        object.add("dcExt", dublinCore?.gofeedJSONValue)
-        object.add("itunesExt", iTunes?.gofeedJSONValue)
-        object.add("podcastExt", podcast?.jsonValue)
-        object.add("extensions", extensions.isEmpty ? nil : Extension.jsonValue(extensions))
-        object.add("custom", custom.isEmpty ? nil : Extension.jsonValue(custom))
-        return object.members
+        var writer = GofeedJSONWriter()
+        var copy = self
+        copy.visitGofeedMembers(&writer)
+        return writer.object.members
     }
 
     /// The members gofeed writes after `items`: the format, always.
     var gofeedJSONMembersAfterItems: [(key: String, value: JSONValue)] {
         [("feedType", .string(format.family.rawValue)), ("feedVersion", .string(format.version))]
     }
+
+    /// The feed-level members, before `items`.
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.text("title", &title)
+        try visitor.text("description", &description)
+        try visitor.string("link", &link)
+        try visitor.string("feedLink", &feedLink)
+        try visitor.links("links", &links)
+        try visitor.string("updated", &updated)
+        try visitor.date("updatedParsed", &updatedParsed)
+        try visitor.string("published", &published)
+        try visitor.date("publishedParsed", &publishedParsed)
+        try visitor.object("author", &author)
+        try visitor.objects("authors", &authors)
+        try visitor.string("language", &language)
+        try visitor.object("image", &image)
+        try visitor.string("copyright", &copyright)
+        try visitor.string("generator", &generator)
+        try visitor.strings("categories", &categories)
+        try visitor.object("dcExt", &dublinCore)
+        try visitor.object("itunesExt", &iTunes)
+        try visitor.podcast("podcastExt", &podcast)
+        try visitor.extensions("extensions", &extensions)
+        try visitor.map("custom", &custom, always: false)
+    }
 }
 
-extension FeedItem {
+extension FeedItem: GofeedJSONCodable {
+    static var gofeedEmpty: FeedItem { FeedItem() }
+
     /// The item as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue {
-        var object = JSONObjectBuilder()
-        object.add("title", title?.value)
-        object.add("description", description?.value)
-        object.add("content", content?.value)
-        object.add("link", link)
-        object.add("links", links.map(\.href))
-        object.add("updated", updated)
-        object.add("updatedParsed", updatedParsed?.rfc3339)
-        object.add("published", published)
-        object.add("publishedParsed", publishedParsed?.rfc3339)
-        object.add("author", author?.gofeedJSONValue)
-        object.add("authors", authors.map(\.gofeedJSONValue))
-        object.add("guid", guid)
-        object.add("image", image?.gofeedJSONValue)
-        object.add("categories", categories)
-        object.add("enclosures", enclosures.map(\.gofeedJSONValue))
-        object.add("dcExt", dublinCore?.gofeedJSONValue)
-        object.add("itunesExt", iTunes?.gofeedJSONValue)
-        object.add("podcastExt", podcast?.jsonValue)
-        object.add("extensions", extensions.isEmpty ? nil : Extension.jsonValue(extensions))
-        object.add("custom", custom.isEmpty ? nil : Extension.jsonValue(custom))
-        return object.value
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
+
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.text("title", &title)
+        try visitor.text("description", &description)
+        try visitor.text("content", &content)
+        try visitor.string("link", &link)
+        try visitor.links("links", &links)
+        try visitor.string("updated", &updated)
+        try visitor.date("updatedParsed", &updatedParsed)
+        try visitor.string("published", &published)
+        try visitor.date("publishedParsed", &publishedParsed)
+        try visitor.object("author", &author)
+        try visitor.objects("authors", &authors)
+        try visitor.string("guid", &guid)
+        try visitor.object("image", &image)
+        try visitor.strings("categories", &categories)
+        try visitor.objects("enclosures", &enclosures)
+        try visitor.object("dcExt", &dublinCore)
+        try visitor.object("itunesExt", &iTunes)
+        try visitor.podcast("podcastExt", &podcast)
+        try visitor.extensions("extensions", &extensions)
+        try visitor.map("custom", &custom, always: false)
     }
 }
 
-extension Person {
+extension Person: GofeedJSONCodable {
+    static var gofeedEmpty: Person { Person() }
+
     /// `name` and `email`: gofeed's person has no more.
-    public var gofeedJSONValue: JSONValue {
-        var object = JSONObjectBuilder()
-        object.add("name", name)
-        object.add("email", email)
-        return object.value
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
+
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.string("name", &name)
+        try visitor.string("email", &email)
     }
 }
 
-extension Image {
+extension Image: GofeedJSONCodable {
+    static var gofeedEmpty: Image { Image() }
+
     /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue {
-        var object = JSONObjectBuilder()
-        object.add("url", url)
-        object.add("title", title)
-        return object.value
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
+
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.string("url", &url)
+        try visitor.string("title", &title)
     }
 }
 
-extension Enclosure {
+extension Enclosure: GofeedJSONCodable {
+    static var gofeedEmpty: Enclosure { Enclosure() }
+
     /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue {
-        var object = JSONObjectBuilder()
-        object.add("url", url)
-        object.add("length", length)
-        object.add("type", type)
-        return object.value
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
+
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.string("url", &url)
+        try visitor.string("length", &length)
+        try visitor.string("type", &type)
     }
 }
 
-extension Extension {
+extension Extension: GofeedJSONCodable {
+    static var gofeedEmpty: Extension { Extension(name: "") }
+
     /// All four members, always, as gofeed writes them; maps with sorted keys.
-    public var gofeedJSONValue: JSONValue {
-        .object([
-            ("name", .string(name)),
-            ("value", .string(value)),
-            ("attrs", Self.jsonValue(attributes)),
-            (
-                "children",
-                .object(children.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value.map(\.gofeedJSONValue))) })
-            )
-        ])
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
+
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.string("name", &name)
+        try visitor.string("value", &value)
+        try visitor.map("attrs", &attributes, always: true)
+        try visitor.children("children", &children)
     }
 
     /// Extensions by prefix and name as gofeed's JSON writes them (its
@@ -166,95 +167,112 @@ extension Extension {
     }
 }
 
-extension DublinCoreExtension {
+extension DublinCoreExtension: GofeedJSONCodable {
+    static var gofeedEmpty: DublinCoreExtension { DublinCoreExtension() }
+
     /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue {
-        var object = JSONObjectBuilder()
-        for (key, values) in [
-            ("title", title), ("creator", creator), ("author", author), ("subject", subject),
-            ("description", description), ("publisher", publisher), ("contributor", contributor),
-            ("date", date), ("type", type), ("format", format), ("identifier", identifier),
-            ("source", source), ("language", language), ("relation", relation),
-            ("coverage", coverage), ("rights", rights)
-        ] {
-            object.add(key, values)
-        }
-        return object.value
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
+
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.strings("title", &title)
+        try visitor.strings("creator", &creator)
+        try visitor.strings("author", &author)
+        try visitor.strings("subject", &subject)
+        try visitor.strings("description", &description)
+        try visitor.strings("publisher", &publisher)
+        try visitor.strings("contributor", &contributor)
+        try visitor.strings("date", &date)
+        try visitor.strings("type", &type)
+        try visitor.strings("format", &format)
+        try visitor.strings("identifier", &identifier)
+        try visitor.strings("source", &source)
+        try visitor.strings("language", &language)
+        try visitor.strings("relation", &relation)
+        try visitor.strings("coverage", &coverage)
+        try visitor.strings("rights", &rights)
     }
 }
 
-extension ITunesFeedExtension {
+extension ITunesFeedExtension: GofeedJSONCodable {
+    static var gofeedEmpty: ITunesFeedExtension { ITunesFeedExtension() }
+
     /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue {
-        var object = JSONObjectBuilder()
-        object.add("author", author)
-        object.add("block", block)
-        object.add("categories", categories.map(\.gofeedJSONValue))
-        object.add("explicit", explicit)
-        object.add("keywords", keywords)
-        object.add("owner", owner?.gofeedJSONValue)
-        object.add("subtitle", subtitle)
-        object.add("summary", summary)
-        object.add("image", image)
-        object.add("complete", complete)
-        object.add("newFeedUrl", newFeedURL)
-        object.add("type", type?.rawValue)
-        return object.value
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
+
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.string("author", &author)
+        try visitor.string("block", &block)
+        try visitor.objects("categories", &categories)
+        try visitor.string("explicit", &explicit)
+        try visitor.string("keywords", &keywords)
+        try visitor.object("owner", &owner)
+        try visitor.string("subtitle", &subtitle)
+        try visitor.string("summary", &summary)
+        try visitor.string("image", &image)
+        try visitor.string("complete", &complete)
+        try visitor.string("newFeedUrl", &newFeedURL)
+        var typeText = type?.rawValue
+        try visitor.string("type", &typeText)
+        type = typeText.map(ITunesShowType.init(rawValue:))
     }
 }
 
-extension ITunesItemExtension {
+extension ITunesItemExtension: GofeedJSONCodable {
+    static var gofeedEmpty: ITunesItemExtension { ITunesItemExtension() }
+
     /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue {
-        var object = JSONObjectBuilder()
-        object.add("author", author)
-        object.add("block", block)
-        object.add("duration", duration)
-        object.add("explicit", explicit)
-        object.add("keywords", keywords)
-        object.add("subtitle", subtitle)
-        object.add("summary", summary)
-        object.add("image", image)
-        object.add("isClosedCaptioned", isClosedCaptioned)
-        object.add("episode", episodeText)
-        object.add("season", seasonText)
-        object.add("order", order)
-        object.add("episodeType", episodeType?.rawValue)
-        return object.value
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
+
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.string("author", &author)
+        try visitor.string("block", &block)
+        try visitor.string("duration", &duration)
+        try visitor.string("explicit", &explicit)
+        try visitor.string("keywords", &keywords)
+        try visitor.string("subtitle", &subtitle)
+        try visitor.string("summary", &summary)
+        try visitor.string("image", &image)
+        try visitor.string("isClosedCaptioned", &isClosedCaptioned)
+        try visitor.string("episode", &episodeText)
+        try visitor.string("season", &seasonText)
+        try visitor.string("order", &order)
+        var episodeTypeText = episodeType?.rawValue
+        try visitor.string("episodeType", &episodeTypeText)
+        episodeType = episodeTypeText.map(ITunesEpisodeType.init(rawValue:))
     }
 }
 
-extension ITunesCategory {
+extension ITunesCategory: GofeedJSONCodable {
+    static var gofeedEmpty: ITunesCategory { ITunesCategory() }
+
     /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue {
-        var object = JSONObjectBuilder()
-        object.add("text", text)
-        object.add("subcategory", subcategory?.gofeedJSONValue)
-        return object.value
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
+
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.string("text", &text)
+        try visitor.object("subcategory", &subcategory)
     }
 }
 
-extension ITunesOwner {
+extension ITunesOwner: GofeedJSONCodable {
+    static var gofeedEmpty: ITunesOwner { ITunesOwner() }
+
     /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue {
-        var object = JSONObjectBuilder()
-        object.add("email", email)
-        object.add("name", name)
-        return object.value
-    }
-}
+    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
 
-/// A model type whose JSON is gofeed's: its ``gofeedJSONValue`` is the one
-/// description of that JSON, and `Encodable` writes it.
-protocol GofeedJSONWritable: Encodable {
-    var gofeedJSONValue: JSONValue { get }
-}
-
-extension GofeedJSONWritable {
-    /// Encodes ``gofeedJSONValue``: gofeed's keys, in its order where the encoder
-    /// keeps order.
-    public func encode(to encoder: any Encoder) throws {
-        try EncodableJSON(gofeedJSONValue).encode(to: encoder)
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
+        throws(Visitor.Failure)
+    {
+        try visitor.string("email", &email)
+        try visitor.string("name", &name)
     }
 }
 
