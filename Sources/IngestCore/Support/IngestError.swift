@@ -44,13 +44,23 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
     public struct Reason: Sendable, Equatable, CustomStringConvertible {
         /// Which failure it is.
         public let code: Code
+        /// The value, boxed so that the error holds a reference, not an existential:
+        /// copying an `IngestError?` and testing it for `nil` (which a parser does for
+        /// every event) then stay inline instead of calling value witnesses.
+        private let box: ValueBox?
+
         /// What goes with the code, read through its module's accessors.
-        public let value: (any Sendable & Hashable)?
+        public var value: (any Sendable & Hashable)? { box?.value }
 
         /// A reason of `code` carrying `value`; a module's static members make them.
         public init(_ code: Code, _ value: (any Sendable & Hashable)? = nil) {
             self.code = code
-            self.value = value
+            self.box = value.map(ValueBox.init)
+        }
+
+        private final class ValueBox: Sendable {
+            let value: any Sendable & Hashable
+            init(_ value: any Sendable & Hashable) { self.value = value }
         }
 
         /// The value, if it is a `T`.
