@@ -35,6 +35,8 @@ struct OutputChecksumTests {
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }
         process.waitUntilExit()
+        // A static is never deinitialized: remove the data when the test process ends.
+        atexit { OutputChecksumTests.data.map { try? FileManager.default.removeItem(at: $0.directory) } }
         return process.terminationStatus == 0 ? box : nil
     }()
 
