@@ -19,5 +19,5 @@ extension IngestError.Reason {
     public static func interrupted(signal: Int32) -> Self { Self(.interrupted, signal) }
 
     /// For ``IngestError/Code/interrupted``: the signal that asked the program to end.
-    public var signal: Int32? { value(as: Int32.self) }
+    public var signal: Int32? { code == .interrupted ? value(as: Int32.self) : nil }
 }

@@ -35,9 +35,10 @@ struct OutputChecksumTests {
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }
         process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
         // A static is never deinitialized: remove the data when the test process ends.
         atexit { OutputChecksumTests.data.map { try? FileManager.default.removeItem(at: $0.directory) } }
-        return process.terminationStatus == 0 ? box : nil
+        return box
     }()
 
     struct Case: CustomTestStringConvertible, Sendable {

@@ -1,5 +1,6 @@
 import Testing
 @testable import IngestCore
+import IngestPOSIX
 
 /// `IngestError.Reason`: codes each module declares, values read back typed, and a
 /// code of the caller's own.
@@ -15,7 +16,7 @@ import Testing
                 != .recordPathMatchedNothing("a/b", suggestions: []))
     }
 
-    @Test("Each accessor reads its own codes' values and nothing else")
+    @Test("Accessors read their codes' values; the code-specific ones nothing else")
     func accessorsAreTyped() {
         let depth = IngestError.Reason.depthLimit(1000)
         #expect(depth.code == .depthLimit)
@@ -23,6 +24,10 @@ import Testing
         #expect(depth.appendable == nil)
         #expect(depth.waitedSeconds == nil)
         #expect(depth.suggestions.isEmpty)
+
+        #expect(IngestError.Reason(.depthLimit, 2.5).waitedSeconds == nil)
+        #expect(IngestError.Reason(.depthLimit, Int32(2)).signal == nil)
+        #expect(IngestError.Reason.interrupted(signal: 2).signal == 2)
 
         let exists = IngestError.Reason.outputExists(appendable: true)
         #expect(exists.appendable == true)

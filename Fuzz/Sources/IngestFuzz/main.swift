@@ -99,7 +99,7 @@ final class FuzzHarness {
             let input = try InputFile(path: inputPath)
             try target.reader().run([input], into: output.make(path: outputPath))
         } catch let error as IngestError {
-            if error.kind != .data { finding("\(output): exit \(error.kind.exitCode), not 65: \(error)") }
+            if error.kind != .data { finding("\(output): kind \(error.kind), not data: \(error)") }
             if output != .dryRun, FileManager.default.contents(atPath: outputPath) != Self.previous {
                 finding("\(output): the failed import changed the previous output (\(error))")
             }
@@ -177,7 +177,7 @@ final class FeedHarness {
             }
         } catch let error as IngestError {
             if error.kind != .data {
-                finding("feed (\(asFile ? "file" : "stdin")): exit \(error.kind.exitCode), not 65: \(error)")
+                finding("feed (\(asFile ? "file" : "stdin")): kind \(error.kind), not data: \(error)")
             }
             if FileManager.default.contents(atPath: archivePath) != previous {
                 finding("feed (\(asFile ? "file" : "stdin")): the failed read changed the archive (\(error))")

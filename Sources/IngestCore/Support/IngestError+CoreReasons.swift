@@ -52,7 +52,10 @@ extension IngestError.Reason {
     /// The output stayed locked for `waitedSeconds` (``IngestError/Code/outputBusy``).
     public static func outputBusy(waitedSeconds: Double) -> Self { Self(.outputBusy, waitedSeconds) }
 
-    /// The limit a limit's reason names: the depth or byte count broken.
+    /// The number a limit's reason carries: the depth, byte count or count broken
+    /// (``IngestError/Code/depthLimit``, ``IngestError/Code/textLimit``, IngestTree's
+    /// `treeTooLarge`, IngestSchema's `tooManyRejects`, or any code of yours whose
+    /// value is an `Int`).
     public var limit: Int? { value(as: Int.self) }
     /// The paths a path's reason is about: the record path, or a schema's `records`.
     public var paths: [String] { value(as: IngestError.PathsNotFound.self)?.paths ?? [] }
@@ -63,7 +66,7 @@ extension IngestError.Reason {
     /// For ``IngestError/Code/outputExists``: whether the output could be appended to.
     public var appendable: Bool? { code == .outputExists ? value(as: Bool.self) : nil }
     /// For ``IngestError/Code/outputBusy``: how long the run waited for the lock.
-    public var waitedSeconds: Double? { value(as: Double.self) }
+    public var waitedSeconds: Double? { code == .outputBusy ? value(as: Double.self) : nil }
 }
 
 extension IngestError {
