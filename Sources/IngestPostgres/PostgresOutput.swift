@@ -37,8 +37,8 @@ import IngestCore
 /// `FeedArchive`, whose re-runs update in place — archives into PostgreSQL as into SQLite.
 ///
 /// Connection refused, a rejected login, a server restart mid-import: an
-/// ``/IngestCore/IngestError`` of kind `.temporary` (exit 75) with a
-/// ``/IngestCore/IngestError/Reason/serverUnavailable(_:)`` reason, and nothing written.
+/// ``/IngestCore/IngestError`` of kind `.temporary` (a scheduler's "try again later")
+/// whose reason has the code `serverUnavailable`, and nothing written.
 ///
 /// ```swift
 /// let output = try PostgresOutput(connectionString: "postgresql:///feeds", mode: .replace)

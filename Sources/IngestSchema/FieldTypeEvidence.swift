@@ -3,7 +3,7 @@ import IngestCore
 /// What the values of one field seen in a sample say about its schema type.
 ///
 /// The values widen as the automatic mapping widens a column
-/// (``IngestCore/ColumnType/widened(toHold:)``), so the type names the column the
+/// (``/IngestCore/ColumnType/widened(toHold:)``), so the type names the column the
 /// automatic mapping would have made — with two differences: a field is `json` as
 /// soon as one value was nested or repeated (the mapping keeps such a field's values
 /// as JSON text), and `text` when every value was null, since nothing narrower is

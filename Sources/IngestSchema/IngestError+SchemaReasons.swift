@@ -3,13 +3,13 @@ import IngestCore
 /// The failures IngestSchema names: a schema that finds no records, and records that
 /// do not fit it.
 extension IngestError.Code {
-    /// A mapping schema whose `records` paths (``IngestError/Reason/paths``) matched
-    /// no record; ``IngestError/Reason/suggestions`` are paths to records the
+    /// A mapping schema whose `records` paths (`IngestError.Reason.paths`) matched
+    /// no record; `IngestError.Reason.suggestions` are paths to records the
     /// document does hold.
     public static let schemaRecordsMatchedNothing = Self("schemaRecordsMatchedNothing")
     /// A record that does not fit its mapping schema.
     public static let recordRejected = Self("recordRejected")
-    /// More records rejected than allowed; ``IngestError/Reason/limit`` is the limit.
+    /// More records rejected than allowed; `IngestError.Reason.limit` is the limit.
     public static let tooManyRejects = Self("tooManyRejects")
 }
 

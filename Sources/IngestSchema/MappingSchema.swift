@@ -108,7 +108,7 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         /// the record's own text (`.`). A JSON member is a child (`address/city`).
         /// Default: ``name``.
         public var source: String?
-        /// What the value must be and how outputs store it; default ``IngestCore/ColumnType/text``.
+        /// What the value must be and how outputs store it; default `ColumnType.text`.
         public var type: ColumnType?
         /// For `date` and `datetime`: the input's format as a Unicode date pattern
         /// (`dd/MM/yyyy`); default ISO 8601.
@@ -145,7 +145,7 @@ public struct MappingSchema: Codable, Equatable, Sendable {
         }
     }
 
-    /// A field's type: ``IngestCore/ColumnType``, what its text must be and what the
+    /// A field's type: `ColumnType`, what its text must be and what the
     /// outputs store, so a field's type is its column's.
     @available(*, deprecated, renamed: "ColumnType")
     public typealias FieldType = ColumnType

@@ -3,7 +3,7 @@
 /// it inserts into each table. It names no database: each output renders it in its
 /// own SQL (IngestSQLite's `SQLiteOutput`, and any other database output).
 public struct TableDesign: Sendable, Equatable {
-    /// What a column holds: ``IngestCore/ColumnType``, the vocabulary it shares with
+    /// What a column holds: `ColumnType`, the vocabulary it shares with
     /// mapping schemas and the automatic mapping.
     @available(*, deprecated, renamed: "IngestCore.ColumnType")
     public typealias ColumnType = IngestCore.ColumnType

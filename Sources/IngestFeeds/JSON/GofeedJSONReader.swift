@@ -1,6 +1,6 @@
 /// Reads the members a ``GofeedJSONCodable`` value visits from a decoder's gofeed
 /// JSON object: an absent member leaves the value's empty default, and an empty
-/// string is no string, as the writer never writes one.
+/// optional string is no string, as the writer never writes one.
 struct GofeedJSONReader: GofeedMemberVisitor {
     typealias Failure = any Error
 

@@ -12,7 +12,7 @@ import IngestCore
 /// each member, decoding sets it. Each method says how one kind of member is
 /// written, left out and read.
 protocol GofeedMemberVisitor {
-    /// What the walk can fail with: nothing when writing, a `DecodingError` when reading.
+    /// What the walk can fail with: nothing when writing, the decoder's errors when reading.
     associatedtype Failure: Error
 
     /// A string, left out when absent (the model holds no `""`).

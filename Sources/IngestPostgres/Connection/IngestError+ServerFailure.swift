@@ -1,7 +1,7 @@
 import IngestCore
 
 /// The failure IngestPostgres names: a server that cannot be used now, which a later
-/// run may find working (kind ``IngestCore/IngestError/Kind/temporary``).
+/// run may find working (kind ``/IngestCore/IngestError/Kind/temporary``).
 extension IngestError.Code {
     /// The database server cannot be used now; ``IngestError/Reason/serverFailure``
     /// says why.

@@ -3,7 +3,7 @@ import IngestCore
 /// The failures IngestTree names: a document too large to hold, and XPath
 /// expressions that select nothing or cannot be read.
 extension IngestError.Code {
-    /// An input too large to hold as a tree; ``IngestError/Reason/limit`` is the
+    /// An input too large to hold as a tree; `IngestError.Reason.limit` is the
     /// limit in bytes.
     public static let treeTooLarge = Self("treeTooLarge")
     /// An XPath expression that selected nothing; ``IngestError/Reason/expression``
