@@ -150,16 +150,12 @@ extension Extension: GofeedJSONCodable {
 
     /// Extensions by prefix and name, keys sorted as Go writes maps.
     static func jsonValue(_ extensions: Extensions) -> JSONValue {
-        .object(
-            extensions.sorted { $0.key < $1.key }.map { prefix in
-                (
-                    prefix.key,
-                    .object(
-                        prefix.value.sorted { $0.key < $1.key }.map {
-                            ($0.key, .array($0.value.map(\.gofeedJSONValue)))
-                        })
-                )
-            })
+        .object(extensions.sorted { $0.key < $1.key }.map { ($0.key, jsonValue($0.value)) })
+    }
+
+    /// Extensions by name (a prefix's, or an extension's children), keys sorted.
+    static func jsonValue(_ byName: [String: [Extension]]) -> JSONValue {
+        .object(byName.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value.map(\.gofeedJSONValue))) })
     }
 
     static func jsonValue(_ map: [String: String]) -> JSONValue {

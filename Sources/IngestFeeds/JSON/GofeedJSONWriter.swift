@@ -41,11 +41,7 @@ struct GofeedJSONWriter: GofeedMemberVisitor {
     }
 
     mutating func children(_ key: String, _ value: inout [String: [Extension]]) {
-        object.add(
-            key,
-            JSONValue.object(
-                value.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value.map(\.gofeedJSONObject))) })
-        )
+        object.add(key, Extension.jsonValue(value))
     }
 }
 
