@@ -255,6 +255,27 @@ struct PodcastTagEdgeCaseTests {
         #expect(decodedItem.podcast?.alternateEnclosures.first?.integrity?.value == "sha384-x")
     }
 
+    @Test("Codable: a view decoded from JSON that lacks members has them empty, as the writer leaves them out")
+    func decodingLeavesAbsentMembersEmpty() throws {
+        let funding = try JSONDecoder().decode(PodcastFunding.self, from: Data(#"{"text":"Support"}"#.utf8))
+        #expect(funding.url == "" && funding.text == "Support")
+        let value = try JSONDecoder().decode(PodcastValue.self, from: Data(#"{"type":"lightning"}"#.utf8))
+        #expect(value.type == "lightning" && value.recipients.isEmpty && value.timeSplits.isEmpty)
+        let enclosure = try JSONDecoder().decode(
+            PodcastAlternateEnclosure.self, from: Data(#"{"default":true,"bitrate":60,"length":7}"#.utf8))
+        #expect(enclosure.isDefault == true && enclosure.bitrate == 60 && enclosure.length == 7)
+        let written = try JSONEncoder().encode(enclosure)
+        #expect(try JSONDecoder().decode(PodcastAlternateEnclosure.self, from: written) == enclosure)
+        guard case .object(let members) = try JSONValue(parsing: String(decoding: written, as: UTF8.self)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members.map(\.key).sorted() == ["bitrate", "default", "length"])
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(PodcastSeason.self, from: Data(#"{"number":"one"}"#.utf8))
+        }
+    }
+
     @Test("gofeed's JSON: podcastExt right after itunesExt, numbers as numbers, empty members left out")
     func gofeedJSONShape() throws {
         let parsed = try feed(

@@ -42,9 +42,11 @@ struct GofeedJSONReader: GofeedMemberVisitor {
         values = try decode([Value].self, key) ?? []
     }
 
-    mutating func podcast<Value: PodcastJSONWritable & Decodable>(_ key: String, _ value: inout Value?) throws {
-        value = try decode(Value.self, key)
-    }
+    mutating func number(_ key: String, _ value: inout Int?) throws { value = try decode(Int.self, key) }
+
+    mutating func number(_ key: String, _ value: inout Double?) throws { value = try decode(Double.self, key) }
+
+    mutating func flag(_ key: String, _ value: inout Bool?) throws { value = try decode(Bool.self, key) }
 
     mutating func extensions(_ key: String, _ value: inout Extensions) throws {
         value = try decode(Extensions.self, key) ?? [:]

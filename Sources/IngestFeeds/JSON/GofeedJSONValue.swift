@@ -25,9 +25,7 @@ extension Feed {
     }
 
     /// The feed-level members, before `items`.
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.text("title", &title)
         try visitor.text("description", &description)
         try visitor.string("link", &link)
@@ -46,21 +44,17 @@ extension Feed {
         try visitor.strings("categories", &categories)
         try visitor.object("dcExt", &dublinCore)
         try visitor.object("itunesExt", &iTunes)
-        try visitor.podcast("podcastExt", &podcast)
+        try visitor.object("podcastExt", &podcast)
         try visitor.extensions("extensions", &extensions)
         try visitor.map("custom", &custom, always: false)
     }
 }
 
 extension FeedItem: GofeedJSONCodable {
-    static var gofeedEmpty: FeedItem { FeedItem() }
-
     /// The item as gofeed's JSON, keys in gofeed's order.
     public var gofeedJSONValue: JSONValue { gofeedJSONObject }
 
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.text("title", &title)
         try visitor.text("description", &description)
         try visitor.text("content", &content)
@@ -78,49 +72,34 @@ extension FeedItem: GofeedJSONCodable {
         try visitor.objects("enclosures", &enclosures)
         try visitor.object("dcExt", &dublinCore)
         try visitor.object("itunesExt", &iTunes)
-        try visitor.podcast("podcastExt", &podcast)
+        try visitor.object("podcastExt", &podcast)
         try visitor.extensions("extensions", &extensions)
         try visitor.map("custom", &custom, always: false)
     }
 }
 
 extension Person: GofeedJSONCodable {
-    static var gofeedEmpty: Person { Person() }
+    init() { self.init(name: nil) }
 
-    /// `name` and `email`: gofeed's person has no more.
-    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
-
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.string("name", &name)
         try visitor.string("email", &email)
     }
 }
 
 extension Image: GofeedJSONCodable {
-    static var gofeedEmpty: Image { Image() }
+    init() { self.init(url: nil) }
 
-    /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
-
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.string("url", &url)
         try visitor.string("title", &title)
     }
 }
 
 extension Enclosure: GofeedJSONCodable {
-    static var gofeedEmpty: Enclosure { Enclosure() }
+    init() { self.init(url: nil) }
 
-    /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
-
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.string("url", &url)
         try visitor.string("length", &length)
         try visitor.string("type", &type)
@@ -128,14 +107,12 @@ extension Enclosure: GofeedJSONCodable {
 }
 
 extension Extension: GofeedJSONCodable {
-    static var gofeedEmpty: Extension { Extension(name: "") }
+    init() { self.init(name: "") }
 
     /// All four members, always, as gofeed writes them; maps with sorted keys.
     public var gofeedJSONValue: JSONValue { gofeedJSONObject }
 
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.string("name", &name)
         try visitor.string("value", &value)
         try visitor.map("attrs", &attributes, always: true)
@@ -164,14 +141,10 @@ extension Extension: GofeedJSONCodable {
 }
 
 extension DublinCoreExtension: GofeedJSONCodable {
-    static var gofeedEmpty: DublinCoreExtension { DublinCoreExtension() }
-
-    /// This value as gofeed's JSON, keys in gofeed's order.
+    /// The Dublin Core fields as gofeed's `dcExt`: each a list of strings, empty ones left out.
     public var gofeedJSONValue: JSONValue { gofeedJSONObject }
 
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.strings("title", &title)
         try visitor.strings("creator", &creator)
         try visitor.strings("author", &author)
@@ -192,14 +165,10 @@ extension DublinCoreExtension: GofeedJSONCodable {
 }
 
 extension ITunesFeedExtension: GofeedJSONCodable {
-    static var gofeedEmpty: ITunesFeedExtension { ITunesFeedExtension() }
-
-    /// This value as gofeed's JSON, keys in gofeed's order.
+    /// The channel's iTunes tags as gofeed's `itunesExt`, `newFeedUrl` spelled as gofeed spells it.
     public var gofeedJSONValue: JSONValue { gofeedJSONObject }
 
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.string("author", &author)
         try visitor.string("block", &block)
         try visitor.objects("categories", &categories)
@@ -218,14 +187,10 @@ extension ITunesFeedExtension: GofeedJSONCodable {
 }
 
 extension ITunesItemExtension: GofeedJSONCodable {
-    static var gofeedEmpty: ITunesItemExtension { ITunesItemExtension() }
-
-    /// This value as gofeed's JSON, keys in gofeed's order.
+    /// The item's iTunes tags as gofeed's `itunesExt`: `episode` and `season` as the feed wrote them.
     public var gofeedJSONValue: JSONValue { gofeedJSONObject }
 
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.string("author", &author)
         try visitor.string("block", &block)
         try visitor.string("duration", &duration)
@@ -245,28 +210,18 @@ extension ITunesItemExtension: GofeedJSONCodable {
 }
 
 extension ITunesCategory: GofeedJSONCodable {
-    static var gofeedEmpty: ITunesCategory { ITunesCategory() }
+    init() { self.init(text: nil) }
 
-    /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
-
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.string("text", &text)
         try visitor.object("subcategory", &subcategory)
     }
 }
 
 extension ITunesOwner: GofeedJSONCodable {
-    static var gofeedEmpty: ITunesOwner { ITunesOwner() }
+    init() { self.init(email: nil) }
 
-    /// This value as gofeed's JSON, keys in gofeed's order.
-    public var gofeedJSONValue: JSONValue { gofeedJSONObject }
-
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
-    {
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure) {
         try visitor.string("email", &email)
         try visitor.string("name", &name)
     }

@@ -28,9 +28,20 @@ struct GofeedJSONWriter: GofeedMemberVisitor {
         object.add(key, values.map(\.gofeedJSONObject))
     }
 
-    mutating func podcast<Value: PodcastJSONWritable & Decodable>(_ key: String, _ value: inout Value?) {
-        object.add(key, value?.jsonValue)
+    mutating func number(_ key: String, _ value: inout Int?) {
+        object.add(key, value.map { JSONValue.number(String($0)) })
     }
+
+    mutating func number(_ key: String, _ value: inout Double?) {
+        guard let value else { return }
+        if value == value.rounded(), abs(value) < 1e15, let whole = Int64(exactly: value) {
+            object.add(key, JSONValue.number(String(whole)))
+        } else {
+            object.add(key, JSONValue.number(String(value)))
+        }
+    }
+
+    mutating func flag(_ key: String, _ value: inout Bool?) { object.add(key, value.map(JSONValue.bool)) }
 
     mutating func extensions(_ key: String, _ value: inout Extensions) {
         if !value.isEmpty { object.add(key, Extension.jsonValue(value)) }

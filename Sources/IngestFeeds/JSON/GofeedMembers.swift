@@ -31,9 +31,13 @@ protocol GofeedMemberVisitor {
     mutating func object<Value: GofeedJSONCodable>(_ key: String, _ value: inout Value?) throws(Failure)
     /// Nested gofeed objects, left out when none.
     mutating func objects<Value: GofeedJSONCodable>(_ key: String, _ values: inout [Value]) throws(Failure)
-    /// A Podcasting 2.0 view, which gofeed has no key for (Podcast+Codable.swift).
-    mutating func podcast<Value: PodcastJSONWritable & Decodable>(_ key: String, _ value: inout Value?)
-        throws(Failure)
+    /// A whole number, left out when absent.
+    mutating func number(_ key: String, _ value: inout Int?) throws(Failure)
+    /// A decimal, left out when absent; a whole one is written without a fraction
+    /// (`60`, not `60.0`).
+    mutating func number(_ key: String, _ value: inout Double?) throws(Failure)
+    /// A flag, as a JSON boolean; left out when absent.
+    mutating func flag(_ key: String, _ value: inout Bool?) throws(Failure)
     /// Extensions by prefix and name, keys sorted as Go writes maps; left out when empty.
     mutating func extensions(_ key: String, _ value: inout Extensions) throws(Failure)
     /// A map of strings, keys sorted; left out when empty unless `always`.
@@ -42,15 +46,14 @@ protocol GofeedMemberVisitor {
     mutating func children(_ key: String, _ value: inout [String: [Extension]]) throws(Failure)
 }
 
-/// A model type whose JSON is gofeed's, described once by
-/// ``visitGofeedMembers(_:)``: `Encodable` writes it and `Decodable` reads it from
-/// that description.
+/// A model type whose JSON is gofeed's (or, for the Podcasting 2.0 views, written
+/// beside gofeed's), described once by ``visitGofeedMembers(_:)``: `Encodable`
+/// writes it and `Decodable` reads it from that description.
 protocol GofeedJSONCodable: Codable {
-    /// The value before decoding sets any member: every member absent.
-    static var gofeedEmpty: Self { get }
-    /// Visits every member of the value's gofeed JSON, in gofeed's order.
-    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor)
-        throws(Visitor.Failure)
+    /// The value before decoding sets any member: every member absent or empty.
+    init()
+    /// Visits every member of the value's JSON, in gofeed's order.
+    mutating func visitGofeedMembers<Visitor: GofeedMemberVisitor>(_ visitor: inout Visitor) throws(Visitor.Failure)
 }
 
 extension GofeedJSONCodable {
@@ -71,7 +74,7 @@ extension GofeedJSONCodable {
     /// Decodes gofeed's JSON; absent members are empty.
     public init(from decoder: any Decoder) throws {
         var reader = GofeedJSONReader(try decoder.container(keyedBy: GofeedJSONReader.Key.self))
-        self = .gofeedEmpty
+        self.init()
         try visitGofeedMembers(&reader)
     }
 }

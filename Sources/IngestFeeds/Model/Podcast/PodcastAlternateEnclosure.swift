@@ -45,7 +45,7 @@ public struct PodcastAlternateEnclosure: Sendable, Hashable {
 
 /// One place an alternate enclosure can be fetched from (`podcast:source`): HTTP,
 /// IPFS, a torrent… A source without a `uri` is skipped.
-public struct PodcastSource: Sendable, Hashable, Decodable {
+public struct PodcastSource: Sendable, Hashable {
     /// `uri`: where the file is.
     public var uri: String
     /// `contentType`: the MIME type at this URI when it differs from the enclosure's
@@ -62,7 +62,7 @@ public struct PodcastSource: Sendable, Hashable, Decodable {
 
 /// How to check an alternate enclosure's file (`podcast:integrity`): a Subresource
 /// Integrity hash or a PGP signature. Kept when it has a type or a value.
-public struct PodcastIntegrity: Sendable, Hashable, Decodable {
+public struct PodcastIntegrity: Sendable, Hashable {
     /// `type`: `sri` or `pgp-signature`.
     public var type: String?
     /// `value`: the hash or the signature.

@@ -1,6 +1,6 @@
 /// Where the show's or an episode's chat room is (`podcast:chat`, channel or item
 /// level): a server, a protocol and a room. Kept when it has a server or a protocol.
-public struct PodcastChat: Sendable, Hashable, Decodable {
+public struct PodcastChat: Sendable, Hashable {
     /// `server`: the server to connect to first.
     public var server: String?
     /// `protocol`: `irc`, `xmpp`, `nostr`, `matrix`…
@@ -9,10 +9,6 @@ public struct PodcastChat: Sendable, Hashable, Decodable {
     public var accountId: String?
     /// `space`: the room, channel or topic.
     public var space: String?
-
-    enum CodingKeys: String, CodingKey {
-        case server, chatProtocol = "protocol", accountId, space
-    }
 
     /// The chat `element` points at; `nil` when it has neither server nor protocol.
     public init?(_ element: Extension) {

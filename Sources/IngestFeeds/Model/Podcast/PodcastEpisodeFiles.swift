@@ -1,6 +1,6 @@
 /// A transcript of an episode (`podcast:transcript`, item level): where the file is
 /// and what it holds. An element without a `url` says nothing usable and is skipped.
-public struct PodcastTranscript: Sendable, Hashable, Decodable {
+public struct PodcastTranscript: Sendable, Hashable {
     /// `url`: where the transcript is.
     public var url: String
     /// `type`: its MIME type (`text/vtt`, `application/x-subrip`, `application/json`,
@@ -23,7 +23,7 @@ public struct PodcastTranscript: Sendable, Hashable, Decodable {
 
 /// An episode's chapters file (`podcast:chapters`, item level): JSON chapters, as
 /// the namespace defines them, at `url`. An element without a `url` is skipped.
-public struct PodcastChapters: Sendable, Hashable, Decodable {
+public struct PodcastChapters: Sendable, Hashable {
     /// `url`: where the chapters file is.
     public var url: String
     /// `type`: its MIME type, usually `application/json+chapters`.
@@ -40,7 +40,7 @@ public struct PodcastChapters: Sendable, Hashable, Decodable {
 /// A soundbite (`podcast:soundbite`, item level): a part of the episode worth
 /// sharing, in seconds from the start of the enclosure. Always kept; a time that is
 /// not a finite, non-negative number is `nil`.
-public struct PodcastSoundbite: Sendable, Hashable, Decodable {
+public struct PodcastSoundbite: Sendable, Hashable {
     /// `startTime`: where the soundbite begins, in seconds.
     public var startTime: Double?
     /// `duration`: how long it lasts, in seconds.

@@ -1,6 +1,6 @@
 /// Where to support the show (`podcast:funding`): a donation or membership page. An
 /// element without a `url` is skipped.
-public struct PodcastFunding: Sendable, Hashable, Decodable {
+public struct PodcastFunding: Sendable, Hashable {
     /// `url`: the page.
     public var url: String
     /// The element's text: what the link says (`Support the show!`).

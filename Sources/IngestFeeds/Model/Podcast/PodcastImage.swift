@@ -1,6 +1,6 @@
 /// An image of the show or an episode (`podcast:image`, channel or item level), with
 /// what it is meant for. Skipped without an `href`.
-public struct PodcastImage: Sendable, Hashable, Decodable {
+public struct PodcastImage: Sendable, Hashable {
     /// `href`: the image (or a video, see ``type``).
     public var href: String
     /// `alt`: text that replaces the image for those who cannot see it.

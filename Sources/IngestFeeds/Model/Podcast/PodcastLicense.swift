@@ -1,6 +1,6 @@
 /// The licence of the show or an episode (`podcast:license`, channel or item level).
 /// Kept when it has a name or a `url`.
-public struct PodcastLicense: Sendable, Hashable, Decodable {
+public struct PodcastLicense: Sendable, Hashable {
     /// The element's text: an SPDX identifier (`cc-by-4.0`) or a licence's name.
     public var name: String?
     /// `url`: the licence's text, required when the name is not an SPDX identifier.

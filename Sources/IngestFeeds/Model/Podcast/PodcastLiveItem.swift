@@ -41,7 +41,7 @@ public struct PodcastLiveItem: Sendable, Hashable {
 
 /// A page where content can be followed (`podcast:contentLink`): a live stream on
 /// another platform, a web player. Skipped without an `href`.
-public struct PodcastContentLink: Sendable, Hashable, Decodable {
+public struct PodcastContentLink: Sendable, Hashable {
     /// `href`: the page.
     public var href: String
     /// The element's text: what the link says.

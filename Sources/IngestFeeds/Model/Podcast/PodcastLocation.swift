@@ -1,6 +1,6 @@
 /// A place the podcast or episode is about or made in (`podcast:location`, channel
 /// or item level). Skipped when it has no name, `geo` or `osm`.
-public struct PodcastLocation: Sendable, Hashable, Decodable {
+public struct PodcastLocation: Sendable, Hashable {
     /// The element's text: the place's human-readable name.
     public var name: String?
     /// `geo`: an RFC 5870 `geo:` URI (`geo:30.2672,97.7431`).

@@ -1,6 +1,6 @@
 /// The season an episode belongs to (`podcast:season`, item level). Kept when it has
 /// a number or a name; a number that is not a whole number fitting an `Int` is `nil`.
-public struct PodcastSeason: Sendable, Hashable, Decodable {
+public struct PodcastSeason: Sendable, Hashable {
     /// The element's text: the season's number.
     public var number: Int?
     /// `name`: the season's name.
@@ -17,7 +17,7 @@ public struct PodcastSeason: Sendable, Hashable, Decodable {
 /// An episode's number (`podcast:episode`, item level): a decimal (`204`, `315.5`),
 /// so that a bonus episode can sit between two others. Kept when it has a number or a
 /// display text; a number that is not a finite decimal is `nil`.
-public struct PodcastEpisode: Sendable, Hashable, Decodable {
+public struct PodcastEpisode: Sendable, Hashable {
     /// The element's text: the episode's number.
     public var number: Double?
     /// `display`: how to show the number instead (`Ch.3`).

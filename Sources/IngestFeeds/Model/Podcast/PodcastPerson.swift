@@ -1,7 +1,7 @@
 /// A person who took part (`podcast:person`, channel or item level): host, guest,
 /// cover art designer… The name is the element's text; an element without one is
 /// skipped.
-public struct PodcastPerson: Sendable, Hashable, Decodable {
+public struct PodcastPerson: Sendable, Hashable {
     /// The element's text: the person's name.
     public var name: String
     /// `role`: what they did, from the namespace's taxonomy (`host` when absent).

@@ -1,7 +1,7 @@
 /// A pointer to another feed, or to an item of one (`podcast:remoteItem`): in a
 /// playlist-like channel, a podroll, a publisher or a value time split. Skipped when
 /// it has neither `feedGuid` nor `feedUrl`.
-public struct PodcastRemoteItem: Sendable, Hashable, Decodable {
+public struct PodcastRemoteItem: Sendable, Hashable {
     /// `feedGuid`: the other feed's `podcast:guid`.
     public var feedGuid: String?
     /// `feedUrl`: the other feed's URL.

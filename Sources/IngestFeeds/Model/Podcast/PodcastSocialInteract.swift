@@ -1,7 +1,7 @@
 /// Where the "official" comment thread of the show or an episode is
 /// (`podcast:socialInteract`, channel or item level). Kept when it has a protocol
 /// or a URI: `protocol="disabled"` alone says the podcaster wants no comments shown.
-public struct PodcastSocialInteract: Sendable, Hashable, Decodable {
+public struct PodcastSocialInteract: Sendable, Hashable {
     /// `uri`: the thread's root post.
     public var uri: String?
     /// `protocol`: `activitypub`, `twitter`, `lightning`… or `disabled`.
@@ -12,10 +12,6 @@ public struct PodcastSocialInteract: Sendable, Hashable, Decodable {
     public var accountUrl: String?
     /// `priority`: lower comes first; `nil` unless a whole number.
     public var priority: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case uri, socialProtocol = "protocol", accountId, accountUrl, priority
-    }
 
     /// The thread `element` points at; `nil` when it has neither protocol nor URI.
     public init?(_ element: Extension) {

@@ -1,6 +1,6 @@
 /// A trailer for the show or a season (`podcast:trailer`, channel level). An element
 /// without a `url` is skipped.
-public struct PodcastTrailer: Sendable, Hashable, Decodable {
+public struct PodcastTrailer: Sendable, Hashable {
     /// The element's text: the trailer's title.
     public var title: String?
     /// `url`: the media file.

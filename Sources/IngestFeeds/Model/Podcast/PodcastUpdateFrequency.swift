@@ -1,6 +1,6 @@
 /// The show's intended release schedule (`podcast:updateFrequency`, channel level):
 /// an iCalendar recurrence rule beside text for people. Always kept.
-public struct PodcastUpdateFrequency: Sendable, Hashable, Decodable {
+public struct PodcastUpdateFrequency: Sendable, Hashable {
     /// The element's text: the schedule in words (`Every weekday`).
     public var text: String?
     /// `complete`: `true` when no episode will follow.

@@ -26,7 +26,7 @@ public struct PodcastValue: Sendable, Hashable {
 
 /// One recipient of a value block (`podcast:valueRecipient`). Skipped without an
 /// `address`, which a payment cannot do without.
-public struct PodcastValueRecipient: Sendable, Hashable, Decodable {
+public struct PodcastValueRecipient: Sendable, Hashable {
     /// `name`: who they are.
     public var name: String?
     /// `customKey`: a key the receiving node needs (a TLV record number).
