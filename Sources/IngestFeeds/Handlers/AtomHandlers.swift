@@ -46,15 +46,15 @@ struct AtomTextReading {
 }
 
 /// `<feed>`: the feed's own elements and its entries.
-final class AtomFeedHandler: FeedSectionHandler {
+final class AtomFeedHandler: FeedLevelHandler {
     // Safety: the session outlives the handlers that hold it unowned (FeedParseSession
     // says why), and a handler's state is used by the parsing thread alone, with no
     // call out that could call back into it (IngestCore's UnsafeCode article).
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
-    private lazy var extensionHandler = ExtensionHandler(session: session)
+    private(set) lazy var extensionHandler = ExtensionHandler(session: session)
     private lazy var person = FieldGroupHandler.atomPerson(session: session)
-    private lazy var entry = AtomEntryHandler(session: session)
+    private lazy var entry = FeedEntryHandler<AtomEntryFormat>(session: session)
     private var reading = AtomTextReading.plain
     private var generator: (version: String?, uri: String?) = (nil, nil)
 
@@ -69,13 +69,7 @@ final class AtomFeedHandler: FeedSectionHandler {
         }
     }
 
-    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        let term = session.vocabulary.term(element.name)
-        switch term.space {
-        case .extension: return extensionHandler
-        case .core: break
-        case .content, .ignored: return nil
-        }
+    func handler(forFeedChild element: ElementStart, term: FeedTerm) throws -> (any ElementHandler)? {
         switch term.kind {
         case .entry: return entry
         case .author: return person
@@ -133,31 +127,23 @@ final class AtomFeedHandler: FeedSectionHandler {
     }
 }
 
-/// `<entry>`: handed to the session, translated and delivered as soon as it ends.
-final class AtomEntryHandler: FeedSectionHandler {
+/// How an Atom `<entry>` reads its own children (``FeedEntryHandler`` does the rest).
+final class AtomEntryFormat: FeedEntryFormat {
+    // Safety: as for the handlers (AtomFeedHandler): the session outlives this reading,
+    // which the parsing thread alone uses.
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
-    private lazy var extensionHandler = ExtensionHandler(session: session)
     private lazy var person = FieldGroupHandler.atomPerson(session: session)
     private var reading = AtomTextReading.plain
-    @exclusivity(unchecked) private var entry = AtomEntryData()
 
     init(session: FeedParseSession) {
         self.session = session
     }
 
-    func didStart(_ element: ElementStart) {
-        entry.reset()
-        session.enter(element)
-    }
-
-    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        let term = session.vocabulary.term(element.name)
-        switch term.space {
-        case .extension: return extensionHandler
-        case .core: break
-        case .content, .ignored: return nil
-        }
+    func handler(forChild element: ElementStart, term: FeedTerm, entry: inout AtomEntryData) throws
+        -> (any ElementHandler)?
+    {
+        guard term.space == .core else { return nil }
         switch term.kind {
         case .author: return person
         case .link:
@@ -174,13 +160,9 @@ final class AtomEntryHandler: FeedSectionHandler {
         }
     }
 
-    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        let term = session.vocabulary.term(element.name)
-        if child === extensionHandler {
-            entry.extensions.add(
-                extensionHandler.result, key: session.vocabulary.extensionKey(term))
-            return
-        }
+    func didFinish(child: any ElementHandler, element: ElementEnd, term: FeedTerm, entry: inout AtomEntryData)
+        throws
+    {
         if child === person {
             if term.kind == .author { entry.authors.append(person.value) }
             return
@@ -195,11 +177,6 @@ final class AtomEntryHandler: FeedSectionHandler {
         case .published, .issued: entry.published = text?.value
         default: break
         }
-    }
-
-    func didEnd(_ element: ElementEnd) throws {
-        session.leave(depth: element.depth)
-        try session.emit(entry)
     }
 }
 

@@ -25,3 +25,24 @@ extension FeedSectionHandler {
     /// A base the element set goes out of scope.
     func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }
 }
+
+/// `<channel>` or `<feed>`: the section that holds the feed's own elements. Its
+/// extension elements go to ``extensionHandler``, its children in the format's own
+/// namespace to ``handler(forFeedChild:term:)``, and the rest are skipped.
+protocol FeedLevelHandler: FeedSectionHandler {
+    /// Reads the extension elements of the feed level.
+    var extensionHandler: ExtensionHandler { get }
+    /// The handler for `element`, a child in the format's own namespace, or `nil` to skip it.
+    func handler(forFeedChild element: ElementStart, term: FeedTerm) throws -> (any ElementHandler)?
+}
+
+extension FeedLevelHandler {
+    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
+        let term = session.vocabulary.term(element.name)
+        switch term.space {
+        case .extension: return extensionHandler
+        case .core: return try handler(forFeedChild: element, term: term)
+        case .content, .ignored: return nil
+        }
+    }
+}

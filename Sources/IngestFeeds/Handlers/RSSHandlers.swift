@@ -45,13 +45,13 @@ final class RSSRootHandler: FeedSectionHandler {
 }
 
 /// `<channel>`: the feed's own elements, and its items.
-final class RSSChannelHandler: FeedSectionHandler {
+final class RSSChannelHandler: FeedLevelHandler {
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
-    private lazy var extensionHandler = ExtensionHandler(session: session)
+    private(set) lazy var extensionHandler = ExtensionHandler(session: session)
     private lazy var image = FieldGroupHandler.rssImage(session: session)
     private lazy var skipList = FieldGroupHandler.rssSkipList(session: session)
-    private(set) lazy var itemHandler = RSSItemHandler(session: session)
+    private(set) lazy var itemHandler = FeedEntryHandler<RSSItemFormat>(session: session)
     /// The `href` of the `link` element being read (gofeed's fallback for an empty one).
     private var linkHref: String?
 
@@ -59,13 +59,7 @@ final class RSSChannelHandler: FeedSectionHandler {
         self.session = session
     }
 
-    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        let term = session.vocabulary.term(element.name)
-        switch term.space {
-        case .extension: return extensionHandler
-        case .core: break
-        case .content, .ignored: return nil
-        }
+    func handler(forFeedChild element: ElementStart, term: FeedTerm) throws -> (any ElementHandler)? {
         switch term.kind {
         case .item: return itemHandler
         case .image: return image
@@ -153,29 +147,25 @@ extension FieldGroupHandler where Value == [String] {
     }
 }
 
-/// `<item>`: handed to the session, translated and delivered as soon as it ends.
-final class RSSItemHandler: FeedSectionHandler {
+/// How an RSS `<item>` reads its own children (``FeedEntryHandler`` does the rest).
+final class RSSItemFormat: FeedEntryFormat {
+    // Safety: as for the handlers (RSSRootHandler): the session outlives this reading,
+    // which the parsing thread alone uses.
     unowned(unsafe) let session: FeedParseSession
     private lazy var field = TextFieldHandler(session: session)
-    private lazy var extensionHandler = ExtensionHandler(session: session)
-    @exclusivity(unchecked) private var item = RSSItemData()
+    /// The `href` of the `link` element being read (gofeed's fallback for an empty one).
     private var linkHref: String?
 
     init(session: FeedParseSession) {
         self.session = session
     }
 
-    func didStart(_ element: ElementStart) {
-        item.reset()
-        session.enter(element)
-    }
-
-    func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {
-        let term = session.vocabulary.term(element.name)
+    func handler(forChild element: ElementStart, term: FeedTerm, entry item: inout RSSItemData) throws
+        -> (any ElementHandler)?
+    {
         switch term.space {
-        case .extension: return extensionHandler
         case .content: return term.kind == .encoded ? field.reading() : nil
-        case .ignored: return nil
+        case .extension, .ignored: return nil
         case .core: break
         }
         switch term.kind {
@@ -203,13 +193,9 @@ final class RSSItemHandler: FeedSectionHandler {
         }
     }
 
-    func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        let term = session.vocabulary.term(element.name)
-        if child === extensionHandler {
-            item.extensions.add(
-                extensionHandler.result, key: session.vocabulary.extensionKey(term))
-            return
-        }
+    func didFinish(child: any ElementHandler, element: ElementEnd, term: FeedTerm, entry item: inout RSSItemData)
+        throws
+    {
         let value = field.value
         if term.space == .content {
             item.content = try value.map(field.resolveLinks(inHTML:))
@@ -229,10 +215,5 @@ final class RSSItemHandler: FeedSectionHandler {
         default:
             item.custom[session.vocabulary.local(element.name)] = value ?? ""
         }
-    }
-
-    func didEnd(_ element: ElementEnd) throws {
-        session.leave(depth: element.depth)
-        try session.emit(item)
     }
 }

@@ -23,7 +23,7 @@ struct AtomFeedData {
 }
 
 /// An Atom entry as its handlers read it.
-struct AtomEntryData {
+struct AtomEntryData: FeedEntryData {
     var title: AtomText?
     var summary: AtomText?
     var content: AtomText?
@@ -35,5 +35,5 @@ struct AtomEntryData {
     var categories: [(term: String?, label: String?)] = []
     var extensions: Extensions = [:]
 
-    mutating func reset() { self = AtomEntryData() }
+    func deliver(to session: FeedParseSession) throws { try session.emit(self) }
 }

@@ -26,7 +26,7 @@ struct RSSChannelData {
 }
 
 /// An RSS item as its handlers read it.
-struct RSSItemData {
+struct RSSItemData: FeedEntryData {
     var title: String?
     var description: String?
     /// `content:encoded`.
@@ -41,5 +41,5 @@ struct RSSItemData {
     var extensions: Extensions = [:]
     var custom: [String: String] = [:]
 
-    mutating func reset() { self = RSSItemData() }
+    func deliver(to session: FeedParseSession) throws { try session.emit(self) }
 }
