@@ -8,7 +8,8 @@ extension FeedFetcher {
     /// (`<link rel="alternate" type="application/rss+xml" href="…">` and Atom's
     /// and JSON Feed's), in the page's order, resolved against its base.
     ///
-    /// Redirects are followed; at most 4 MiB of the page is read.
+    /// Redirects are followed; the page is asked for with `Accept-Encoding: gzip` and
+    /// decompressed when compressed, and at most 4 MiB of it is read.
     ///
     /// - Returns: the feeds, or `nil` when the address answers with no HTML page.
     /// - Throws: ``FeedFetchError`` when the page cannot be fetched.
@@ -21,6 +22,7 @@ extension FeedFetcher {
                 var request = HTTPClientRequest(url: current.absoluteString)
                 request.headers.add(name: "User-Agent", value: configuration.userAgent)
                 request.headers.add(name: "Accept", value: "text/html, application/xhtml+xml;q=0.9, */*;q=0.5")
+                request.headers.add(name: "Accept-Encoding", value: "gzip")
                 let response = try await client.execute(
                     request, deadline: .now() + Self.timeAmount(configuration.headTimeout))
                 status = Int(response.status.code)

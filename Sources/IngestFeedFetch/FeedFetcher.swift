@@ -26,7 +26,8 @@ import NIOHTTP1
 ///   is given it, the first and each `Location`.
 /// - `Accept-Encoding: gzip`. The body is decompressed as a file is, whatever its
 ///   `Content-Encoding` says (a gzip body sent without one is read too), and
-///   refused when it expands more than 100 times.
+///   refused when it expands more than 100 times. An HTML page read for the feed
+///   it advertises is decompressed the same way, at most 4 MiB of it.
 /// - The body is read strictly as it comes, on a thread of its own; when the XML
 ///   is not well-formed, again in recovering mode from a copy spooled to disk
 ///   (``IngestFeeds/FeedReader/readOnce(_:decode:_:)``).
@@ -323,14 +324,34 @@ public struct FeedFetcher: Sendable {
     }
 
     /// The feeds the page in `body` advertises, resolved against `page`; reads at
-    /// most ``pageLimit`` bytes of it.
+    /// most ``pageLimit`` bytes of it, and of what they decompress to when the page
+    /// is compressed.
     static func advertised(in body: HTTPClientResponse.Body, of page: URL) async throws -> [DiscoveredFeed] {
         var bytes: [UInt8] = []
         for try await buffer in body {
             bytes += buffer.readableBytesView.prefix(pageLimit - bytes.count)
             if bytes.count >= pageLimit { break }
         }
-        return FeedDiscovery.feeds(inHTML: String(decoding: bytes, as: UTF8.self), pageURL: page.absoluteString)
+        let html = try decompressedPage(bytes, name: page.absoluteString)
+        return FeedDiscovery.feeds(inHTML: String(decoding: html, as: UTF8.self), pageURL: page.absoluteString)
+    }
+
+    /// A page's bytes decompressed when they are compressed — a server that honours
+    /// `Accept-Encoding: gzip`, or one that compresses unasked — as a feed's body is;
+    /// at most ``pageLimit`` of them. Bytes that are not compressed come back as they are.
+    static func decompressedPage(_ bytes: [UInt8], name: String) throws -> [UInt8] {
+        let source = try BytesSource(Data(bytes), displayName: name).decompressingIfCompressed()
+        guard source is DecompressingSource else { return bytes }
+        var page = [UInt8](repeating: 0, count: pageLimit)
+        var count = 0
+        while count < pageLimit {
+            let read = try page.withUnsafeMutableBytes {
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
+            }
+            if read == 0 { break }
+            count += read
+        }
+        return Array(page[..<count])
     }
 
     /// The failure a response outside 2xx and the followed redirects ends a fetch

@@ -110,6 +110,33 @@ struct FeedDiscoveryCLITests {
         #expect(server.requests("/one.xml").count == 1)
     }
 
+    @Test("a gzip-encoded page is decompressed before its links are read, with and without --all")
+    func gzipPage() throws {
+        let html = """
+            <!DOCTYPE html><html><head><title>Site</title>
+            <link rel="alternate" type="application/rss+xml" href="/one.xml">
+            <link rel="alternate" type="application/atom+xml" href="/two.xml"></head><body>Hello</body></html>
+            """
+        let gzipped = [("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "gzip")]
+        server.route("/gz/", LoopbackHTTPServer.Route(headers: gzipped, body: Gzip.compress(Array(html.utf8))))
+        // Compressed without a Content-Encoding header: read as a feed's body is.
+        server.route(
+            "/unsaid/",
+            LoopbackHTTPServer.Route(
+                headers: [("Content-Type", "text/html")], body: Gzip.compress(Array(html.utf8))))
+        server.route("/one.xml", .feed(feedText([("1", "one", "")], title: "One")))
+        server.route("/two.xml", .feed(feedText([("2", "two", "")], title: "Two")))
+        let first = try sandbox.run(["feed", server.url("/gz/"), "--out", "first.db"])
+        #expect(first.status == 0, "\(first)")
+        #expect(try sandbox.rows("first.db", "SELECT title FROM feeds") == [["One"]])
+        let all = try sandbox.run(["feed", server.url("/gz/"), server.url("/unsaid/"), "--all", "--out", "all.db"])
+        #expect(all.status == 0, "\(all)")
+        #expect(try sandbox.rows("all.db", "SELECT title FROM feeds ORDER BY title") == [["One"], ["Two"]])
+        let pageRequests = server.requests("/gz/")
+        #expect(pageRequests.count == 2)
+        #expect(pageRequests.allSatisfy { $0.header("Accept-Encoding")?.contains("gzip") == true })
+    }
+
     @Test("a page saved as a file: its feed beside it is read and archived under its own name; with --all, each")
     func pageFile() throws {
         try sandbox.write("site/feeds/one.xml", feedText([("1", "one", "")], title: "One"))

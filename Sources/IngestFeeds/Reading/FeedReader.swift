@@ -186,17 +186,17 @@ public struct FeedReader: Sendable {
 }
 
 /// Bytes held in memory, as a ``IngestCore/ByteSource``.
-final class BytesSource: ByteSource {
+package final class BytesSource: ByteSource {
     private let data: Data
     private var offset = 0
-    let displayName: String
+    package let displayName: String
 
-    init(_ data: Data, displayName: String = "<data>") {
+    package init(_ data: Data, displayName: String = "<data>") {
         self.data = data
         self.displayName = displayName
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = min(buffer.count, data.count - offset)
         guard count > 0 else { return 0 }
         data.withUnsafeBytes { bytes in
