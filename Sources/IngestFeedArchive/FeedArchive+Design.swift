@@ -1,7 +1,7 @@
 import IngestCore
 
 extension FeedArchive {
-    /// The archive's tables, as a database-neutral ``IngestCore/TableDesign`` with
+    /// The archive's tables, as a database-neutral ``/IngestCore/TableDesign`` with
     /// upserts: a row whose key is stored already is updated in place, none is ever
     /// deleted. Any output that renders a design (IngestSQLite's `SQLiteOutput`, a
     /// PostgreSQL output) stores an archive.
@@ -49,7 +49,7 @@ extension FeedArchive {
     ///   `name`, `email`, `url`), keyed by item, name and email (`''` when absent, so
     ///   that the key has no NULL).
     ///
-    /// Keys are hashes (``IngestCore/TableDesign/Table/randomKey``): SQLite stores the rows in
+    /// Keys are hashes (``/IngestCore/TableDesign/Table/randomKey``): SQLite stores the rows in
     /// the order they were first written, the key a unique index beside them.
     ///
     /// Texts are kept as the feed gives them (HTML included); `…_at` columns are the

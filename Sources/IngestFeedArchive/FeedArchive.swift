@@ -8,9 +8,9 @@ import IngestFeeds
 /// those whose content changed and leaves the others alone — nothing is
 /// duplicated and nothing is deleted (see ``design`` for the tables).
 ///
-/// The archive names no database: it drives any ``IngestCore/Output`` that renders
-/// a ``IngestCore/TableDesign`` with upserts and reads back what it stored
-/// (``IngestCore/StoredRowReader``: IngestSQLite's `SQLiteOutput` in `.append` mode,
+/// The archive names no database: it drives any ``/IngestCore/Output`` that renders
+/// a ``/IngestCore/TableDesign`` with upserts and reads back what it stored
+/// (``/IngestCore/StoredRowReader``: IngestSQLite's `SQLiteOutput` in `.append` mode,
 /// IngestPostgres' `PostgresOutput` in `.append` mode), one transaction per source:
 ///
 /// ```swift
@@ -70,7 +70,7 @@ public final class FeedArchive: @unchecked Sendable {
     /// An archive written through the outputs `makeOutput` makes, scheduling fetches
     /// by `schedule`; reads the `feeds` table it holds already.
     ///
-    /// - Throws: ``IngestCore/IngestError`` (`.output`) when the target holds a
+    /// - Throws: ``/IngestCore/IngestError`` (`.output`) when the target holds a
     ///   table of the archive's names (`feeds`, `items`…) that is not an archive's,
     ///   or cannot be read; a `.temporary`
     ///   error as it is (a database server that cannot be reached now).
@@ -209,7 +209,7 @@ public final class FeedArchive: @unchecked Sendable {
     ///   - source: the name the feed is archived under.
     ///   - fetch: where it was read from and the validators to keep.
     ///   - read: reads the feed, calling `deliver` with each item and the feed read
-    ///     so far (``IngestFeeds/FeedReader/read(_:reopen:_:)`` is such a function),
+    ///     so far (``/IngestFeeds/FeedReader/read(_:reopen:_:)`` is such a function),
     ///     and returns the whole feed. It runs on a second thread while this one
     ///     writes the rows it makes, and has returned before `archive` does.
     /// - Returns: how many items were new, changed, unchanged.

@@ -22,7 +22,7 @@ import NIOHTTP1
 /// - Redirects are followed here, not by the client, to tell them apart: the
 ///   response's ``FeedResponse/permanentURL`` moves along 301 and 308 redirects
 ///   only (as long as every redirect before was permanent too).
-/// - Every address is checked (``IngestFeeds/FetchableURL``) before the client
+/// - Every address is checked (``/IngestFeeds/FetchableURL``) before the client
 ///   is given it, the first and each `Location`.
 /// - `Accept-Encoding: gzip`. The body is decompressed as a file is, whatever its
 ///   `Content-Encoding` says (a gzip body sent without one is read too), and

@@ -95,7 +95,7 @@ public final class SQLiteOutput: Output {
     ///   - design: tables to create (where missing) before the first record.
     ///   - keys: without a design, the primary key every table the import creates
     ///     gets, which every record must fill (a table already in the file must have
-    ///     it); with ``TableKeys/upsert``, a record whose key is stored updates its row.
+    ///     it); with ``/IngestCore/TableKeys/upsert``, a record whose key is stored updates its row.
     public init(
         path: String, mode: Mode, altersExistingTables: Bool = false, design: TableDesign? = nil,
         keys: TableKeys? = nil

@@ -4,7 +4,7 @@ import Foundation
 /// nanoseconds, and the UTC offset the text gave.
 ///
 /// `Date` is a `Double` and cannot hold `07:20:50.52` exactly; this can, so that
-/// ``rfc3339`` writes back what the feed said. ``FeedDate/parse(_:)`` reads the
+/// ``rfc3339`` writes back what the feed said. ``init(parsing:)`` reads the
 /// many forms feeds use (see ``FeedDateParser``):
 ///
 /// ```swift
@@ -93,7 +93,7 @@ public struct FeedDate: Sendable, Hashable, Comparable, CustomStringConvertible 
         lhs.secondsSince1970 == rhs.secondsSince1970 && lhs.nanoseconds == rhs.nanoseconds
     }
 
-    /// Hashes the instant, as ``==`` compares it.
+    /// Hashes the instant, as ``==(_:_:)`` compares it.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(secondsSince1970)
         hasher.combine(nanoseconds)

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// or stream a large one item by item with ``FeedReader``, in flat memory. The
 /// format is told from the content, never from a file name. A feed with no items
-/// is still a feed; a document that is not a feed is an ``IngestCore/IngestError``
+/// is still a feed; a document that is not a feed is an ``/IngestCore/IngestError``
 /// of kind `.data`.
 ///
 /// Encoded (`Codable`), a feed is gofeed's JSON: camelCase keys, empty fields

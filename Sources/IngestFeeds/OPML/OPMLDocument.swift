@@ -30,7 +30,7 @@ public struct OPMLDocument: Sendable, Hashable {
     ///
     /// The document is read strictly (Expat) first; ill-formed XML is read again after
     /// ``FeedReader``'s repair of the bytes, in libxml2's recovering mode. Nesting
-    /// deeper than ``IngestCore/ParseLimits/maxDepth`` (1000) levels, and any other
+    /// deeper than ``/IngestCore/ParseLimits/maxDepth`` (1000) levels, and any other
     /// limit a parser refuses the document for, is an error, never a partial list.
     /// An outline whose `xmlUrl` is empty or only white space is a folder. No
     /// external entity or DTD is ever loaded.

@@ -80,8 +80,10 @@ public struct JSONChapters: Sendable, Hashable {
 
     /// Reads a chapters document from its bytes.
     ///
-    /// - Parameter maximumSize: the most bytes to read; a larger document is refused
-    ///   before it is parsed.
+    /// - Parameters:
+    ///   - data: the document's bytes.
+    ///   - maximumSize: the most bytes to read; a larger document is refused before it
+    ///     is parsed.
     /// - Throws: ``JSONChaptersError``: the document is too large, is not JSON of
     ///   this format (`version` and `chapters` are required, and each chapter's
     ///   `startTime`), or a time is negative or not finite.

@@ -15,7 +15,7 @@ import IngestCore
 public struct FeedItems: AsyncSequence {
     /// An item, and the feed as read up to it (without items).
     public typealias Element = (item: FeedItem, feed: Feed)
-    /// A parse error (``IngestCore/IngestError``) or a read error.
+    /// A parse error (``/IngestCore/IngestError``) or a read error.
     public typealias Failure = any Error
 
     let reader: FeedReader

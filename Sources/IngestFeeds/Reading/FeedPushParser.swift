@@ -30,7 +30,7 @@ public final class FeedPushParser {
     }
 
     /// Parses the next bytes; they may end anywhere (inside a tag, a token or a
-    /// UTF-8 sequence), as with the core's ``IngestCore/PushParser``s.
+    /// UTF-8 sequence), as with the core's ``/IngestCore/PushParser``s.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         try core.push(bytes)
     }

@@ -19,7 +19,7 @@ import IngestParsers
 /// libxml2's recovering mode — reopened, or replayed from a copy kept on disk as it
 /// was read when it cannot be reopened; items already handed over are not handed
 /// over twice — and the feed is marked ``Feed/wellFormed`` `false`. A document
-/// refused for a limit (``IngestCore/ParseLimits``, entity amplification, one of
+/// refused for a limit (``/IngestCore/ParseLimits``, entity amplification, one of
 /// libxml2's own) is an error, never read in part. Relative links are resolved against xml:base and ``Options/baseURL``.
 ///
 /// For an `async` loop, ``items(contentsOf:)`` and ``items(from:reopen:)``; for
@@ -36,7 +36,7 @@ public struct FeedReader: Sendable {
         public var charset: String?
         /// What to do with XML that is not well-formed; default ``Recovery/fallback``.
         public var recovery: Recovery
-        /// Nesting depth and text size bounds (see ``IngestCore/ParseLimits``).
+        /// Nesting depth and text size bounds (see ``/IngestCore/ParseLimits``).
         public var limits: ParseLimits
         /// Bytes read at a time.
         public var chunkSize: Int
@@ -44,7 +44,7 @@ public struct FeedReader: Sendable {
         /// content or description, as gofeed does (it costs a scan of the HTML).
         public var scansContentForImages: Bool
         /// Hears what the XML parser read past rather than refused — an entity
-        /// reference kept as written (see ``IngestCore/ParseWarning``); `nil`: nobody.
+        /// reference kept as written (see ``/IngestParsers/ParseWarning``); `nil`: nobody.
         public var onWarning: ParseWarningHandler?
 
         /// Options; the defaults read any feed from a file or from memory.
@@ -100,11 +100,11 @@ public struct FeedReader: Sendable {
         try read(BytesSource(data), reopen: { BytesSource(data) }, body)
     }
 
-    /// Reads a feed from any ``IngestCore/ByteSource`` (a socket, a decompressor…).
+    /// Reads a feed from any ``/IngestCore/ByteSource`` (a socket, a decompressor…).
     /// `reopen`, when given, opens the same bytes again from their start: the
     /// reader then falls back to libxml2's recovering mode for ill-formed XML.
     /// Without it, under ``Recovery/fallback``, the bytes are copied as they are
-    /// read to an unlinked temporary file (``IngestCore/SpoolingSource``), which
+    /// read to an unlinked temporary file (``/IngestParsers/SpoolingSource``), which
     /// the recovering read replays.
     @discardableResult
     public func read(

@@ -28,7 +28,7 @@
 /// and the output is written as its events come, so memory is the input, the
 /// output and the stack of open elements. HTML longer than 64 KiB is read in
 /// pieces cut before a tag, each closed at its end, which keeps the time linear
-/// on hostile input. See <doc:SafeHTMLRules>.
+/// on hostile input. See <doc:/IngestFeeds/SafeHTMLRules>.
 ///
 /// ```swift
 /// SafeHTML.sanitize(#"<p onclick="x()">Hi <a href="javascript:x()">there</a><script>x()</script>"#)

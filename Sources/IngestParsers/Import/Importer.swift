@@ -35,7 +35,7 @@ public struct Importer: RecordReader {
         /// `.libxml2`, and only for trusted inputs.
         public var allowsHugeDocuments: Bool
         /// Hears what an XML parser read past rather than refused — an entity
-        /// reference kept as written (see ``UndeclaredEntity``); `nil`: nobody.
+        /// reference kept as written (see `UndeclaredEntity`); `nil`: nobody.
         public var onWarning: ParseWarningHandler?
 
         /// - Parameters:

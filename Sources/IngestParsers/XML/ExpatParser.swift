@@ -9,13 +9,13 @@ import CExpat
 /// - no external entity and no external DTD is ever loaded — a reference to an
 ///   external entity is an error, so its contents can never reach an output;
 /// - parameter entities and the external DTD are parsed only from the document and
-///   ingest's own tables: the DTD of a well-known public identifier (``KnownDTD``)
-///   gets its entities declared from ``HTMLEntities``, any other is skipped;
+///   ingest's own tables: the DTD of a well-known public identifier (`KnownDTD`)
+///   gets its entities declared from `HTMLEntities`, any other is skipped;
 /// - Expat's protection against entity amplification ("billion laughs") stays on.
 ///
 /// A reference in content to an entity nothing read declares, while the document
 /// has an external DTD or parameter entity ingest skipped, is kept as written
-/// (`&name;`) with one ``ParseWarning`` per name (see ``UndeclaredEntity``).
+/// (`&name;`) with one ``ParseWarning`` per name (see `UndeclaredEntity`).
 public struct ExpatParser: StreamingParser {
     /// The bytes read from the input per call, and the size of the parse buffer.
     /// Default: ``/IngestCore/defaultChunkSize`` (256 KiB).
@@ -137,7 +137,7 @@ public final class ExpatPushParser: PushParser {
     /// A parser sending the events of one document to `receiver`. `encoding`, when
     /// given, overrides the document's XML declaration, as an HTTP charset does
     /// (RFC 7303); Expat reads the names it reads in a declaration (by the WHATWG
-    /// Encoding Standard's decoders, see ``ExpatUnknownEncoding``). `limits`, when
+    /// Encoding Standard's decoders, see `ExpatUnknownEncoding`). `limits`, when
     /// given, bounds one token's bytes.
     public init(
         receiver: any ParseEventReceiver, encoding: String? = nil, limits: ParseLimits? = nil,

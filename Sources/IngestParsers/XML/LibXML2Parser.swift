@@ -18,7 +18,7 @@ import CLibXML2
 ///
 /// Safety settings are fixed, not options:
 /// - `XML_PARSE_NONET`; no external DTD is loaded (a well-known one's entities are
-///   declared from ingest's own table, ``KnownDTD``); entities are not substituted by
+///   declared from ingest's own table, `KnownDTD`); entities are not substituted by
 ///   libxml2 (`XML_PARSE_NOENT` is off) and a reference to an external entity in
 ///   content is an error, so its contents can never reach an output;
 /// - libxml2's own limits stay on (names over 50 000 bytes, one attribute value or

@@ -7,7 +7,7 @@ import Foundation
 import IngestCore
 
 /// Where and as whom to connect to PostgreSQL, resolved the way libpq resolves it:
-/// the connection string first (``ConnectionString``: a `postgresql://` URI or
+/// the connection string first (`ConnectionString`: a `postgresql://` URI or
 /// `keyword=value` pairs), then the `PG*` environment variables for what it leaves out,
 /// then libpq's defaults.
 ///
@@ -81,10 +81,12 @@ public struct PostgresConnectionSettings: Sendable, Equatable, CustomStringConve
     /// `environment`.
     ///
     /// - Parameters:
+    ///   - connectionString: a `postgresql://` URI or `keyword=value` pairs; empty:
+    ///     everything from the environment.
     ///   - environment: the variables to read `PG*` from; the process's by default.
     ///   - systemUser: the default user name; the operating-system user by default.
     ///   - homeDirectory: where `.pgpass` is; `HOME` (or the user database) by default.
-    /// - Throws: ``IngestError`` `.usage` for a malformed string, an unknown option, a
+    /// - Throws: ``/IngestCore/IngestError`` `.usage` for a malformed string, an unknown option, a
     ///   password in the string, or a port or timeout that is not a number.
     public init(
         _ connectionString: String, environment: [String: String] = ProcessInfo.processInfo.environment,
