@@ -53,7 +53,11 @@ public struct FeedFetcher: Sendable {
                 connect: Self.timeAmount(configuration.connectTimeout),
                 read: Self.timeAmount(configuration.readTimeout)),
             decompression: .disabled)
-        settings.connectionPool = .init(idleTimeout: .seconds(5))
+        // An idle connection keeps its receive buffers (SwiftNIO pools up to four of
+        // 64 KiB each): over a list of many hosts, kept five seconds, every host's
+        // connections stayed open between its feeds. A host's next feed that comes
+        // within 0.3 s still reuses the connection.
+        settings.connectionPool = .init(idleTimeout: .milliseconds(300))
         // A connection refused fails the fetch at once, as curl's and gofeed's do
         // (the archive retries it on a later run). Retried, it waited out the whole
         // head timeout, so each feed of a host that went down cost that long.

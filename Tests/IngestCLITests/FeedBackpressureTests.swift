@@ -94,11 +94,11 @@ struct FeedBackpressureTests {
             ["feed", "--opml", "subs.opml", "--to", "ndjson", "--out", "-", "--jobs", "4"], in: box)
         defer { if process.isRunning { process.terminate() } }
 
-        // Each feed is some 16 KB of NDJSON: the pipe holds a few, 2 × --jobs more may
-        // wait fetched, and one is being written.
+        // Each feed is some 16 KB of NDJSON: the pipe holds a few, --jobs more may wait
+        // fetched, and one is being written.
         let fetched = Self.settled { http.requests.count }
         #expect(fetched > 0)
-        #expect(fetched <= 40, "\(fetched) of 150 feeds fetched while nothing was written")
+        #expect(fetched <= 16, "\(fetched) of 150 feeds fetched while nothing was written")
         #expect(process.isRunning)
 
         let read = Self.readInBackground(output)
@@ -107,6 +107,36 @@ struct FeedBackpressureTests {
         #expect(process.terminationStatus == 0)
         #expect(lines.count == 150 * 40)
         #expect(http.requests.count == 150)
+    }
+
+    @Test("a fetch that ends without a feed (404) waits for the writer without holding back the others")
+    func feedlessEndingsDoNotHoldSlots() throws {
+        let box = try Sandbox()
+        // Six feeds of 400 items, each more NDJSON than a pipe holds; between the
+        // first and the others, 100 URLs the server has no route for: 404s.
+        let http = try Self.serve(6, items: 400, in: box)
+        let opml = try String(contentsOf: box.directory.appendingPathComponent("subs.opml"), encoding: .utf8)
+        let missing = (0..<100).map { #"<outline text="Gone \#($0)" xmlUrl="\#(http.url("/gone\($0).xml"))"/>"# }
+        let firstOutlineEnd = try #require(opml.range(of: #""/>"#))
+        try box.write("subs.opml", opml.replacingCharacters(in: firstOutlineEnd, with: #""/>"# + missing.joined()))
+        let (process, output) = try Self.start(
+            ["feed", "--opml", "subs.opml", "--to", "ndjson", "--out", "-", "--jobs", "4"], in: box)
+        defer { if process.isRunning { process.terminate() } }
+
+        // Nothing is read from standard output, so the writer stops in the first
+        // feed, which holds one of the 4 fetch slots; each 404, once it has ended,
+        // gives its slot back, and waits for the writer holding nothing.
+        let fetched = Self.settled { http.requests.count }
+        let gone = http.requests.filter { $0.path.hasPrefix("/gone") }.count
+        #expect(gone == 100, "\(gone) of the 100 missing URLs asked for while the writer waited")
+        #expect(fetched - gone <= 4, "\(fetched - gone) of 6 feeds fetched while nothing was written")
+        #expect(process.isRunning)
+
+        let read = Self.readInBackground(output)
+        #expect(Self.ends(process, within: 120), "the run did not end once its output was read")
+        let lines = read().split(separator: UInt8(ascii: "\n"))
+        #expect(process.terminationStatus == 66)
+        #expect(lines.count == 6 * 400)
     }
 
     @Test("the server dies mid-run: the feeds after it fail as temporary (75), each noted, and the run ends")

@@ -42,7 +42,11 @@ final class FeedJob: @unchecked Sendable {
     private let queue: FeedJobQueue
     private let condition = NSCondition()
     // Guarded by `condition`:
-    private var waiting: [(FeedItem, Feed)] = []
+    private var waiting: [(item: FeedItem, header: Header)] = []
+    /// The header of the item delivered last, for the next one to share.
+    private var lastHeader: Header?
+    /// The fetch slot the job holds, until ``giveBackSlot()``.
+    private var slot: FetchSlots?
     private var head = 0
     private var ending: Ending?
     private var fetched: FeedFetch?
@@ -66,6 +70,23 @@ final class FeedJob: @unchecked Sendable {
 
     // MARK: - The fetching side
 
+    /// The job holds one of `slots` (taken for it) until ``giveBackSlot()``.
+    func hold(_ slots: FetchSlots) {
+        condition.lock()
+        slot = slots
+        condition.unlock()
+    }
+
+    /// Gives back the slot the job holds, if it still holds one: the fetching side
+    /// once the job ended without a feed, the writer once it wrote the job.
+    func giveBackSlot() {
+        condition.lock()
+        let slots = slot
+        slot = nil
+        condition.unlock()
+        slots?.giveBack()
+    }
+
     /// The response is a feed: where it came from and its validators.
     func begin(_ fetch: FeedFetch) {
         condition.lock()
@@ -83,7 +104,14 @@ final class FeedJob: @unchecked Sendable {
             condition.unlock()
             return false
         }
-        waiting.append((item, feed))
+        let header: Header
+        if let last = lastHeader, last.feed == feed {
+            header = last
+        } else {
+            header = Header(feed)
+            lastHeader = header
+        }
+        waiting.append((item, header))
         let submit = !queued && waiting.count - head >= threshold
         if submit { queued = true }
         condition.broadcast()
@@ -164,10 +192,11 @@ final class FeedJob: @unchecked Sendable {
             // Nothing more comes: the buffer goes too. Kept, it would stay to the end of
             // the run, which holds every job, so memory would grow with the feed list.
             waiting = []
+            lastHeader = nil
             head = 0
             return .ending(ending!)
         }
-        let (item, feed) = waiting[head]
+        let (item, header) = waiting[head]
         head += 1
         if head == waiting.count {
             waiting.removeAll(keepingCapacity: true)
@@ -177,7 +206,7 @@ final class FeedJob: @unchecked Sendable {
             head = 0
         }
         if waiting.count - head < threshold { condition.broadcast() }
-        return .item(item, feed)
+        return .item(item, header.feed)
     }
 
     /// The writer stops reading this job (its output failed): the fetch is told to
@@ -186,9 +215,21 @@ final class FeedJob: @unchecked Sendable {
         condition.lock()
         abandoned = true
         waiting.removeAll()
+        lastHeader = nil
         head = 0
         condition.broadcast()
         condition.unlock()
+    }
+}
+
+/// The feed as read when an item was delivered, shared by the items delivered
+/// while it stayed the same (the feed's elements are mostly read before its
+/// items): a `Feed` is larger inline than most items' text.
+private final class Header: Sendable {
+    let feed: Feed
+
+    init(_ feed: Feed) {
+        self.feed = feed
     }
 }
 

@@ -54,9 +54,9 @@ struct FeedRun {
                 queue.submit(job)
             }
         }
-        // URLs fetched or being fetched and not yet written, at most: what bounds the
-        // run's memory when the writer is slower than the fetches.
-        let slots = FetchSlots(2 * settings.jobs)
+        // URLs being fetched, or fetched with a feed not yet written, at most: what
+        // bounds the run's memory when the writer is slower than the fetches.
+        let slots = FetchSlots(settings.jobs)
         if remote.isEmpty {
             queue.close()
         } else {
@@ -78,7 +78,7 @@ struct FeedRun {
                 written = [(first, destination.write(first))]
             }
             for (job, outcome) in written {
-                if case .url = job.source { slots.giveBack() }
+                job.giveBackSlot()
                 if let feed = job.discovered {
                     console.notice(
                         "\(job.source.displayName): an HTML page; reading the first feed it advertises, \(feed.url) (\(feed.type))"
@@ -134,6 +134,7 @@ private struct RemoteFetching: Sendable {
                         break
                     }
                     running += 1
+                    job.hold(slots)
                     group.addTask {
                         await Self.fetch(request, into: job, with: fetcher, claim: claim)
                         return host
@@ -154,13 +155,20 @@ private struct RemoteFetching: Sendable {
     ) async {
         if let claim {
             do {
-                guard try await claim(job.source) else { return job.end(.leasedElsewhere) }
+                guard try await claim(job.source) else {
+                    job.end(.leasedElsewhere)
+                    return job.giveBackSlot()
+                }
             } catch let error as IngestError {
-                return job.end(.failed(FeedFailure(error.message, exitCode: error.kind.exitCode)))
+                job.end(.failed(FeedFailure(error.message, exitCode: error.kind.exitCode)))
+                return job.giveBackSlot()
             } catch {
-                return job.end(.failed(FeedFailure("cannot claim the feed: \(error)", exitCode: 74)))
+                job.end(.failed(FeedFailure("cannot claim the feed: \(error)", exitCode: 74)))
+                return job.giveBackSlot()
             }
         }
         await fetcher.fetch(request, into: job)
+        // A 304 or a failure waits for the writer with nothing to hold in memory.
+        if job.endedWithoutFeed { job.giveBackSlot() }
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 
-/// A count of the URL sources a run has begun fetching and not yet written: the
-/// fetching side takes a slot before it starts a fetch and waits while none is
-/// free; the writing thread gives the slot back once it has written the source.
+/// A count of the URL sources a run is fetching, or has fetched with a feed and not
+/// yet written: the fetching side takes a slot before it starts a fetch and waits
+/// while none is free; the slot comes back when the fetch ends without a feed (a
+/// 304, a failure: nothing to hold), else once the writing thread has written the
+/// source (``FeedJob/giveBackSlot()``).
 ///
 /// Without it, fetches outrun a slower writer and every fetched feed waits, whole,
 /// for its turn: memory grows with the number of feeds. With it, at most the
