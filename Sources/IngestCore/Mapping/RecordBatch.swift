@@ -253,6 +253,69 @@ public final class RecordBatch {
         namesByID[name.id] = name
     }
 
+    // MARK: Setting aside
+
+    /// What a batch holds besides its three runs of raw memory (``withParts(_:)``):
+    /// its tables, and the names its fields point to, which the parts hold while the
+    /// batch is set aside. For a pipe that sets batches aside on disk and rebuilds
+    /// them in the same process (IngestParsers' `RecordSpill`).
+    package struct Parts {
+        let tables: [String]
+        let namesByID: [Name?]
+        let displacedNames: [Name]
+        package let byteCount: Int
+        package let fieldCount: Int
+        package let entryCount: Int
+    }
+
+    /// Calls `body` with the batch's parts and its bytes, fields and records as raw
+    /// memory, valid for the call. Fields and records are plain values (a field's
+    /// name is an unowned pointer, held by the parts), so their bytes rebuild them.
+    package func withParts<Result>(
+        _ body: (
+            _ parts: Parts, _ bytes: UnsafeRawBufferPointer, _ fields: UnsafeRawBufferPointer,
+            _ entries: UnsafeRawBufferPointer
+        ) throws -> Result
+    ) rethrows -> Result {
+        precondition(_isPOD(Field.self) && _isPOD(Entry.self), "fields and records must be plain values")
+        precondition(recordStart == fields.count, "a batch is set aside between records")
+        let parts = Parts(
+            tables: tables, namesByID: namesByID, displacedNames: displacedNames, byteCount: byteCount,
+            fieldCount: fields.count, entryCount: entries.count)
+        return try fields.withUnsafeBytes { fields in
+            try entries.withUnsafeBytes { entries in
+                try body(parts, UnsafeRawBufferPointer(start: arena, count: byteCount), fields, entries)
+            }
+        }
+    }
+
+    /// One of the three runs of raw memory of ``withParts(_:)``.
+    package enum Region {
+        case bytes, fields, entries
+    }
+
+    /// The batch `parts` describe, each region filled by `fill` with the bytes
+    /// ``withParts(_:)`` gave for it, in this process.
+    package convenience init(
+        parts: Parts, fill: (_ region: Region, _ memory: UnsafeMutableRawBufferPointer) throws -> Void
+    ) rethrows {
+        self.init(reservingBytes: parts.byteCount)
+        try fill(.bytes, UnsafeMutableRawBufferPointer(start: arena, count: parts.byteCount))
+        fields = try [Field](unsafeUninitializedCapacity: parts.fieldCount) { memory, count in
+            try fill(.fields, .init(start: memory.baseAddress, count: parts.fieldCount * MemoryLayout<Field>.stride))
+            count = parts.fieldCount
+        }
+        entries = try [Entry](unsafeUninitializedCapacity: parts.entryCount) { memory, count in
+            try fill(.entries, .init(start: memory.baseAddress, count: parts.entryCount * MemoryLayout<Entry>.stride))
+            count = parts.entryCount
+        }
+        tables = parts.tables
+        namesByID = parts.namesByID
+        displacedNames = parts.displacedNames
+        byteCount = parts.byteCount
+        recordStart = parts.fieldCount
+    }
+
     // MARK: Reading
 
     /// The fields of record `index`.

@@ -11,9 +11,16 @@ import Foundation
 /// the parser wait). Three are enough to keep the writer busy; more only hold more
 /// memory when the parser outruns the writer. The consumer calls ``drain(into:)``
 /// to apply everything to the real sink, in order, on its own thread.
+///
+/// A pipe that may spill (`spillLimit` above 0) makes the parser wait only once
+/// that many bytes of records are set aside: past `depth`, batches go to a
+/// ``RecordSpill`` on disk, and the consumer reads them back in their turn. That is
+/// how an input parsed ahead of its turn (``RecordReader/readInParallel(_:jobs:into:progress:written:)``)
+/// waits in flat memory.
 package final class RecordPipe: RecordSink, @unchecked Sendable {
     private enum Message {
         case records(RecordBatch)
+        case spilled(RecordSpill.Stub)
         case rename(String, String)
         case flush
     }
@@ -26,10 +33,23 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
     private var consumerGone = false
     private let batchSize: Int
     private let depth: Int
+    /// Messages in `queue` held in memory (all but the spilled ones).
+    private var inMemory = 0
+    /// Bytes spilled and not yet read back, and how many may be.
+    private var spilledBytes = 0
+    private let spillLimit: Int
+    /// The spill, made at the first batch set aside; named after `spillName`.
+    private var spill: RecordSpill?
+    private let spillName: String
 
-    package init(batchSize: Int = 1024, depth: Int = 3) {
+    /// A pipe holding `depth` batches (of `batchSize` records) in memory, and when
+    /// `spillLimit` is above 0, up to that many bytes more of them in a temporary file
+    /// that names the records as those of `spillName`.
+    package init(batchSize: Int = 1024, depth: Int = 3, spillLimit: Int = 0, spillName: String = "an input") {
         self.batchSize = batchSize
         self.depth = depth
+        self.spillLimit = spillLimit
+        self.spillName = spillName
     }
 
     // MARK: Producer side
@@ -83,14 +103,48 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
 
     private func send(_ message: Message) throws {
         condition.lock()
+        if case .records(let batch) = message, inMemory >= depth, spilledBytes < spillLimit, !consumerGone {
+            let spill: RecordSpill
+            do {
+                if self.spill == nil { self.spill = try RecordSpill(holding: spillName) }
+                spill = self.spill!
+            } catch {
+                condition.unlock()
+                throw error
+            }
+            // Only this thread sends: nothing can come between the spill and its stub.
+            condition.unlock()
+            let stub = try spill.write(batch)
+            condition.lock()
+            spilledBytes += stub.count
+            queue.append(.spilled(stub))
+            condition.broadcast()
+            condition.unlock()
+            return
+        }
         defer { condition.unlock() }
-        while queue.count >= depth && !consumerGone { condition.wait() }
+        // A rename or a flush is a few bytes: a pipe that may spill takes it at once.
+        let waits: Bool
+        if case .records = message { waits = true } else { waits = spillLimit == 0 }
+        while waits && inMemory >= depth && !consumerGone { condition.wait() }
         if consumerGone { throw CancellationError() }
         queue.append(message)
+        inMemory += 1
         condition.broadcast()
     }
 
     // MARK: Consumer side
+
+    /// The consumer gives up without draining: the producer's next write throws
+    /// `CancellationError`, and what waits is dropped.
+    package func stop() {
+        condition.lock()
+        consumerGone = true
+        queue.removeAll()
+        inMemory = 0
+        condition.broadcast()
+        condition.unlock()
+    }
 
     /// Applies every batch and rename to `sink` until the producer finishes; rethrows
     /// the producer's error. If `sink` throws, the producer is stopped.
@@ -107,11 +161,19 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
                 return
             }
             let message = queue.removeFirst()
+            var spill: RecordSpill?
+            if case .spilled(let stub) = message {
+                spilledBytes -= stub.count
+                spill = self.spill
+            } else {
+                inMemory -= 1
+            }
             condition.broadcast()
             condition.unlock()
             do {
                 switch message {
                 case .records(let batch): try sink.write(batch)
+                case .spilled(let stub): try sink.write(spill!.read(stub))
                 case .rename(let old, let new): try sink.renameTable(old, to: new)
                 case .flush: try sink.flush()
                 }

@@ -65,31 +65,60 @@ extension RecordReader {
     /// second thread while records are written on this one (see
     /// ``readConcurrently(_:into:progress:)``). `progress` is called on the parsing
     /// thread.
+    ///
+    /// With `inputsAtOnce` above 1 and more than one input, that many inputs are
+    /// parsed at the same time, each on a thread of its own, while this thread writes
+    /// them one after another: the output gets the same records in the same order as
+    /// one at a time (tables, columns, rows and their order), sooner when cores are
+    /// free. An input is begun only while fewer than `inputsAtOnce` are parsed and not
+    /// yet written; one parsed ahead of its turn sets its records aside in a
+    /// temporary file (in `$TMPDIR`, else `/tmp`; at most ``parallelSpillLimit`` bytes
+    /// each, then it waits), so memory stays flat whatever the inputs' sizes. A
+    /// mapping that reports into something shared in input order (a rejects file)
+    /// should read one at a time.
     @discardableResult
     public func run(
-        _ inputs: [InputFile], into output: any Output,
+        _ inputs: [InputFile], into output: any Output, inputsAtOnce: Int = 1,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
         var summary = ImportSummary()
         try output.writeAndCommit { sink in
             let counter = CountingSink(forwardingTo: sink)
-            for input in inputs {
-                let before = counter.recordCount
-                let report: ((Int, Int) -> Void)? = progress.map { progress in
-                    { bytes, records in
-                        progress(
-                            ImportProgress(
-                                input: input.displayName, bytesRead: input.bytesRead,
-                                totalBytes: input.storedSize, records: before + records))
-                    }
-                }
-                if output.prefersWriterThread {
-                    try readConcurrently(input, into: counter, progress: report)
-                } else {
-                    try read(input, into: counter) { bytes in report?(bytes, counter.recordCount - before) }
-                }
+            func written(_ input: InputFile) {
                 summary.inputs.append(.init(name: input.displayName, bytes: input.bytesRead))
                 summary.bytesRead += input.bytesRead
+            }
+            if inputsAtOnce > 1, inputs.count > 1, output.prefersWriterThread {
+                let report: ((Int, Int, Int) -> Void)? = progress.map { progress in
+                    { index, bytes, records in
+                        let input = inputs[index]
+                        progress(
+                            ImportProgress(
+                                input: input.displayName, bytesRead: bytes, totalBytes: input.storedSize,
+                                records: records))
+                    }
+                }
+                try readInParallel(
+                    inputs, jobs: inputsAtOnce, spillLimit: Self.parallelSpillLimit, into: counter, progress: report
+                ) { written(inputs[$0]) }
+            } else {
+                for input in inputs {
+                    let before = counter.recordCount
+                    let report: ((Int, Int) -> Void)? = progress.map { progress in
+                        { bytes, records in
+                            progress(
+                                ImportProgress(
+                                    input: input.displayName, bytesRead: input.bytesRead,
+                                    totalBytes: input.storedSize, records: before + records))
+                        }
+                    }
+                    if output.prefersWriterThread {
+                        try readConcurrently(input, into: counter, progress: report)
+                    } else {
+                        try read(input, into: counter) { bytes in report?(bytes, counter.recordCount - before) }
+                    }
+                    written(input)
+                }
             }
             summary.recordCount = counter.recordCount
             summary.tables = counter.tables.map { .init(name: $0.name, records: $0.records) }
@@ -117,6 +146,12 @@ extension RecordReader {
             throw error.inFile(input.displayName)
         }
     }
+}
+
+extension RecordReader {
+    /// The bytes of records an input read by ``run(_:into:inputsAtOnce:progress:)``
+    /// ahead of its turn may set aside on disk before it waits for the writer: 1 GiB.
+    public static var parallelSpillLimit: Int { 1 << 30 }
 }
 
 /// Hands a value to another thread that the compiler cannot prove safe to share;

@@ -48,13 +48,14 @@ extension InputFile {
     }
 
     /// Creates an empty temporary file in `directory` (default: `$TMPDIR`, else
-    /// `/tmp`) to hold a copy of `name`: the folder, the file's path and a
-    /// descriptor open for writing. The caller unlinks it.
-    static func makeTemporaryFile(in directory: String?, holding name: String) throws -> (
+    /// `/tmp`), named `.ingest-PREFIX-` and six random characters, to hold a copy of
+    /// `name`: the folder, the file's path and a descriptor open for reading and
+    /// writing. The caller unlinks it.
+    static func makeTemporaryFile(in directory: String?, holding name: String, prefix: String = "stdin") throws -> (
         folder: String, path: String, descriptor: Int32
     ) {
         let folder = directory ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(folder)/.ingest-stdin-XXXXXX".utf8CString)
+        var template = Array("\(folder)/.ingest-\(prefix)-XXXXXX".utf8CString)
         let writer = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard writer >= 0 else {
             throw IngestError(

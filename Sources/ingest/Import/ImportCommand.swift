@@ -125,7 +125,9 @@ struct ImportCommand: ParsableCommand {
         let warnings = { for warning in destination.warnings { console.warning(warning) } }
         let summary: ImportSummary
         do {
-            summary = try reader.run(inputs, into: destination) { meter.update($0) }
+            summary = try reader.run(inputs, into: destination, inputsAtOnce: inputsAtOnce(rejects: rejects)) {
+                meter.update($0)
+            }
         } catch {
             meter.finish()
             reportRemovedFiles(of: destination, console: console)
@@ -154,6 +156,16 @@ struct ImportCommand: ParsableCommand {
             line += " after waiting \(Decimal(destination.secondsWaitedForLock, places: 1)) s for another run"
         }
         console.summary(line)
+    }
+
+    /// How many inputs are parsed at once: `--jobs` (default the cores), but one at a
+    /// time in tree mode (each input's tree is held whole) and when records set aside
+    /// go to a rejects file or are counted (their lines and `--max-errors` follow the
+    /// inputs' order).
+    private func inputsAtOnce(rejects: RecordRejects?) -> Int {
+        if mapping.xpath != nil { return 1 }
+        if let rejects, rejects.mode != .fail { return 1 }
+        return input.inputsAtOnce
     }
 
     /// With `--verbose`, the temporary files of killed runs the output removed.

@@ -27,6 +27,7 @@ enum ImportHelp {
           ingest feed.rss --records rss/channel/item --out items.db
           ingest export.json --records data/results/item
           zcat log.jsonl.gz | ingest - --nl --out log.db
+          ingest logs/*.ndjson --nl --out logs.db --jobs 4   4 parsed at once
           ingest nightly.xml.gz --append --report run.json       (cron)
           ingest nightly.xml --append --alter --out archive.db   may add columns
           ingest folks.xml --xpath "//person[lastName='Doright']"

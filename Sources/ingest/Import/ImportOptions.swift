@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import IngestKit
 import IngestPostgres
@@ -19,8 +20,17 @@ struct InputOptions: ParsableArguments {
     @Flag(help: "Read JSON Lines: one JSON value per line (or concatenated values). Same as --from ndjson.")
     var nl = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Several inputs into one --out: how many are parsed at once, each on a core, written in input order (default: the cores).",
+            valueName: "n"))
+    var jobs: Int?
+
     /// The format option and --nl, as one.
     var format: InputFormat? { nl ? .jsonLines : from }
+
+    /// Inputs parsed at once: `--jobs`, else the cores this process may use.
+    var inputsAtOnce: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
     /// Checked by ``ImportCommand/validateOptions()``, after argument-parser has reported
     /// any unknown option.
@@ -30,6 +40,7 @@ struct InputOptions: ParsableArguments {
         }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input (-) can be read only once.") }
         if inputs.contains("") { throw ValidationError("An input name is empty.") }
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256.") }
         if nl, let from, from != .jsonLines {
             throw ValidationError("--nl reads JSON Lines; it contradicts --from \(from.rawValue).")
         }

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// `--jobs N` with several inputs into one output: parsed at once, written in input
+/// order, the same database as one at a time.
+@Suite("Several inputs into one output, parsed at once (--jobs)")
+struct ParallelInputsTests {
+    /// XML and JSON inputs of different sizes, one with a field the others lack.
+    private func box() throws -> Sandbox {
+        let box = try Sandbox()
+        for (index, count) in [2_000, 5, 30_000, 700].enumerated() {
+            if index == 1 {
+                let items = (0..<count).map { #"{"name": "j\#($0)", "score": \#($0).5, "note": "only here"}"# }
+                _ = try box.write("part\(index).json", #"{"people": [\#(items.joined(separator: ","))]}"#)
+            } else {
+                let items = (0..<count).map {
+                    "<person id=\"\($0)\"><name>x\(index)-\($0)</name><score>\($0)</score></person>"
+                }
+                _ = try box.write("part\(index).xml", "<people>\n\(items.joined(separator: "\n"))\n</people>\n")
+            }
+        }
+        return box
+    }
+
+    private let inputs = ["part0.xml", "part1.json", "part2.xml", "part3.xml"]
+
+    /// Every table of `database`, its columns and its rows in rowid order, as text.
+    private func dump(_ box: Sandbox, _ database: String) throws -> [[String?]] {
+        let tables = try box.rows(database, "SELECT name, sql FROM sqlite_master ORDER BY name")
+        var rows = tables
+        for table in tables.compactMap({ $0.first ?? nil }) where !table.hasPrefix("sqlite_") {
+            rows += try box.rows(database, "SELECT * FROM \"\(table)\" ORDER BY rowid")
+        }
+        return rows
+    }
+
+    @Test("--jobs 3 writes the same tables, columns and rows, in the same order, as --jobs 1")
+    func sameDatabase() throws {
+        let box = try box()
+        let one = try box.run(inputs + ["--out", "one.db", "--jobs", "1"])
+        let three = try box.run(inputs + ["--out", "three.db", "--jobs", "3", "-v"])
+        #expect(one.status == 0 && one.stderr.isEmpty, "\(one)")
+        #expect(three.status == 0, "\(three)")
+        #expect(try box.rows("three.db", "SELECT count(*) FROM people") == [["32705"]])
+        #expect(try dump(box, "three.db") == dump(box, "one.db"))
+        #expect(
+            three.stderrLines.last?.hasPrefix("ingest: 32705 records in 1 table (people) to three.db") == true,
+            "\(three)")
+        #expect(try box.temporaryLeftovers().isEmpty)
+    }
+
+    @Test("A bad input among them: exit 65 naming it, and the database as it was before")
+    func aBadInputLeavesTheOutputAsItWas() throws {
+        let box = try box()
+        #expect(try box.run(["part3.xml", "--out", "all.db"]).status == 0)
+        _ = try box.write("bad.xml", "<people>\n<person><name>a</name></person>\n<person><name>b</nam></person>\n")
+        let result = try box.run([
+            "part0.xml", "part2.xml", "bad.xml", "part1.json", "--out", "all.db", "--replace", "--jobs", "4"
+        ])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines == ["ingest: bad.xml:3:18: mismatched tag"], "\(result)")
+        #expect(try box.rows("all.db", "SELECT count(*) FROM people") == [["700"]])
+        #expect(try box.temporaryLeftovers().isEmpty)
+    }
+
+    @Test("--jobs takes 1 to 256")
+    func jobsBounds() throws {
+        let box = try box()
+        for bad in ["0", "257", "-1"] {
+            let result = try box.run(inputs + ["--out", "x.db", "--jobs", bad])
+            #expect(result.status == 64, "\(result)")
+        }
+        #expect(!box.exists("x.db"))
+    }
+}
