@@ -23,7 +23,7 @@ public struct ParseLimits: Sendable {
     /// Nested values are read and written without recursion (JSON text, property
     /// lists, archives); what remains recursive — releasing a record's tree of
     /// nested values, decoding a model type — runs on the thread that parses.
-    /// IngestParsers' `RecordReader.run(_:into:progress:)` into an output that prefers a writer
+    /// IngestParsers' `RecordReader.run(_:into:inputsAtOnce:progress:)` into an output that prefers a writer
     /// thread (SQLite and the file outputs do) and `records(_:at:from:options:buffer:onFailure:)`
     /// parse on threads of their own with a 64 MiB stack, so the caller's thread and
     /// `ulimit -s` do not matter there. Anywhere else (`Importer.read(_:into:progress:)`,

@@ -4,7 +4,7 @@
 /// 1. ``open()`` checks the target and prepares what the records will go into (a
 ///    temporary file beside the target, a connection); nothing visible changes yet.
 /// 2. ``write(_:)`` hands the import the ``RecordSink`` records go to, for as long as
-///    its body runs; the body is the import (see IngestParsers' `RecordReader.run(_:into:progress:)`).
+///    its body runs; the body is the import (see IngestParsers' `RecordReader.run(_:into:inputsAtOnce:progress:)`).
 /// 3. ``commit()`` makes the new content visible at once: a file is renamed over its
 ///    target, so a reader sees the old file or the new one, never a torn one.
 /// 4. ``discard()``, after any failure, removes what was prepared: the previous

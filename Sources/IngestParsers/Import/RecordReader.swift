@@ -4,14 +4,14 @@ import Foundation
 /// Turns inputs into records: the streaming ``Importer`` (a parser and a mapping),
 /// or IngestTree's `XPathReader` (libxml2's tree and an XPath expression).
 ///
-/// Its ``run(_:into:progress:)`` is the one import loop every output is driven by.
+/// Its ``run(_:into:inputsAtOnce:progress:)`` is the one import loop every output is driven by.
 public protocol RecordReader: Sendable {
     /// Reads `input` and writes its records to `sink`; `progress` hears how many
     /// bytes of the input have been read so far. Errors name the input.
     func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)?) throws
 }
 
-/// How far an import has got, as ``RecordReader/run(_:into:progress:)`` reports it
+/// How far an import has got, as ``RecordReader/run(_:into:inputsAtOnce:progress:)`` reports it
 /// after each chunk of input.
 public struct ImportProgress: Sendable {
     /// The input being read, as messages name it.
