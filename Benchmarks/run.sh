@@ -815,8 +815,11 @@ print_targets() {
         done
     fi
     if have ingest-dry-run xmlwf; then
-        r=$(divide "${SECS[ingest-dry-run]}" "${SECS[xmlwf]}" 2)
-        printf "$row" "--dry-run <= ${TARGET_DRY_RUN_RATIO}x xmlwf" "${SECS[ingest-dry-run]} / ${SECS[xmlwf]} s = ${r}x" \
+        # xmlwf runs in two suites: its faster time is the one to beat.
+        local xmlwf=${SECS[xmlwf]}
+        have parse-xmlwf && xmlwf=$(calc "(${SECS[parse-xmlwf]} < $xmlwf) ? ${SECS[parse-xmlwf]} : $xmlwf")
+        r=$(divide "${SECS[ingest-dry-run]}" "$xmlwf" 2)
+        printf "$row" "--dry-run <= ${TARGET_DRY_RUN_RATIO}x xmlwf" "${SECS[ingest-dry-run]} / $xmlwf s = ${r}x" \
             "$(verdict "$r <= $TARGET_DRY_RUN_RATIO")"
     fi
     if have ingest-json ijson-peer; then
