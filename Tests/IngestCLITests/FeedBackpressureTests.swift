@@ -69,6 +69,14 @@ struct FeedBackpressureTests {
         }
     }
 
+    /// Reads `output` to its end while `process` runs, which must end within 120 s of
+    /// it being read; the lines it wrote.
+    static func readToEnd(_ output: FileHandle, of process: Process) -> [Data.SubSequence] {
+        let read = readInBackground(output)
+        #expect(ends(process, within: 120), "the run did not end once its output was read")
+        return read().split(separator: UInt8(ascii: "\n"))
+    }
+
     /// Waits until `count()` has not changed for `quiet` seconds, `limit` at most.
     static func settled(_ count: () -> Int, quiet: TimeInterval = 1.5, limit: TimeInterval = 30) -> Int {
         let deadline = Date().addingTimeInterval(limit)
@@ -101,9 +109,7 @@ struct FeedBackpressureTests {
         #expect(fetched <= 16, "\(fetched) of 150 feeds fetched while nothing was written")
         #expect(process.isRunning)
 
-        let read = Self.readInBackground(output)
-        #expect(Self.ends(process, within: 120), "the run did not end once its output was read")
-        let lines = read().split(separator: UInt8(ascii: "\n"))
+        let lines = Self.readToEnd(output, of: process)
         #expect(process.terminationStatus == 0)
         #expect(lines.count == 150 * 40)
         #expect(http.requests.count == 150)
@@ -132,9 +138,7 @@ struct FeedBackpressureTests {
         #expect(fetched - gone <= 4, "\(fetched - gone) of 6 feeds fetched while nothing was written")
         #expect(process.isRunning)
 
-        let read = Self.readInBackground(output)
-        #expect(Self.ends(process, within: 120), "the run did not end once its output was read")
-        let lines = read().split(separator: UInt8(ascii: "\n"))
+        let lines = Self.readToEnd(output, of: process)
         #expect(process.terminationStatus == 66)
         #expect(lines.count == 6 * 400)
     }

@@ -15,7 +15,7 @@ import Foundation
 /// A pipe that may spill (`spillLimit` above 0) makes the parser wait only once
 /// that many bytes of records are set aside: past `depth`, batches go to a
 /// ``RecordSpill`` on disk, and the consumer reads them back in their turn. That is
-/// how an input parsed ahead of its turn (``RecordReader/readInParallel(_:jobs:into:progress:written:)``)
+/// how an input parsed ahead of its turn (``RecordReader/readInParallel(_:jobs:spillLimit:into:progress:written:)``)
 /// waits in flat memory.
 package final class RecordPipe: RecordSink, @unchecked Sendable {
     private enum Message {

@@ -153,22 +153,18 @@ private struct RemoteFetching: Sendable {
         _ request: FeedRequest, into job: FeedJob, with fetcher: FeedJobFetcher,
         claim: (@Sendable (FeedSource) async throws -> Bool)?
     ) async {
+        // A 304, a failure or a feed claimed elsewhere waits for the writer with
+        // nothing to hold in memory.
+        defer { if job.endedWithoutFeed { job.giveBackSlot() } }
         if let claim {
             do {
-                guard try await claim(job.source) else {
-                    job.end(.leasedElsewhere)
-                    return job.giveBackSlot()
-                }
+                guard try await claim(job.source) else { return job.end(.leasedElsewhere) }
             } catch let error as IngestError {
-                job.end(.failed(FeedFailure(error.message, exitCode: error.kind.exitCode)))
-                return job.giveBackSlot()
+                return job.end(.failed(FeedFailure(error.message, exitCode: error.kind.exitCode)))
             } catch {
-                job.end(.failed(FeedFailure("cannot claim the feed: \(error)", exitCode: 74)))
-                return job.giveBackSlot()
+                return job.end(.failed(FeedFailure("cannot claim the feed: \(error)", exitCode: 74)))
             }
         }
         await fetcher.fetch(request, into: job)
-        // A 304 or a failure waits for the writer with nothing to hold in memory.
-        if job.endedWithoutFeed { job.giveBackSlot() }
     }
 }
