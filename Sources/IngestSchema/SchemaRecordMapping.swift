@@ -41,4 +41,9 @@ public struct SchemaRecordMapping: RecordMapping {
         return SchemaDocumentMapping(
             schema: schema, format: format, sink: sink, rejects: rejects, omitsAbsentFields: omitsAbsentFields)
     }
+
+    /// A schema's records depend on their own elements only; but skipped records go
+    /// to the rejects in input order, so only a mapping that fails at the first one
+    /// maps lines alone.
+    public var mapsEachLineAlone: Bool { rejects.mode == .fail }
 }

@@ -63,6 +63,46 @@ struct ParallelInputsTests {
         #expect(try box.temporaryLeftovers().isEmpty)
     }
 
+    /// A JSON Lines file of 10 MiB, read in parts with --jobs 3 (4 MiB at least each).
+    private func bigLines(_ box: Sandbox, breakingLine broken: Int? = nil) throws {
+        var text = ""
+        for index in 0..<90_000 {
+            let extra = index == 80_000 ? #", "late": "only here""# : ""
+            let value = index + 1 == broken ? "tru" : "\(index % 7 == 0)"
+            text +=
+                #"{"id": \#(index), "name": "n\#(index)", "ok": \#(value), "pad": "\#(String(repeating: "x", count: 60))"\#(extra)}"#
+            text += "\n"
+        }
+        _ = try box.write("big.ndjson", text)
+    }
+
+    @Test("One big JSON Lines file in parts (--jobs 3): the same database as --jobs 1")
+    func oneBigFileInParts() throws {
+        let box = try box()
+        try bigLines(box)
+        let one = try box.run(["big.ndjson", "--out", "one.db", "--jobs", "1"])
+        let parts = try box.run(["big.ndjson", "--out", "parts.db", "--jobs", "3"])
+        #expect(one.status == 0 && parts.status == 0 && parts.stderr.isEmpty, "\(parts)")
+        #expect(try box.rows("parts.db", "SELECT count(*), count(late) FROM big") == [["90000", "1"]])
+        #expect(try dump(box, "parts.db") == dump(box, "one.db"))
+        #expect(try box.temporaryLeftovers().isEmpty)
+    }
+
+    @Test("A bad line in a later part: exit 65 at the file's line and column, the database as it was")
+    func aBadLineInALaterPart() throws {
+        let box = try box()
+        try bigLines(box)
+        #expect(try box.run(["big.ndjson", "--out", "big.db"]).status == 0)
+        try bigLines(box, breakingLine: 70_001)
+        let whole = try box.run(["big.ndjson", "--out", "big.db", "--replace", "--jobs", "1"])
+        let parts = try box.run(["big.ndjson", "--out", "big.db", "--replace", "--jobs", "3"])
+        #expect(parts.status == 65, "\(parts)")
+        #expect(parts.stderrLines.first?.hasPrefix("ingest: big.ndjson:70001:") == true, "\(parts)")
+        #expect(parts.stderrLines == whole.stderrLines)
+        #expect(try box.rows("big.db", "SELECT count(*) FROM big") == [["90000"]])
+        #expect(try box.temporaryLeftovers().isEmpty)
+    }
+
     @Test("--jobs takes 1 to 256")
     func jobsBounds() throws {
         let box = try box()

@@ -226,6 +226,18 @@ public final class RecordBatch {
         lastTable = -1
     }
 
+    /// Moves every record's position `lines` lines down: the records of a part of a
+    /// file, read as if it began the file, placed where the part is in it.
+    package func shiftLines(by lines: Int) {
+        for index in entries.indices {
+            let entry = entries[index]
+            var position = entry.position
+            position.line += lines
+            entries[index] = Entry(
+                table: entry.table, firstField: entry.firstField, fieldCount: entry.fieldCount, position: position)
+        }
+    }
+
     /// Renames table `old` to `new` in this batch.
     public func renameTable(_ old: String, to new: String) {
         for index in tables.indices where tables[index].hasSameBytes(as: old) { tables[index] = new }

@@ -11,9 +11,17 @@ public protocol RecordMapping: Sendable {
         for format: InputFormat, inputName: String, limits: ParseLimits,
         into sink: any RecordSink
     ) throws -> any DocumentMapping
+
+    /// Whether each value of a JSON Lines input maps to the same records whatever
+    /// values come before it, so that the parts of one big file may be mapped each on
+    /// its own, on several threads at once (``JSONLinesPiece``). Default: `false`.
+    var mapsEachLineAlone: Bool { get }
 }
 
 extension RecordMapping {
+    /// Not known to map each line alone: a big JSON Lines file is read whole.
+    public var mapsEachLineAlone: Bool { false }
+
     /// Starts mapping one input with the default limits.
     public func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) throws
         -> any DocumentMapping
@@ -77,6 +85,10 @@ public struct AutomaticRecordMapping: RecordMapping {
         let path = format == .xml ? recordPath : recordPath?.belowDocumentElement
         return AutomaticDocumentMapping(recordPath: path, sink: sink, format: format, limits: limits, table: table)
     }
+
+    /// Each line's value is one record of the one table when no record path is
+    /// given; records found by a path name their tables by what was met before.
+    public var mapsEachLineAlone: Bool { recordPath == nil }
 }
 
 extension RecordMapping where Self == AutomaticRecordMapping {

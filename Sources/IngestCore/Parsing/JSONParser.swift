@@ -30,6 +30,10 @@ public struct JSONParser: StreamingParser {
     /// The bytes read from the input per call; the buffer grows beyond it only for a
     /// token cut by a chunk's end. Default: ``defaultChunkSize`` (256 KiB).
     public var chunkSize: Int
+    /// With ``lines``: the part of a file the input is, read from the part's start
+    /// up to its end, whose ``JSONLinesPiece/end`` and ``JSONLinesPiece/lineEnds``
+    /// the parse notes; `nil`: the input is read whole.
+    public var piece: JSONLinesPiece?
 
     /// A JSON parser whose top-level value is the element `documentName`; with
     /// `lines`, the input is a sequence of values.
@@ -62,8 +66,11 @@ public struct JSONParser: StreamingParser {
             consumed += count
             try parser.commit(count)
             progress?(consumed)
+            if parser.stoppedAtLineEnd { break }
         }
         try parser.finish()
+        piece?.end = parser.consumed
+        piece?.lineEnds = parser.lineEnds
     }
 
     /// A ``JSONPushParser`` with this parser's settings, delivering to `receiver`.
@@ -74,6 +81,7 @@ public struct JSONParser: StreamingParser {
     private func makeJSONPushParser(receiver: any ParseEventReceiver, displayName: String) -> JSONPushParser {
         JSONPushParser(
             receiver: receiver, documentName: documentName, lines: lines, limits: limits,
-            bufferSize: chunkSize, displayName: displayName)
+            bufferSize: chunkSize, displayName: displayName, startOffset: piece?.start ?? 0,
+            stopsAtLineEndFrom: piece?.endsNear)
     }
 }

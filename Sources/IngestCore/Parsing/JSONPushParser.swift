@@ -80,6 +80,12 @@ public final class JSONPushParser: PushParser {
     @exclusivity(unchecked) private var scratch: [UInt8] = []
     @exclusivity(unchecked) private var inScratch = false
 
+    /// With `lines`, the parse stops at the first line end at or past this offset
+    /// outside any value (`Int.max`: never).
+    private let stopOffset: Int
+    /// Whether it stopped there: the bytes after it are not read.
+    public private(set) var stoppedAtLineEnd = false
+
     private enum State: UInt8 {
         case value, valueOrArrayEnd, keyOrObjectEnd, key, colon, commaOrEnd, done
     }
@@ -98,11 +104,20 @@ public final class JSONPushParser: PushParser {
     ///   - bufferSize: the initial size of the buffer bytes are read into; it grows
     ///     when a token cut by its end or ``writableSpace(minimum:)`` needs more.
     ///   - displayName: the input's name in error messages.
+    ///   - startOffset: the offset in the file of the first byte fed: positions'
+    ///     byte offsets count from the file's start (lines still count from 1).
+    ///   - stopsAtLineEndFrom: with `lines`, stop at the first line end at or past
+    ///     this offset at which no value is open, and ignore what follows
+    ///     (``stoppedAtLineEnd``): how a ``JSONLinesPiece`` ends.
     public init(
         receiver: any ParseEventReceiver, documentName: String, lines: Bool = false,
         limits: ParseLimits = .default, names: NameTable = NameTable(),
-        bufferSize: Int = defaultChunkSize, displayName: String = "<memory>"
+        bufferSize: Int = defaultChunkSize, displayName: String = "<memory>",
+        startOffset: Int = 0, stopsAtLineEndFrom: Int? = nil
     ) {
+        base = startOffset
+        lineStart = startOffset
+        stopOffset = lines ? stopsAtLineEndFrom ?? .max : .max
         self.receiver = receiver
         self.displayName = displayName
         self.names = names
@@ -116,8 +131,11 @@ public final class JSONPushParser: PushParser {
 
     deinit { storage.deallocate() }
 
-    /// Bytes of input consumed so far.
+    /// Bytes of input consumed so far (from `startOffset`: the offset reached).
     public var consumed: Int { base + start }
+
+    /// The line ends (`\n`) consumed so far.
+    public var lineEnds: Int { line - 1 }
 
     /// Tokenizes `bytes`, the next piece of the input.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
@@ -167,6 +185,7 @@ public final class JSONPushParser: PushParser {
     /// tokenize them.
     public func commit(_ count: Int) throws {
         end += count
+        guard !stoppedAtLineEnd else { return }
         try naming { try run(final: false) }
     }
 
@@ -177,7 +196,7 @@ public final class JSONPushParser: PushParser {
     }
 
     private func finishDocument() throws {
-        try run(final: true)
+        if !stoppedAtLineEnd { try run(final: true) }
         if pending != .none { throw error("the input ends inside a value", at: tokenPosition) }
         if lines {
             if state != .value || !isObject.isEmpty {
@@ -233,6 +252,11 @@ public final class JSONPushParser: PushParser {
                     p += 1
                     line += 1
                     lineStart = base + p
+                    if lineStart >= stopOffset, state == .value, isObject.isEmpty {
+                        start = p
+                        stoppedAtLineEnd = true
+                        return
+                    }
                     continue
                 }
                 break

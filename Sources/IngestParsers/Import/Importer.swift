@@ -37,6 +37,9 @@ public struct Importer: RecordReader {
         /// Hears what an XML parser read past rather than refused — an entity
         /// reference kept as written (see `UndeclaredEntity`); `nil`: nobody.
         public var onWarning: ParseWarningHandler?
+        /// The fewest bytes of a part when a big JSON Lines file is read in parts on
+        /// several threads (``Importer/parts(of:atMost:)``). Default: 4 MiB.
+        public var minimumPartSize = 4 << 20
 
         /// - Parameters:
         ///   - recordPath: with the automatic mapping, where the records are; ignored
@@ -84,7 +87,7 @@ public struct Importer: RecordReader {
     public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)? = nil) throws {
         defer { input.whenIdle = nil }
         try naming(input) {
-            let format = try options.format ?? InputFormat.detect(input)
+            let format = try input.linesPiece != nil ? .jsonLines : options.format ?? InputFormat.detect(input)
             let mapping = try options.mapping.mapping(
                 for: format, inputName: input.displayName, limits: options.limits, into: sink)
             input.whenIdle = {
@@ -93,8 +96,24 @@ public struct Importer: RecordReader {
             }
             let stack = try HandlerStack(mapping: mapping, limits: options.limits)
             try parser(for: input, format: format).parse(input, into: stack, progress: progress)
-            try mapping.checkMatched()
+            if let piece = input.linesPiece {
+                // A part without records fails only if the others have none either.
+                try mapping.flush()
+                do { try mapping.checkMatched() } catch { piece.unmatched = error }
+            } else {
+                try mapping.checkMatched()
+            }
         }
+    }
+
+    /// A JSON Lines file (by ``Options/format``, else its name or first bytes) of at
+    /// least two ``Options/minimumPartSize``s, whose mapping maps each line alone, in
+    /// up to `count` parts split at line ends; `nil` for any other input.
+    public func parts(of input: InputFile, atMost count: Int) throws -> [InputFile]? {
+        guard count > 1, input.size != nil, options.mapping.mapsEachLineAlone,
+            try options.format ?? InputFormat.detect(input) == .jsonLines
+        else { return nil }
+        return try input.lineParts(atMost: count, minimumSize: options.minimumPartSize)
     }
 
     /// Parses `input` and hands over each element at `path` whole, as a tree with
@@ -149,9 +168,11 @@ public struct Importer: RecordReader {
             }
         case .json, .jsonLines:
             let name = input.path.map(Self.stem) ?? options.documentName ?? "stdin"
-            return JSONParser(
+            var parser = JSONParser(
                 documentName: name, lines: format == .jsonLines, limits: options.limits,
                 chunkSize: options.chunkSize)
+            parser.piece = input.linesPiece
+            return parser
         }
     }
 

@@ -15,6 +15,12 @@ extension RecordReader {
     /// inputs' sizes, and disk by `jobs × spillLimit`. The first failure in input
     /// order is thrown, naming its input; the inputs after it are stopped.
     ///
+    /// An input may be a part of a JSON Lines file (``InputFile/linesPiece``), right
+    /// after the file's part before it: its records' lines are moved down by the
+    /// lines of the parts before it, it is read again on this thread from where the
+    /// part before really ended when that is not where it started, and the file fails
+    /// for holding none of the mapping's records only when none of its parts holds one.
+    ///
     /// `progress` hears the input being written, from the thread reading it, with its
     /// bytes read and the records produced so far over all inputs. `written` is
     /// called on this thread after each input, with the input.
@@ -47,19 +53,78 @@ extension RecordReader {
         }
         // No reading thread outlives this call, whichever side fails.
         defer { lanes.waitForReaders() }
+        var file = FileParts()
         for index in inputs.indices {
+            let input = inputs[index]
             let pipe = lanes.startWriting(index, recordsBefore: sink.recordCount)
+            if input.linesPiece.map({ $0.start == 0 }) ?? true { file = FileParts() }
+            let target = LineShiftingSink(sink, lines: file.lineEnds)
             do {
-                try pipe.drain(into: sink)
+                if let piece = input.linesPiece, piece.start != file.end {
+                    // The part before ran past this one's start (a value spanned the
+                    // line end it was to stop at): read this one again from its end.
+                    pipe.stop()
+                    try file.add(readAgain(piece, from: file.end, of: input, into: target))
+                } else {
+                    try pipe.drain(into: target)
+                    if let piece = input.linesPiece { try file.add(piece) }
+                }
+                let isLastPart =
+                    input.linesPiece != nil
+                    && (index + 1 == inputs.count || inputs[index + 1].linesPiece?.start ?? 0 == 0)
+                if isLastPart { try file.checkMatched() }
             } catch {
                 lanes.cancel()
                 // The sink's errors name the input too, as the readers' do.
-                if let error = error as? IngestError { throw error.inFile(inputs[index].displayName) }
+                let error = target.shifted(error)
+                if let error = error as? IngestError { throw error.inFile(input.displayName) }
                 throw error
             }
             lanes.finishedWriting(index)
             written(index)
         }
+    }
+
+    /// Reads on this thread the part of `input` that `piece` was meant to be, from
+    /// `start` (where the part before it really ended), into `sink`; the part as read.
+    private func readAgain(
+        _ piece: JSONLinesPiece, from start: Int, of input: InputFile, into sink: any RecordSink
+    ) throws -> JSONLinesPiece {
+        let again = JSONLinesPiece(start: start, endsNear: piece.endsNear)
+        if let endsNear = piece.endsNear, start >= endsNear {
+            // The part before covered this one too.
+            again.end = start
+            return again
+        }
+        let part = try InputFile(piece: again, of: input)
+        try read(part, into: sink, progress: nil)
+        return again
+    }
+}
+
+/// The parts of one JSON Lines file written so far: where the last one ended, the
+/// lines they held, and whether any held a record.
+private struct FileParts {
+    var end = 0
+    var lineEnds = 0
+    var unmatched: (any Error)?
+    var matched = false
+
+    mutating func add(_ piece: JSONLinesPiece) throws {
+        guard let pieceEnd = piece.end, pieceEnd > piece.start else { return }
+        end = pieceEnd
+        lineEnds += piece.lineEnds
+        if let error = piece.unmatched {
+            if unmatched == nil { unmatched = error }
+        } else {
+            matched = true
+        }
+    }
+
+    /// After the file's last part: fails as the file would have, read whole, when no
+    /// part held a record.
+    func checkMatched() throws {
+        if !matched, let unmatched { throw unmatched }
     }
 }
 

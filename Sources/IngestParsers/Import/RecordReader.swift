@@ -9,6 +9,16 @@ public protocol RecordReader: Sendable {
     /// Reads `input` and writes its records to `sink`; `progress` hears how many
     /// bytes of the input have been read so far. Errors name the input.
     func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)?) throws
+
+    /// The parts `input` may be read in at once, up to `count`, each on a thread of
+    /// its own, that give together what reading it whole gives (a big JSON Lines
+    /// file, see ``/IngestCore/JSONLinesPiece``); `nil` to read it whole. Default: `nil`.
+    func parts(of input: InputFile, atMost count: Int) throws -> [InputFile]?
+}
+
+extension RecordReader {
+    /// Every input is read whole.
+    public func parts(of input: InputFile, atMost count: Int) throws -> [InputFile]? { nil }
 }
 
 /// How far an import has got, as ``RecordReader/run(_:into:inputsAtOnce:progress:)`` reports it
@@ -76,6 +86,12 @@ extension RecordReader {
     /// each, then it waits), so memory stays flat whatever the inputs' sizes. A
     /// mapping that reports into something shared in input order (a rejects file)
     /// should read one at a time.
+    ///
+    /// With fewer inputs than `inputsAtOnce` − 1, an input this reader splits
+    /// (``parts(of:atMost:)``: a big JSON Lines file) is read in parts the same way,
+    /// up to `inputsAtOnce` − 1 (the threads left beside the writer's) divided by the
+    /// inputs each, with the same records, in the same order and at the same lines as
+    /// read whole.
     @discardableResult
     public func run(
         _ inputs: [InputFile], into output: any Output, inputsAtOnce: Int = 1,
@@ -84,23 +100,44 @@ extension RecordReader {
         var summary = ImportSummary()
         try output.writeAndCommit { sink in
             let counter = CountingSink(forwardingTo: sink)
-            func written(_ input: InputFile) {
-                summary.inputs.append(.init(name: input.displayName, bytes: input.bytesRead))
-                summary.bytesRead += input.bytesRead
+            func written(_ input: InputFile, bytes: Int) {
+                summary.inputs.append(.init(name: input.displayName, bytes: bytes))
+                summary.bytesRead += bytes
             }
-            if inputsAtOnce > 1, inputs.count > 1, output.prefersWriterThread {
+            // Several at once: the inputs, a big JSON Lines file in parts when
+            // there are fewer inputs than threads. A file's parts take one thread
+            // fewer, which the writer keeps: a JSON Lines parse is quicker than most
+            // writers, so parsing parts on every core would make the writer wait
+            // for the cores it shares with them.
+            var units: [InputFile] = []
+            var owners: [Int] = []
+            if inputsAtOnce > 1, output.prefersWriterThread {
+                let partsEach = (inputsAtOnce - 1) / max(inputs.count, 1)
+                for (owner, input) in inputs.enumerated() {
+                    let parts = partsEach > 1 ? try parts(of: input, atMost: partsEach) ?? [input] : [input]
+                    units += parts
+                    owners += Array(repeating: owner, count: parts.count)
+                }
+            }
+            if units.count > 1 {
                 let report: ((Int, Int, Int) -> Void)? = progress.map { progress in
                     { index, bytes, records in
-                        let input = inputs[index]
+                        let input = inputs[owners[index]]
                         progress(
                             ImportProgress(
-                                input: input.displayName, bytesRead: bytes, totalBytes: input.storedSize,
-                                records: records))
+                                input: input.displayName, bytesRead: (units[index].linesPiece?.start ?? 0) + bytes,
+                                totalBytes: input.storedSize, records: records))
                     }
                 }
                 try readInParallel(
-                    inputs, jobs: inputsAtOnce, spillLimit: Self.parallelSpillLimit, into: counter, progress: report
-                ) { written(inputs[$0]) }
+                    units, jobs: inputsAtOnce, spillLimit: Self.parallelSpillLimit, into: counter, progress: report
+                ) { index in
+                    // A file read in parts is read to its end once its last part is.
+                    let owner = owners[index]
+                    guard index + 1 == units.count || owners[index + 1] != owner else { return }
+                    let input = inputs[owner]
+                    written(input, bytes: units[index].linesPiece == nil ? input.bytesRead : input.storedSize ?? 0)
+                }
             } else {
                 for input in inputs {
                     let before = counter.recordCount
@@ -117,7 +154,7 @@ extension RecordReader {
                     } else {
                         try read(input, into: counter) { bytes in report?(bytes, counter.recordCount - before) }
                     }
-                    written(input)
+                    written(input, bytes: input.bytesRead)
                 }
             }
             summary.recordCount = counter.recordCount

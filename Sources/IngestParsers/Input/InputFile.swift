@@ -38,6 +38,9 @@ public final class InputFile: ByteSource {
     private var lookaheadOffset = 0
     /// Whether peeking met the end of the input.
     private var lookaheadEnded = false
+    /// The part of a JSON Lines file this input is (see ``init(piece:of:)``), or `nil`
+    /// for a whole input.
+    public let linesPiece: JSONLinesPiece?
 
     /// Called on the reading thread before a read would wait on a pipe, a terminal
     /// or a socket that has nothing ready: the moment to pass on what was read so
@@ -75,6 +78,32 @@ public final class InputFile: ByteSource {
         storedSize = size
         decoded = nil
         stored = nil
+        linesPiece = nil
+    }
+
+    /// The part `piece` of the JSON Lines file `file`, opened again for it: read from
+    /// the part's start, named as the file is. Its progress counts from that start;
+    /// its parser stops at the part's end.
+    public init(piece: JSONLinesPiece, of file: InputFile) throws {
+        guard let path = file.path else {
+            throw IngestError(.input, "only a file can be read in parts", file: file.displayName)
+        }
+        self.path = path
+        displayName = file.displayName
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw IngestError(.input, "cannot open: \(String(cString: strerror(errno)))", file: path)
+        }
+        size = nil
+        storedSize = file.storedSize
+        decoded = nil
+        stored = nil
+        linesPiece = piece
+        guard lseek(descriptor, off_t(piece.start), SEEK_SET) == off_t(piece.start) else {
+            let reason = POSIX.lastError
+            _ = close(descriptor)
+            throw IngestError(.io, "cannot seek to byte \(piece.start): \(reason)", file: path)
+        }
     }
 
     /// The content `source` decodes from `file` (a decompressor reading it, say), as
@@ -87,6 +116,7 @@ public final class InputFile: ByteSource {
         descriptor = -1
         decoded = source
         stored = file
+        linesPiece = nil
     }
 
     /// Takes over `descriptor`, already open for reading (closed with the input), as
@@ -100,6 +130,7 @@ public final class InputFile: ByteSource {
         storedSize = size
         decoded = nil
         stored = nil
+        linesPiece = nil
     }
 
     deinit { closeFile() }

@@ -28,6 +28,7 @@ enum ImportHelp {
           ingest export.json --records data/results/item
           zcat log.jsonl.gz | ingest - --nl --out log.db
           ingest logs/*.ndjson --nl --out logs.db --jobs 4   4 parsed at once
+          ingest big.ndjson --out big.db --jobs 5            in 4 parts at once
           ingest nightly.xml.gz --append --report run.json       (cron)
           ingest nightly.xml --append --alter --out archive.db   may add columns
           ingest folks.xml --xpath "//person[lastName='Doright']"

@@ -22,7 +22,7 @@ struct InputOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Several inputs into one --out: how many are parsed at once, each on a core, written in input order (default: the cores).",
+            "Threads parsing at once (default: the cores): several inputs into one --out, written in input order; a big JSON Lines file alone, in parts on the threads beside the writer's.",
             valueName: "n"))
     var jobs: Int?
 
