@@ -19,7 +19,8 @@
 #                            beside the automatic mapping on the same inputs; gz =
 #                            people.xml.gz beside people.xml and gzip -dc; multi = 8
 #                            files of N/5 records into one database, --jobs 1 beside
-#                            --jobs (cores) and beside 8 runs one after another; feeds =
+#                            --jobs (cores) and beside 8 runs one after another, and
+#                            people.ndjson whole beside in parts (--jobs cores + 1); feeds =
 #                            a 100,000-item RSS feed into a new archive beside
 #                            feedparser (+ sqlite3) and gofeed 1.1.3 parsing it alone
 #                            (Benchmarks/Feeds/gofeed-count); postgres = --to postgres
@@ -737,6 +738,16 @@ run_multi_measurements() {
     expect_count multi-one-by-one "$WORK/multi.db" people $((8 * n))
     local name
     for name in multi-jobs-1 multi-jobs multi-one-by-one; do BYTES[$name]=$((8 * BYTES[$name])); done
+    # One big JSON Lines file: read whole (--jobs 1), and in as many parts as there
+    # are cores (--jobs cores + 1: the parts take the threads beside the writer's).
+    ensure_data "$N"
+    fresh_split() { rm -f "$WORK/split.db"; }
+    measure split-whole "$DATA_ROOT/$N/people.ndjson" fresh_split -- \
+        "$INGEST" "$DATA_ROOT/$N/people.ndjson" --out "$WORK/split.db" --jobs 1 --quiet
+    expect_count split-whole "$WORK/split.db" people "$N"
+    measure split-parts "$DATA_ROOT/$N/people.ndjson" fresh_split -- \
+        "$INGEST" "$DATA_ROOT/$N/people.ndjson" --out "$WORK/split.db" --jobs $(($(nproc) + 1)) --quiet
+    expect_count split-parts "$WORK/split.db" people "$N"
 }
 
 # A 100,000-item RSS feed into a new archive, beside feedparser (+ sqlite3) and
@@ -840,8 +851,11 @@ print_targets() {
             "${SECS[multi-jobs]} / ${SECS[multi-jobs-1]} s = ${r}x (${runs}x of 8 runs)" \
             "$(verdict "$r <= $TARGET_MULTI_RATIO")"
     fi
-    if suite multi; then
-        printf "$row" "one big NDJSON input split over the cores" "not built: an input is parsed by one thread" FAIL
+    if have split-parts split-whole; then
+        # The issue asks for the speed-up, reported; it sets no bar.
+        printf "$row" "one big NDJSON input in $(nproc) parts (--jobs $(($(nproc) + 1))) vs whole" \
+            "${SECS[split-parts]} / ${SECS[split-whole]} s = $(divide "${SECS[split-parts]}" "${SECS[split-whole]}" 2)x, $(mb split-parts) MB" \
+            "reported"
     fi
     if have pg-ingest-postgres pg-xmllint-stream pg-psql-copy; then
         floor=$(calc "${SECS[pg-xmllint-stream]} + ${SECS[pg-psql-copy]}")
