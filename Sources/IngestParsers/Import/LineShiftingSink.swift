@@ -22,7 +22,7 @@ final class LineShiftingSink: RecordSink {
     }
 
     func write(_ batch: RecordBatch) throws {
-        batch.shiftLines(by: lines)
+        if lines != 0 { batch.shiftLines(by: lines) }
         try forwarding { try sink.write(batch) }
     }
 
