@@ -47,12 +47,13 @@ let package = Package(
         .trait(name: "SQLite", description: "The SQLite output (IngestSQLite, through GRDB.swift)."),
         .trait(name: "PostgreSQL", description: "The PostgreSQL output (IngestPostgres, through PostgresNIO)."),
         .trait(name: "Fetch", description: "Fetching feeds over HTTP (IngestFeedFetch, through AsyncHTTPClient)."),
+        .trait(name: "FeedArchive", description: "The feed archive (IngestFeedArchive, keyed through swift-crypto)."),
         .trait(
             name: "Command",
-            description: "The ingest command's own dependencies: argument parsing and the feed fetcher.",
-            enabledTraits: ["Fetch"]
+            description: "The ingest command's own dependencies: argument parsing, the feed fetcher and archive.",
+            enabledTraits: ["Fetch", "FeedArchive"]
         ),
-        .default(enabledTraits: ["SQLite", "PostgreSQL", "Fetch", "Command"])
+        .default(enabledTraits: ["SQLite", "PostgreSQL", "Fetch", "FeedArchive", "Command"])
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -62,7 +63,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2")
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // SHA-256 for the feed archive's keys and content hashes (BoringSSL's, with the
+        // CPU's SHA instructions); PostgresNIO builds it too.
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2")
     ],
     targets: [
         // C libraries, found through pkg-config; the providers name the packages to install.
@@ -133,7 +137,12 @@ let package = Package(
         .target(name: "IngestFeeds", dependencies: ["IngestCore", "IngestParsers", "CLibXML2"]),
         // Feeds archived into any database output that renders a TableDesign: re-runs
         // update in place, never duplicate. Names no database (no GRDB).
-        .target(name: "IngestFeedArchive", dependencies: ["IngestCore", "IngestParsers", "IngestFeeds"]),
+        .target(
+            name: "IngestFeedArchive",
+            dependencies: [
+                "IngestCore", "IngestParsers", "IngestFeeds",
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["FeedArchive"]))
+            ]),
         // Feeds fetched over HTTP: conditional GET, redirects told apart, gzip, the
         // charset rules, timeouts, a byte limit, a limit per host. The only library
         // module on AsyncHTTPClient (and so SwiftNIO), behind the Fetch trait.

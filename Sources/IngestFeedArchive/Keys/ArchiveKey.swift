@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import IngestFeeds
 
@@ -16,29 +17,33 @@ struct ArchiveKey {
 
     /// Adds a text part; `nil` is a part of its own, unlike any text.
     mutating func add(_ text: String?) {
-        guard let text else {
-            hash.update(byte: 0)
+        guard var text else {
+            add(tag: 0)
             return
         }
-        hash.update(byte: 1)
-        var length = UInt64(text.utf8.count).bigEndian
-        withUnsafeBytes(of: &length) { hash.update($0) }
-        hash.update(text)
+        text.withUTF8 { bytes in
+            add(tag: 1)
+            var length = UInt64(bytes.count).bigEndian
+            withUnsafeBytes(of: &length) { hash.update(bufferPointer: $0) }
+            hash.update(bufferPointer: UnsafeRawBufferPointer(bytes))
+        }
     }
 
     /// Adds an integer part.
     mutating func add(_ number: Int64) {
-        hash.update(byte: 2)
+        add(tag: 2)
         var value = number.bigEndian
-        withUnsafeBytes(of: &value) { hash.update($0) }
+        withUnsafeBytes(of: &value) { hash.update(bufferPointer: $0) }
+    }
+
+    private mutating func add(tag: UInt8) {
+        withUnsafeBytes(of: tag) { hash.update(bufferPointer: $0) }
     }
 
     /// The key: a non-negative 63-bit integer.
     var value: Int64 {
-        let digest = hash.finalize()
-        var number: UInt64 = 0
-        for byte in digest.prefix(8) { number = number << 8 | UInt64(byte) }
-        return Int64(bitPattern: number & 0x7FFF_FFFF_FFFF_FFFF)
+        let number = hash.finalize().withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        return Int64(bitPattern: UInt64(bigEndian: number) & 0x7FFF_FFFF_FFFF_FFFF)
     }
 
     /// The key of a feed, from the name it is archived under.
