@@ -48,6 +48,7 @@ import IngestTestSupport
         let (whole, wholeSummary) = try run(path, inputsAtOnce: 1)
         #expect(whole.collector.records.count == expected)
         for jobs in [3, 4, 9] {
+            #expect(try importer().parts(of: InputFile(path: path), atMost: jobs - 1)?.count ?? 0 >= 2)
             let (parts, summary) = try run(path, inputsAtOnce: jobs)
             #expect(parts.collector.records == whole.collector.records, "\(jobs) at once")
             #expect(parts.collector.records.map(\.position) == whole.collector.records.map(\.position))
@@ -114,6 +115,45 @@ import IngestTestSupport
             }
         }
         try Self.expectSameAsWhole(try Self.file("pretty.ndjson", in: directory, lines), records: 601)
+        // A malformed value just past the long one: the part read again meets it.
+        lines[102] = "{\n  \"name\": tru\n}\n"
+        let bad = try Self.file("bad.ndjson", in: directory, lines)
+        let whole = #expect(throws: IngestError.self) { try Self.run(bad, inputsAtOnce: 1) }
+        #expect(whole?.position?.line ?? 0 > 3608)
+        for jobs in [3, 4, 9] {
+            let error = #expect(throws: IngestError.self) { try Self.run(bad, inputsAtOnce: jobs) }
+            #expect(error?.message == whole?.message)
+            #expect(error?.position == whole?.position, "\(jobs) at once")
+        }
+    }
+
+    @Test("a byte order mark at the start, and the file among other inputs, read as whole")
+    func byteOrderMarkAndOtherInputs() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.file("bom.ndjson", in: directory, ["\u{FEFF}"] + Self.records(5000))
+        try Self.expectSameAsWhole(path, records: 5000)
+        // Beside a file too small to split and an XML input: 9 threads, 8 beside the
+        // writer's, 2 for each of three inputs.
+        let small = try Self.file("small.ndjson", in: directory, Self.records(3))
+        let xml = directory.path("people.xml")
+        try Data("<people>\n<person><name>x</name></person>\n</people>\n".utf8).write(to: URL(fileURLWithPath: xml))
+        let inputs = [small, path, xml]
+        #expect(try Self.importer().parts(of: InputFile(path: path), atMost: 2)?.count == 2)
+        func run(_ jobs: Int) throws -> (CollectingOutput, ImportSummary) {
+            let output = CollectingOutput()
+            var options = Importer.Options()
+            options.minimumPartSize = 1024
+            let summary = try Importer(options: options).run(
+                inputs.map { try InputFile(path: $0) }, into: output, inputsAtOnce: jobs)
+            return (output, summary)
+        }
+        let (one, oneSummary) = try run(1)
+        let (nine, nineSummary) = try run(9)
+        #expect(one.collector.records.count == 5004)
+        #expect(nine.collector.records == one.collector.records)
+        #expect(nine.collector.records.map(\.position) == one.collector.records.map(\.position))
+        #expect(nineSummary.inputs == oneSummary.inputs)
+        #expect(nineSummary.tables == oneSummary.tables)
     }
 
     @Test("blank lines, CRLF line ends, scalars and a last line without its line end read as whole")

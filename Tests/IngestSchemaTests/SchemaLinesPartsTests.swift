@@ -58,6 +58,19 @@ import IngestTestSupport
         #expect(try Self.run(path, inputsAtOnce: 5) == whole)
     }
 
+    @Test("the records' parent only in a later part, empty: the message of the file read whole")
+    func emptyParentInALaterPart() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.file(in: directory, orders: false)
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text += #"{"id": 3000, "orders": []}"# + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let whole = #expect(throws: IngestError.self) { try Self.run(path, inputsAtOnce: 1) }
+        #expect(whole?.message.contains("holds none") == true, "\(String(describing: whole))")
+        let parts = #expect(throws: IngestError.self) { try Self.run(path, inputsAtOnce: 5) }
+        #expect(parts?.message == whole?.message)
+    }
+
     @Test("no part holds a record: the file fails as it does read whole")
     func noRecordInAnyPart() throws {
         let directory = try TemporaryDirectory()

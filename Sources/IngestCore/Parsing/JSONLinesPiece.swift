@@ -1,6 +1,6 @@
 /// A part of one JSON Lines file, read on its own beside the other parts so that a
 /// big file is parsed on several cores: the bytes from ``start`` (the beginning of
-/// a line) to the first line end at or past ``endsNear`` at which no value is open.
+/// a line) up to the first line starting at or past ``endsNear`` outside any value.
 ///
 /// Where a part really ends is only known once it is read, since a value may span
 /// the line end it was meant to stop at (concatenated JSON is read as JSON Lines
@@ -13,7 +13,8 @@ public final class JSONLinesPiece: @unchecked Sendable {
     // only after that parse has ended and handed its last records over a lock.
     /// The offset in the file where the part starts: 0, or just after a line end.
     public let start: Int
-    /// The part ends at the first line end at or past this offset outside any value;
+    /// The part ends where the first line starting at or past this offset outside
+    /// any value starts;
     /// `nil`: at the end of the file.
     public let endsNear: Int?
     /// The offset just after the part's last byte, once it is read.
@@ -25,7 +26,7 @@ public final class JSONLinesPiece: @unchecked Sendable {
     /// the file fails for it only when no part holds a record.
     package var unmatched: (any Error)?
 
-    /// The part from `start` to the first line end at or past `endsNear` outside any
+    /// The part from `start` up to the first line starting at or past `endsNear` outside any
     /// value (the end of the file for `nil`).
     public init(start: Int, endsNear: Int?) {
         self.start = start

@@ -80,10 +80,10 @@ public final class JSONPushParser: PushParser {
     @exclusivity(unchecked) private var scratch: [UInt8] = []
     @exclusivity(unchecked) private var inScratch = false
 
-    /// With `lines`, the parse stops at the first line end at or past this offset
-    /// outside any value (`Int.max`: never).
+    /// With `lines`, the parse stops where the first line starting at or past this
+    /// offset outside any value starts (`Int.max`: never).
     private let stopOffset: Int
-    /// Whether it stopped there: the bytes after it are not read.
+    /// Whether it stopped there: the bytes after it are not parsed.
     public private(set) var stoppedAtLineEnd = false
 
     private enum State: UInt8 {
@@ -106,9 +106,9 @@ public final class JSONPushParser: PushParser {
     ///   - displayName: the input's name in error messages.
     ///   - startOffset: the offset in the file of the first byte fed: positions'
     ///     byte offsets count from the file's start (lines still count from 1).
-    ///   - stopsAtLineEndFrom: with `lines`, stop at the first line end at or past
-    ///     this offset at which no value is open, and ignore what follows
-    ///     (``stoppedAtLineEnd``): how a ``JSONLinesPiece`` ends.
+    ///   - stopsAtLineEndFrom: with `lines`, stop after the line end before the first
+    ///     line starting at or past this offset outside any value, and ignore what
+    ///     follows (``stoppedAtLineEnd``): how a ``JSONLinesPiece`` ends.
     public init(
         receiver: any ParseEventReceiver, documentName: String, lines: Bool = false,
         limits: ParseLimits = .default, names: NameTable = NameTable(),

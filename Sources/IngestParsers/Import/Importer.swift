@@ -37,8 +37,9 @@ public struct Importer: RecordReader {
         /// Hears what an XML parser read past rather than refused — an entity
         /// reference kept as written (see `UndeclaredEntity`); `nil`: nobody.
         public var onWarning: ParseWarningHandler?
-        /// The fewest bytes of a part when a big JSON Lines file is read in parts on
-        /// several threads (``Importer/parts(of:atMost:)``). Default: 4 MiB.
+        /// The fewest bytes of each share a big JSON Lines file is split near when it
+        /// is read in parts on several threads (``Importer/parts(of:atMost:)``).
+        /// Default: 4 MiB.
         public var minimumPartSize = 4 << 20
 
         /// - Parameters:

@@ -39,7 +39,8 @@ extension RecordReader {
                     do {
                         let produced = CountingSink(forwardingTo: pipe)
                         try reader.value.read(shared.value[index], into: produced) { bytes in
-                            if let before = lanes.recordsBefore(index) {
+                            // A part read again by the writer is reported from there.
+                            if let before = lanes.recordsBefore(index), !pipe.isStopped {
                                 report.value?(index, bytes, before + produced.recordCount)
                             }
                         }
@@ -69,10 +70,15 @@ extension RecordReader {
                     try pipe.drain(into: target)
                     if let piece = input.linesPiece { try file.add(piece) }
                 }
-                let isLastPart =
-                    input.linesPiece != nil
-                    && (index + 1 == inputs.count || inputs[index + 1].linesPiece?.start ?? 0 == 0)
-                if isLastPart { try file.checkMatched() }
+                if let piece = input.linesPiece {
+                    // A part's reader is done long before its records are written:
+                    // the writer tells how far the file has got.
+                    progress?(index, file.end - piece.start, sink.recordCount)
+                    let isLastPart = index + 1 == inputs.count || inputs[index + 1].linesPiece?.start ?? 0 == 0
+                    if isLastPart, let unmatched = file.unmatchedEverywhere {
+                        try failAsWhole(input, else: unmatched)
+                    }
+                }
             } catch {
                 lanes.cancel()
                 // The sink's errors name the input too, as the readers' do.
@@ -100,10 +106,20 @@ extension RecordReader {
         try read(part, into: sink, progress: nil)
         return again
     }
+
+    /// No part of the file `part` belongs to held one of the mapping's records: fails
+    /// as the file read whole does. Each part saw only some of what the message
+    /// words (which elements were met, the paths suggested), so the file is read
+    /// whole, into nothing, for its error; `fallback` if that read finds a record.
+    private func failAsWhole(_ part: InputFile, else fallback: any Error) throws -> Never {
+        guard let path = part.path else { throw fallback }
+        try read(InputFile(path: path), into: DiscardingOutput(), progress: nil)
+        throw fallback
+    }
 }
 
 /// The parts of one JSON Lines file written so far: where the last one ended, the
-/// lines they held, and whether any held a record.
+/// lines they held, and whether any held one of the mapping's records.
 private struct FileParts {
     var end = 0
     var lineEnds = 0
@@ -121,11 +137,8 @@ private struct FileParts {
         }
     }
 
-    /// After the file's last part: fails as the file would have, read whole, when no
-    /// part held a record.
-    func checkMatched() throws {
-        if !matched, let unmatched { throw unmatched }
-    }
+    /// After the file's last part: the first part's error when no part held a record.
+    var unmatchedEverywhere: (any Error)? { matched ? nil : unmatched }
 }
 
 /// The inputs of ``RecordReader/readInParallel(_:jobs:spillLimit:into:progress:written:)``:

@@ -146,6 +146,13 @@ package final class RecordPipe: RecordSink, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether ``stop()`` was called: the producer's work is wasted from now on.
+    package var isStopped: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return consumerGone
+    }
+
     /// Applies every batch and rename to `sink` until the producer finishes; rethrows
     /// the producer's error. If `sink` throws, the producer is stopped.
     package func drain(into sink: any RecordSink) throws {

@@ -87,11 +87,11 @@ extension RecordReader {
     /// mapping that reports into something shared in input order (a rejects file)
     /// should read one at a time.
     ///
-    /// With fewer inputs than `inputsAtOnce` − 1, an input this reader splits
-    /// (``parts(of:atMost:)``: a big JSON Lines file) is read in parts the same way,
-    /// up to `inputsAtOnce` − 1 (the threads left beside the writer's) divided by the
-    /// inputs each, with the same records, in the same order and at the same lines as
-    /// read whole.
+    /// When `inputsAtOnce` − 1 (the threads beside the writer's) is at least twice the
+    /// inputs, an input this reader splits (``parts(of:atMost:)``: a big JSON Lines
+    /// file) is read in parts the same way, up to that many divided by the inputs
+    /// each, with the same records, in the same order and at the same lines as read
+    /// whole.
     @discardableResult
     public func run(
         _ inputs: [InputFile], into output: any Output, inputsAtOnce: Int = 1,
@@ -104,9 +104,9 @@ extension RecordReader {
                 summary.inputs.append(.init(name: input.displayName, bytes: bytes))
                 summary.bytesRead += bytes
             }
-            // Several at once: the inputs, a big JSON Lines file in parts when
-            // there are fewer inputs than threads. A file's parts take one thread
-            // fewer, which the writer keeps: a JSON Lines parse is quicker than most
+            // Several at once: the inputs, a big JSON Lines file in parts when each
+            // input has two threads or more. A file's parts take one thread fewer,
+            // which the writer keeps: a JSON Lines parse is quicker than most
             // writers, so parsing parts on every core would make the writer wait
             // for the cores it shares with them.
             var units: [InputFile] = []

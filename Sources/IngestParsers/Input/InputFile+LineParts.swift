@@ -7,30 +7,36 @@ import Darwin
 #endif
 
 extension InputFile {
-    /// This file in up to `count` parts of at least `minimumSize` bytes each, split
-    /// just after line ends near equal shares of it, each opened on its own
-    /// (``init(piece:of:)``); `nil` when it is not a regular file read as stored, or
-    /// too small for two parts.
+    /// This file in up to `count` parts, split just after line ends near equal shares
+    /// of it of at least `minimumSize` bytes, each opened again by its path on its own
+    /// (``init(piece:of:)``); `nil` when it is not a regular file read as stored, is too
+    /// small for two parts, or its path no longer opens this file (an unlinked spool,
+    /// a file replaced since).
     ///
     /// The parts are where reading should start; a part's real end is found when it
     /// is read (``/IngestCore/JSONLinesPiece``).
     public func lineParts(atMost count: Int, minimumSize: Int) throws -> [InputFile]? {
         guard let size, path != nil, count > 1 else { return nil }
-        let parts = min(count, size / max(minimumSize, 1))
-        guard parts > 1 else { return nil }
+        let shares = min(count, size / max(minimumSize, 1))
+        guard shares > 1 else { return nil }
         var starts = [0]
-        for index in 1..<parts {
-            let share = size / parts
+        for index in 1..<shares {
+            let share = size / shares
             guard let start = try lineStart(atOrAfter: share * index, before: share * (index + 1)),
                 start > starts.last!
             else { continue }
             starts.append(start)
         }
-        guard starts.count > 1 else { return nil }
-        return try starts.indices.map { index in
+        guard starts.count > 1, let identity = fileIdentity else { return nil }
+        var parts: [InputFile] = []
+        for index in starts.indices {
             let endsNear = index + 1 < starts.count ? starts[index + 1] : nil
-            return try InputFile(piece: JSONLinesPiece(start: starts[index], endsNear: endsNear), of: self)
+            guard let part = try? InputFile(piece: JSONLinesPiece(start: starts[index], endsNear: endsNear), of: self),
+                part.fileIdentity == identity
+            else { return nil }
+            parts.append(part)
         }
+        return parts
     }
 
     /// Where the first line at or past `offset` that starts with what may start a
@@ -40,9 +46,8 @@ extension InputFile {
     private func lineStart(atOrAfter offset: Int, before limit: Int) throws -> Int? {
         guard let path else { return nil }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw IngestError(.input, "cannot open: \(POSIX.lastError)", file: displayName)
-        }
+        // Not this file's to split any more: read whole, as it was opened.
+        guard descriptor >= 0 else { return nil }
         defer { _ = close(descriptor) }
         var block = [UInt8](repeating: 0, count: 64 << 10)
         // The line end before the line looked at, then the line's first byte.

@@ -99,11 +99,18 @@ public final class InputFile: ByteSource {
         decoded = nil
         stored = nil
         linesPiece = piece
+        // Fully made: a throw from here on closes the descriptor in deinit.
         guard lseek(descriptor, off_t(piece.start), SEEK_SET) == off_t(piece.start) else {
-            let reason = POSIX.lastError
-            _ = close(descriptor)
-            throw IngestError(.io, "cannot seek to byte \(piece.start): \(reason)", file: path)
+            throw IngestError(.io, "cannot seek to byte \(piece.start): \(POSIX.lastError)", file: path)
         }
+    }
+
+    /// The device and inode of the open file, when it has a descriptor of its own:
+    /// what tells that a path opened again is still this file.
+    var fileIdentity: [UInt64]? {
+        var info = stat()
+        guard descriptor >= 0, fstat(descriptor, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     /// The content `source` decodes from `file` (a decompressor reading it, say), as
