@@ -46,7 +46,10 @@ let package = Package(
     traits: [
         .trait(name: "SQLite", description: "The SQLite output (IngestSQLite, through GRDB.swift)."),
         .trait(name: "PostgreSQL", description: "The PostgreSQL output (IngestPostgres, through PostgresNIO)."),
-        .trait(name: "Fetch", description: "Fetching feeds over HTTP (IngestFeedFetch, through AsyncHTTPClient)."),
+        // IngestFeedFetch answers in the archive's FeedFetch record: fetching needs it.
+        .trait(
+            name: "Fetch", description: "Fetching feeds over HTTP (IngestFeedFetch, through AsyncHTTPClient).",
+            enabledTraits: ["FeedArchive"]),
         .trait(name: "FeedArchive", description: "The feed archive (IngestFeedArchive, keyed through swift-crypto)."),
         .trait(
             name: "Command",

@@ -8,7 +8,7 @@ let package = Package(
     name: "FeedArchiver",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "ingest", path: "../..", traits: ["Fetch", "SQLite", "FeedArchive"]),
+        .package(name: "ingest", path: "../..", traits: ["Fetch", "SQLite"]),
         .package(path: "../ExampleTestServer")
     ],
     targets: [
