@@ -65,10 +65,10 @@ extension RecordReader {
                     // The part before ran past this one's start (a value spanned the
                     // line end it was to stop at): read this one again from its end.
                     pipe.stop()
-                    try file.add(readAgain(piece, from: file.end, of: input, into: target))
+                    file.add(try readAgain(piece, from: file.end, of: input, into: target))
                 } else {
                     try pipe.drain(into: target)
-                    if let piece = input.linesPiece { try file.add(piece) }
+                    if let piece = input.linesPiece { file.add(piece) }
                 }
                 if let piece = input.linesPiece {
                     // A part's reader is done long before its records are written:
@@ -97,11 +97,8 @@ extension RecordReader {
         _ piece: JSONLinesPiece, from start: Int, of input: InputFile, into sink: any RecordSink
     ) throws -> JSONLinesPiece {
         let again = JSONLinesPiece(start: start, endsNear: piece.endsNear)
-        if let endsNear = piece.endsNear, start >= endsNear {
-            // The part before covered this one too.
-            again.end = start
-            return again
-        }
+        // The part before covered this one too: nothing is left of it.
+        if let endsNear = piece.endsNear, start >= endsNear { return again }
         let part = try InputFile(piece: again, of: input)
         try read(part, into: sink, progress: nil)
         return again
@@ -126,7 +123,7 @@ private struct FileParts {
     var unmatched: (any Error)?
     var matched = false
 
-    mutating func add(_ piece: JSONLinesPiece) throws {
+    mutating func add(_ piece: JSONLinesPiece) {
         guard let pieceEnd = piece.end, pieceEnd > piece.start else { return }
         end = pieceEnd
         lineEnds += piece.lineEnds
