@@ -170,7 +170,9 @@ final class SQLiteSink: RecordSink {
         for field in fields {
             let number = Self.numberKind(of: field, in: batch)
             let held = Self.columnType(of: field, number: number)
-            let index = try table.columnIndex(for: field.name, holding: held, at: position, in: db)
+            let index = try field.unmanagedName._withUnsafeGuaranteedRef {
+                try table.columnIndex(for: $0, holding: held, at: position, in: db)
+            }
             try table.accommodate(held, shape: Self.jsonShape(of: field), inColumn: index, db: db)
             columnOfField.append(index)
             numberKinds.append(number)

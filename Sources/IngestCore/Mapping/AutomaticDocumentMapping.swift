@@ -415,11 +415,12 @@ final class RecordHandler: ElementHandler {
     /// The values of the fields met more than once in this record, by field.
     @exclusivity(unchecked) private var repeats: [(field: Int, items: [JSONValue])] = []
     @exclusivity(unchecked) private var scratch: [UInt8] = []
-    private lazy var fieldHandler = JSONFieldHandler(maxBytes: mapping.limits.maxTextBytes)
+    private let fieldHandler: JSONFieldHandler
 
     init(emitter: any RecordEmitter, mapping: AutomaticDocumentMapping) {
         self.emitter = emitter
         self.mapping = mapping
+        fieldHandler = JSONFieldHandler(maxBytes: mapping.limits.maxTextBytes)
         unmanagedBatch = .passUnretained(mapping.batch)
     }
 
@@ -455,11 +456,13 @@ final class RecordHandler: ElementHandler {
     }
 
     func didFinish(child: any ElementHandler, element: ElementEnd) throws {
-        if element.kind == .markup, fieldHandler.isLeaf {
-            add(element.name, .inferred, .element, UnsafeRawBufferPointer(element.text.bytes))
-        } else {
-            fieldHandler.withValue { json in
-                add(element.name, json.first == UInt8(ascii: "[") ? .jsonArray : .jsonObject, .element, json)
+        element.unmanagedName._withUnsafeGuaranteedRef { name in
+            if element.kind == .markup, fieldHandler.isLeaf {
+                add(name, .inferred, .element, UnsafeRawBufferPointer(element.text.bytes))
+            } else {
+                fieldHandler.withValue { json in
+                    add(name, json.first == UInt8(ascii: "[") ? .jsonArray : .jsonObject, .element, json)
+                }
             }
         }
     }
@@ -468,7 +471,9 @@ final class RecordHandler: ElementHandler {
         if element.kind.isScalar {
             addScalar(element, .ownText)  // a JSON scalar as a record of its own
         } else if element.kind == .markup, !element.text.isWhitespace {
-            add(element.name, .inferred, .ownText, UnsafeRawBufferPointer(element.text.bytes))
+            element.unmanagedName._withUnsafeGuaranteedRef {
+                add($0, .inferred, .ownText, UnsafeRawBufferPointer(element.text.bytes))
+            }
         }
         for (field, items) in repeats {
             scratch.removeAll(keepingCapacity: true)
@@ -486,7 +491,9 @@ final class RecordHandler: ElementHandler {
             case .null: .null
             default: .text
             }
-        add(element.name, kind, origin, UnsafeRawBufferPointer(element.text.bytes))
+        element.unmanagedName._withUnsafeGuaranteedRef {
+            add($0, kind, origin, UnsafeRawBufferPointer(element.text.bytes))
+        }
     }
 
     /// A name met again in the same record makes the field a list; it keeps the

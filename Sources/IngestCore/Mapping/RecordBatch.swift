@@ -53,7 +53,10 @@ public final class RecordBatch {
         // a batch never lets go of a name, `clear()` included.
         /// The name, held by the batch: read it while the batch lives, or assign it
         /// to a `Name` variable to keep it longer.
-        public unowned(unsafe) let name: Name
+        public var name: Name { unmanagedName.takeUnretainedValue() }
+        /// The name, for writers to borrow (`_withUnsafeGuaranteedRef`) without
+        /// touching its reference count, which the parsing thread's events use.
+        package let unmanagedName: Unmanaged<Name>
         /// What the field's bytes are.
         public let kind: Kind
         /// What part of the record element the field comes from.
@@ -132,7 +135,8 @@ public final class RecordBatch {
         if name.id >= namesByID.count || namesByID[name.id] !== name { hold(name) }
         let offset = reserve(bytes.count)
         if bytes.count > 0 { (arena + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
-        fields.append(Field(name: name, kind: kind, origin: origin, offset: offset, count: bytes.count))
+        fields.append(
+            Field(unmanagedName: .passUnretained(name), kind: kind, origin: origin, offset: offset, count: bytes.count))
     }
 
     /// Adds a field without bytes (`null`, `true`, `false`).
@@ -171,7 +175,7 @@ public final class RecordBatch {
         let offset = reserve(bytes.count)
         if bytes.count > 0 { (arena + offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
         fields[recordStart + index] = Field(
-            name: old.name, kind: kind, origin: old.origin, offset: offset, count: bytes.count)
+            unmanagedName: old.unmanagedName, kind: kind, origin: old.origin, offset: offset, count: bytes.count)
     }
 
     /// The pending field `index`'s value, counted from the record's first.

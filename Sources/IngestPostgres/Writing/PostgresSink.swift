@@ -445,7 +445,9 @@ final class PostgresSink: RecordSink {
         for field in fields {
             let bytes = batch.bytes(of: field)
             let held = HeldValue(field, bytes: bytes)
-            let (index, change) = try table.column(for: field.name, at: position)
+            let (index, change) = try field.unmanagedName._withUnsafeGuaranteedRef {
+                try table.column(for: $0, at: position)
+            }
             let widened = table.widening(index, toHold: held, empty: bytes.isEmpty)
             switch change {
             case .none:
