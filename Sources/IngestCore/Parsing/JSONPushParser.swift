@@ -41,6 +41,9 @@ public final class JSONPushParser: PushParser {
     /// Whether the input is a sequence of values (JSON Lines) rather than one document.
     public let lines: Bool
     private let receiver: any ParseEventReceiver
+    /// ``stringByteClasses``, read once: a global is checked for its first use at
+    /// every read.
+    private let stringClasses = stringByteClasses
     private let documentName: Name
     private let itemName: Name
 
@@ -406,12 +409,17 @@ public final class JSONPushParser: PushParser {
         let e = end
         var p = p
         var run = p
-        let classes = stringByteClasses
+        let classes = stringClasses
         while true {
-            // Eight bytes at a time while none is special.
+            // Eight bytes at a time while none is special, then straight to the first
+            // that is.
             while p &+ 8 <= e {
-                let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
-                if hasSpecialByte(word) { break }
+                let word = UInt64(littleEndian: UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self))
+                let special = specialBytes(word)
+                if special != 0 {
+                    p &+= special.trailingZeroBitCount &>> 3
+                    break
+                }
                 p &+= 8
             }
             while p < e, classes[Int(buffer[p])] == 0 { p &+= 1 }
@@ -814,13 +822,15 @@ nonisolated(unsafe) private let stringByteClasses: UnsafePointer<UInt8> = {
     return UnsafePointer(table)
 }()
 
-/// Whether any of the eight bytes is a quote, a backslash, a control character or
-/// not ASCII (the classic "has zero byte" bit trick).
+/// The high bit of each of the eight bytes (read little-endian) that is a quote, a
+/// backslash, a control character or not ASCII, by the classic "has zero byte" bit
+/// trick; bits above the first special byte may be set wrongly, never below it, so
+/// its `trailingZeroBitCount / 8` is the first special byte's place.
 @inline(__always)
-private func hasSpecialByte(_ word: UInt64) -> Bool {
+private func specialBytes(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
-    @inline(__always) func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+    @inline(__always) func zeros(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
     let control = (word &- ones &* 0x20) & ~word & highs
-    return (control | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C)) | (word & highs)) != 0
+    return control | zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C)) | (word & highs)
 }
