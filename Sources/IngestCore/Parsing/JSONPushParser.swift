@@ -70,7 +70,13 @@ public final class JSONPushParser: PushParser {
     /// Open containers, innermost last: `true` for an object.
     @exclusivity(unchecked) private var isObject: [Bool] = []
     @exclusivity(unchecked) private var containerNames: [Unmanaged<Name>] = []
+    /// The last key read in the innermost open object.
     @exclusivity(unchecked) private var key: Unmanaged<Name>?
+    /// The key that came last time after the key of id `i` (at `2 * i`) and first in
+    /// an object named by the name of id `i` (at `2 * i + 1`): objects of one kind
+    /// repeat their keys in one order, so a key guessed right costs one comparison of
+    /// its bytes instead of a hash and a probe.
+    @exclusivity(unchecked) private var keyGuesses: [Unmanaged<Name>?] = []
     @exclusivity(unchecked) private var sawValue = false
 
     // A token cut by the end of the buffer.
@@ -374,6 +380,8 @@ public final class JSONPushParser: PushParser {
     private func close(at p: Int) throws {
         let name = containerNames.removeLast()
         isObject.removeLast()
+        // The parent's last key is the closed value's name.
+        if isObject.last == true { key = name }
         try name._withUnsafeGuaranteedRef { try receiver.endElement($0, at: here(p)) }
         valueEnded()
     }
@@ -489,11 +497,28 @@ public final class JSONPushParser: PushParser {
         pending = .none
         inScratch = false
         if wasKey {
-            key = names.internUnmanaged(text)
+            key = internKey(text)
             state = .colon
         } else {
             try emitScalar(.string, text)
         }
+    }
+
+    /// The interned key for `text`, guessed first from ``keyGuesses``.
+    @inline(__always)
+    private func internKey(_ text: UnsafeBufferPointer<UInt8>) -> Unmanaged<Name> {
+        let first = state == .keyOrObjectEnd
+        let after = first ? containerNames[containerNames.count - 1] : key!
+        let slot = 2 &* after._withUnsafeGuaranteedRef { $0.id } &+ (first ? 1 : 0)
+        if slot < keyGuesses.count, let guess = keyGuesses[slot],
+            guess._withUnsafeGuaranteedRef({ names.matches($0, text) })
+        {
+            return guess
+        }
+        let interned = names.internUnmanaged(text)
+        if slot >= keyGuesses.count { keyGuesses += repeatElement(nil, count: slot + 1 - keyGuesses.count) }
+        keyGuesses[slot] = interned
+        return interned
     }
 
     /// Decodes the escape at `p` into `scratch`; returns the index after it, or `nil`

@@ -45,20 +45,22 @@ extension String {
 }
 
 /// Whether the `count` bytes at `first` and at `second` are the same: `memcmp(…) == 0`
-/// without the C library, eight bytes at a time.
+/// without the C library, eight bytes at a time, and the last under eight in at
+/// most two loads that may overlap bytes already compared (names are short).
 @inlinable package func bytesEqual(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
-    var offset = 0
-    while offset &+ 8 <= count {
-        guard
-            first.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                == second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        else { return false }
-        offset &+= 8
+    @inline(__always) func same<Word: FixedWidthInteger & BitwiseCopyable>(_ offset: Int, _: Word.Type) -> Bool {
+        first.loadUnaligned(fromByteOffset: offset, as: Word.self)
+            == second.loadUnaligned(fromByteOffset: offset, as: Word.self)
     }
-    while offset < count {
-        guard first.load(fromByteOffset: offset, as: UInt8.self) == second.load(fromByteOffset: offset, as: UInt8.self)
-        else { return false }
-        offset &+= 1
+    if count >= 8 {
+        var offset = 0
+        while offset &+ 8 <= count {
+            guard same(offset, UInt64.self) else { return false }
+            offset &+= 8
+        }
+        return offset == count || same(count &- 8, UInt64.self)
     }
-    return true
+    if count >= 4 { return same(0, UInt32.self) && same(count &- 4, UInt32.self) }
+    if count >= 2 { return same(0, UInt16.self) && same(count &- 2, UInt16.self) }
+    return count == 0 || same(0, UInt8.self)
 }
