@@ -39,6 +39,25 @@ struct NameLookupTests {
         }
     }
 
+    @Test("NameIndex: names of many tables that share ids each find their own value, by identity or by bytes")
+    func nameIndexAcrossTables() throws {
+        var index = NameIndex()
+        // Every table gives id 0 to its first name: the slot changes hands each time.
+        var kept: [Name] = []
+        for table in 0..<1000 {
+            let names = NameTable()
+            let name = names.intern(table % 2 == 0 ? "even" : "odd\(table)")
+            kept.append(name)
+            if index.value(for: name) == nil { index.set(table, for: name) }
+        }
+        // Found again, first by bytes (another table's name holds the slot), then by identity.
+        for (table, name) in kept.enumerated() {
+            #expect(index.value(for: name) == (table % 2 == 0 ? 0 : table))
+            #expect(index.value(for: name) == (table % 2 == 0 ? 0 : table))
+        }
+        #expect(index.value(for: NameTable().intern("odd0")) == nil)
+    }
+
     @Test("Keys that change order, nest, repeat and differ by a byte still name their values")
     func keyGuessesNeverMisname() throws {
         let json = """

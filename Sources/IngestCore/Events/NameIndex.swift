@@ -8,12 +8,11 @@
 /// equivalence, and "Á" written precomposed and decomposed are two different names
 /// in a document, which must stay two columns or two keys.
 package struct NameIndex {
-    /// By id: the name stored there, compared by identity (which reads no reference
-    /// count: a writer's lookups must not touch the counts of names the parsing
-    /// thread is using), and its value.
-    private var byID: [(name: ObjectIdentifier?, value: Int)] = []
-    /// Holds every name `byID` has had, so that no other can take its identity.
-    private var held: [ObjectIdentifier: Name] = [:]
+    /// By id: the name stored there, held so that no other name can take its
+    /// identity; that identity, which is what lookups compare (reading it touches no
+    /// reference count, and a writer's lookups must not touch the counts of names the
+    /// parsing thread is using); and its value.
+    private var byID: [(name: Name?, identity: ObjectIdentifier?, value: Int)] = []
     private var byBytes: [[UInt8]: Int] = [:]
 
     package init() {}
@@ -21,7 +20,7 @@ package struct NameIndex {
     /// The value for `name`, if one was stored for it or for a name with the same bytes.
     package mutating func value(for name: Name) -> Int? {
         let id = name.id
-        if id < byID.count, byID[id].name == ObjectIdentifier(name) { return byID[id].value }
+        if id < byID.count, byID[id].identity == ObjectIdentifier(name) { return byID[id].value }
         guard let value = byBytes[Array(name.qualified.utf8)] else { return nil }
         remember(name, value)
         return value
@@ -44,8 +43,7 @@ package struct NameIndex {
     }
 
     private mutating func remember(_ name: Name, _ value: Int) {
-        if byID.count <= name.id { byID += Array(repeating: (nil, -1), count: name.id + 1 - byID.count) }
-        byID[name.id] = (ObjectIdentifier(name), value)
-        held[ObjectIdentifier(name)] = name
+        if byID.count <= name.id { byID += Array(repeating: (nil, nil, -1), count: name.id + 1 - byID.count) }
+        byID[name.id] = (name, ObjectIdentifier(name), value)
     }
 }
