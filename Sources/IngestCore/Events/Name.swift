@@ -29,7 +29,8 @@ public final class Name: Hashable, CustomStringConvertible, Sendable {
 
 /// The symbol table of one parse: turns the bytes of a name into its interned ``Name``.
 ///
-/// Lookup hashes the bytes (FNV-1a) into an open-addressed table and compares them
+/// Lookup hashes the bytes (with `Hasher`, seeded per process) into an open-addressed
+/// table and compares them
 /// byte for byte against one byte arena, so a name seen before costs no allocation
 /// and no reference counting.
 /// A table is used by one parse on one thread at a time, so it is not `Sendable`;
@@ -71,8 +72,11 @@ public final class NameTable {
     package func internUnmanaged(_ bytes: UnsafeBufferPointer<UInt8>, namespaceSeparator separator: UInt8? = nil)
         -> Unmanaged<Name>
     {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        // Swift's own seeded hash, as its dictionaries use: no document can be written
+        // whose names all collide. The parsers guess most names before they get here.
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        let hash = UInt64(truncatingIfNeeded: hasher.finalize())
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while true {
