@@ -74,7 +74,11 @@ int main(int argc, char **argv) {
     const int piece = 256 << 10;
     for (;;) {
         void *buffer = XML_GetBuffer(parser, piece);
-        ssize_t count = buffer ? read(fd, buffer, piece) : -1;
+        if (!buffer) {
+            fprintf(stderr, "%s: out of memory for a %d-byte parse buffer\n", argv[2], piece);
+            return 74;
+        }
+        ssize_t count = read(fd, buffer, piece);
         if (count < 0) {
             perror(argv[2]);
             return 74;

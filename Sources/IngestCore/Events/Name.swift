@@ -73,7 +73,8 @@ public final class NameTable {
         -> Unmanaged<Name>
     {
         // Swift's own seeded hash, as its dictionaries use: no document can be written
-        // whose names all collide. The parsers guess most names before they get here.
+        // whose names all collide. Expat's and the JSON tokenizer's guesses find most
+        // names before they get here; libxml2's and the tree's come here each time.
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         let hash = UInt64(truncatingIfNeeded: hasher.finalize())

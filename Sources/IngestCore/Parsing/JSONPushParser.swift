@@ -51,8 +51,8 @@ public final class JSONPushParser: PushParser {
     // thread drives a parser, and a receiver must not feed the parser calling it
     // (see ParseEventReceiver), so no access to the parser's state overlaps another
     // and `storage` is never reallocated while a token in it is being delivered.
-    // `containerNames` and `key` hold names of `names`, which the parser owns and
-    // which never lets a name go.
+    // `containerNames`, `key` and `keyGuesses` hold names of `names`, which the parser
+    // owns and which never lets a name go.
     // The buffer: bytes [start, end) of `storage` are read but not yet consumed.
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
@@ -70,7 +70,8 @@ public final class JSONPushParser: PushParser {
     /// Open containers, innermost last: `true` for an object.
     @exclusivity(unchecked) private var isObject: [Bool] = []
     @exclusivity(unchecked) private var containerNames: [Unmanaged<Name>] = []
-    /// The last key read in the innermost open object.
+    /// The last key read in the innermost open object (when the innermost container
+    /// is an array, a key of an object closed inside it, which nothing reads).
     @exclusivity(unchecked) private var key: Unmanaged<Name>?
     /// The key that came last time after the key of id `i` (at `2 * i`) and first in
     /// an object named by the name of id `i` (at `2 * i + 1`): objects of one kind
