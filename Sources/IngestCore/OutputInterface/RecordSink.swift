@@ -69,12 +69,23 @@ public final class CountingSink: RecordSink {
     }
 
     /// Passes the whole batch on (so the downstream sink keeps its fast path), then
-    /// counts its records per table.
+    /// counts its records per table. The batch is read before it goes on: a pipe
+    /// downstream hands it to another thread, which may change it.
     public func write(_ batch: RecordBatch) throws {
-        try downstream?.write(batch)
-        recordCount += batch.count
+        batchTables.removeAll(keepingCapacity: true)
         for entry in batch.entries {
-            let table = batch.tables[entry.table]
+            if batchTables.last?.table == entry.table {
+                batchTables[batchTables.count - 1].records += 1
+            } else {
+                batchTables.append((entry.table, 1))
+            }
+        }
+        let names = batch.tables
+        let count = batch.count
+        try downstream?.write(batch)
+        recordCount += count
+        for (index, records) in batchTables {
+            let table = names[index]
             if lastTable < 0 || !tables[lastTable].name.hasSameBytes(as: table) {
                 lastTable =
                     tables.firstIndex { $0.name.hasSameBytes(as: table) }
@@ -83,9 +94,13 @@ public final class CountingSink: RecordSink {
                         return tables.count - 1
                     }()
             }
-            tables[lastTable].records += 1
+            tables[lastTable].records += records
         }
     }
+
+    /// A batch's runs of records by table (an index into its ``RecordBatch/tables``),
+    /// taken before the batch is passed on.
+    private var batchTables: [(table: Int, records: Int)] = []
 
     /// Passes the rename on, then renames the table in ``tables``, keeping its count.
     public func renameTable(_ old: String, to new: String) throws {
