@@ -60,3 +60,56 @@ struct NumberFastPathTests {
         }
     }
 }
+
+@Suite("Short decimals read without strtod")
+struct ShortDecimalTests {
+    func shortDecimal(_ text: String) -> Double? {
+        var copy = text
+        return copy.withUTF8 { NumberSyntax.shortDecimal($0) }
+    }
+
+    @Test("Every short decimal reads to the bits strtod gives it")
+    func agreesWithStrtod() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50_000 {
+            let digitCount = Int.random(in: 1...15, using: &generator)
+            var digits = (0..<digitCount).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) }
+            if digitCount > 1, Bool.random(using: &generator) {
+                digits.insert(".", at: Int.random(in: 1..<digitCount, using: &generator))
+            }
+            let text = (Bool.random(using: &generator) ? "-" : "") + String(digits)
+            guard let fast = shortDecimal(text) else {
+                Issue.record("\(text) was not read")
+                continue
+            }
+            #expect(fast.bitPattern == Double(text)!.bitPattern, "\(text): \(fast) against \(Double(text)!)")
+        }
+    }
+
+    @Test(arguments: [
+        ("0", 0.0), ("-0", -0.0), ("-0.0", -0.0), ("000.50", 0.5), ("472.942", 472.942),
+        ("999999999999999", 999_999_999_999_999), ("0.00000000000001", 1e-14), ("-1.5", -1.5)
+    ])
+    func reads(_ text: String, _ value: Double) {
+        #expect(shortDecimal(text)?.bitPattern == value.bitPattern)
+    }
+
+    @Test(
+        "Any other form is left to strtod",
+        arguments: [
+            "", "-", ".", "1.", ".5", "-.5", "1e5", "1E-3", "+1", " 1", "1 ", "1.2.3", "0x10", "inf", "nan",
+            "9999999999999999", "1.000000000000000", "12345678901234567890"
+        ])
+    func declines(_ text: String) {
+        #expect(shortDecimal(text) == nil)
+    }
+
+    @Test("What it declines still reads as strtod reads it")
+    func fallsBack() {
+        for text in ["1e5", "1.000000000000000", "123456789012345678", "1e400"] {
+            var copy = text
+            let value = copy.withUTF8 { NumberSyntax.double(UnsafeRawBufferPointer($0)) }
+            #expect(value.bitPattern == Double(text)!.bitPattern, "\(text)")
+        }
+    }
+}

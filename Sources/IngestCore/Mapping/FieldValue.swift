@@ -154,7 +154,40 @@ package enum NumberSyntax {
     /// The `Double` of a decimal number's bytes (which ``kind(of:)-(UnsafeRawBufferPointer)`` classified as real).
     /// Out of range, it is infinite (`1e400`), as `strtod` makes it.
     package static func double(_ bytes: UnsafeRawBufferPointer) -> Double {
-        Double(String(decoding: bytes, as: UTF8.self)) ?? .nan
+        if let exact = shortDecimal(bytes.assumingMemoryBound(to: UInt8.self)) { return exact }
+        return Double(String(decoding: bytes, as: UTF8.self)) ?? .nan
+    }
+
+    /// The `Double` of `-?[0-9]+(\.[0-9]+)?` with at most 15 digits, without `strtod`:
+    /// the digits read as an integer are below 2^53, so exact as a `Double`, and so is
+    /// 10^k for the k ≤ 15 digits after the point; IEEE division rounds their exact
+    /// quotient correctly, which is the value `strtod` returns (Clinger's fast path).
+    /// `nil` for any other form, which `strtod` reads.
+    package static func shortDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard bytes.count <= 17 else { return nil }  // a sign, 15 digits and a point
+        let negative = bytes.first == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var digitsBeforePoint = -1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if isDigit(byte) {
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                digits += 1
+            } else if byte == UInt8(ascii: "."), digitsBeforePoint < 0, digits > 0 {
+                digitsBeforePoint = digits
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        let fractionDigits = digitsBeforePoint < 0 ? 0 : digits - digitsBeforePoint
+        guard digits > 0, digits <= 15, digitsBeforePoint < 0 || fractionDigits > 0 else { return nil }
+        var powerOfTen = 1.0  // each product an integer below 2^53, so exact
+        for _ in 0..<fractionDigits { powerOfTen *= 10 }
+        let value = Double(mantissa) / powerOfTen
+        return negative ? -value : value
     }
 
     package static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
