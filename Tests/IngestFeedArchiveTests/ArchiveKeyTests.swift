@@ -31,4 +31,19 @@ struct ArchiveKeyTests {
         #expect(ArchiveKey.item(item, feedID: 7) == ArchiveKey.item(same, feedID: 7))
         #expect(ArchiveKey.item(item, feedID: 7) != ArchiveKey.item(item, feedID: 8))
     }
+
+    @Test(
+        "a key's text is trimmed of white space, ASCII or not, and kept whole when there is none",
+        arguments: [
+            ("g-1", "g-1"), ("\tg-1\n", "g-1"), ("g-1\u{00A0}", "g-1"), ("\u{3000}g-1", "g-1"),
+            ("üg-1é", "üg-1é"), ("a", "a"), ("~", "~")
+        ])
+    func trimmed(_ text: String, _ expected: String) {
+        #expect(text.nonEmptyTrimmed == expected)
+    }
+
+    @Test("nothing but white space is no text", arguments: ["", " ", "\n\t", "\u{00A0}", "\u{2028}"])
+    func blank(_ text: String) {
+        #expect(text.nonEmptyTrimmed == nil)
+    }
 }

@@ -9,7 +9,9 @@ import IngestFeeds
 /// Every part is hashed with its length in front, so `("ab", "c")` and
 /// `("a", "bc")` differ.
 struct ArchiveKey {
-    private var hash = SHA256()
+    /// The parts, hashed at once by ``value``: one call into the digest instead of
+    /// three per part.
+    private var bytes: [UInt8] = []
 
     init(_ kind: String) {
         add(kind)
@@ -21,28 +23,26 @@ struct ArchiveKey {
             add(tag: 0)
             return
         }
-        text.withUTF8 { bytes in
+        text.withUTF8 { text in
             add(tag: 1)
-            var length = UInt64(bytes.count).bigEndian
-            withUnsafeBytes(of: &length) { hash.update(bufferPointer: $0) }
-            hash.update(bufferPointer: UnsafeRawBufferPointer(bytes))
+            withUnsafeBytes(of: UInt64(text.count).bigEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: text)
         }
     }
 
     /// Adds an integer part.
     mutating func add(_ number: Int64) {
         add(tag: 2)
-        var value = number.bigEndian
-        withUnsafeBytes(of: &value) { hash.update(bufferPointer: $0) }
+        withUnsafeBytes(of: number.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     private mutating func add(tag: UInt8) {
-        withUnsafeBytes(of: tag) { hash.update(bufferPointer: $0) }
+        bytes.append(tag)
     }
 
     /// The key: a non-negative 63-bit integer.
     var value: Int64 {
-        let number = hash.finalize().withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        let number = SHA256.hash(data: bytes).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
         return Int64(bitPattern: UInt64(bigEndian: number) & 0x7FFF_FFFF_FFFF_FFFF)
     }
 
@@ -76,7 +76,13 @@ struct ArchiveKey {
 extension String {
     /// The string without surrounding white space, or `nil` when nothing is left.
     var nonEmptyTrimmed: String? {
+        // Most keys start and end with a visible ASCII character: nothing to trim.
+        if let first = utf8.first, let last = utf8.last, Self.isVisibleASCII(first), Self.isVisibleASCII(last) {
+            return self
+        }
         let trimmed = trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
+
+    private static func isVisibleASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 }

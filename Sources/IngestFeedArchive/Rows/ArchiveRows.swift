@@ -8,18 +8,41 @@ import IngestFeeds
 final class ArchiveRows {
     private let names = NameTable()
     private var cache: [String: Name] = [:]
+    /// Per table, the names of its last row's columns by place: a row of a table
+    /// names its columns in the same order as the one before, so the name at the same
+    /// place is checked first, with one comparison of two short strings, before
+    /// `cache` hashes the column's name. A few tables, so found by a walk.
+    private var namesByPlace: [(table: String, names: [Name])] = [("", [])]
+    /// The index in `namesByPlace` of the row being filled's table (`record.table`).
+    private var current = 0
     /// The record being filled (its storage reused row after row).
     var record = IngestRecord(table: "")
 
-    /// The interned name of `column`.
+    /// The interned name of `column`, the next of the row being filled.
     private func name(_ column: String) -> Name {
-        if let name = cache[column] { return name }
-        let name = names.intern(column)
+        let place = record.fields.count
+        if place < namesByPlace[current].names.count, namesByPlace[current].names[place].qualified == column {
+            return namesByPlace[current].names[place]
+        }
+        let name = cache[column] ?? names.intern(column)
         cache[column] = name
+        if place < namesByPlace[current].names.count {
+            namesByPlace[current].names[place] = name
+        } else {
+            namesByPlace[current].names.append(name)
+        }
         return name
     }
 
     func start(_ table: String) {
+        if namesByPlace[current].table != table {
+            current =
+                namesByPlace.firstIndex { $0.table == table }
+                ?? {
+                    namesByPlace.append((table, []))
+                    return namesByPlace.count - 1
+                }()
+        }
         record.table = table
         record.fields.removeAll(keepingCapacity: true)
     }
