@@ -24,6 +24,24 @@ import IngestTestSupport
         #expect(text == #"x"a\"b""#)
     }
 
+    @Test(
+        "A byte to escape is escaped at any place in a string, which is scanned eight bytes at a time",
+        arguments: [("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1}", #"\u0001"#), ("\u{1F}", #"\u001f"#)])
+    func escapesAtEveryPlace(_ special: String, _ escaped: String) {
+        for length in 0..<20 {
+            for place in 0...length {
+                let before = String(repeating: "a", count: place), after = String(repeating: "é", count: length - place)
+                var text = ""
+                JSONValue.writeString(before + "\u{7F}~" + after, to: &text)
+                #expect(text == "\"" + before + "\u{7F}~" + after + "\"")
+                text = ""
+                JSONValue.writeString(before + special + after, to: &text)
+                #expect(
+                    text == "\"" + before + escaped + after + "\"", "\(special.utf8.first!) at \(place) of \(length)")
+            }
+        }
+    }
+
     @Test func unescapesSurrogatePairs() throws {
         #expect(try JSONValue(parsing: #"["\ud83d\ude00","\u00e9"]"#) == .array([.string("😀"), .string("é")]))
     }

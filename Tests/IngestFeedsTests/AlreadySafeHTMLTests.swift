@@ -46,6 +46,24 @@ struct AlreadySafeHTMLTests {
         #expect(!Self.recognised(fragment))
     }
 
+    @Test(
+        "A byte outside the subset is seen at any place in a run of plain text, read eight bytes at a time",
+        arguments: ["<", ">", "&", "\r", "\u{1}", "\u{7F}", "\u{FFFE}", "\u{FFFF}"])
+    func strayAtEveryPlace(_ stray: String) {
+        for length in 0..<24 {
+            for place in 0...length {
+                let plain =
+                    String(repeating: "a", count: place) + "é\t\n" + String(repeating: "z", count: length - place)
+                #expect(Self.recognised(plain), "\(plain)")
+                let spoiled =
+                    String(repeating: "a", count: place) + stray + String(repeating: "z", count: length - place)
+                #expect(!Self.recognised(spoiled), "\(stray.unicodeScalars.map(\.value)) at \(place) of \(length)")
+            }
+        }
+        // U+EFBF is not a noncharacter: its first byte, 0xEE, is not looked at.
+        #expect(Self.recognised(String(repeating: "a", count: 9) + "\u{EFBF}\u{FFFD}" + "bcdefghij"))
+    }
+
     @Test("Generated fragments: whatever the shortcut recognises, the sanitizer gives back unchanged")
     func agreesWithTheSanitizer() {
         var random = SeededGenerator(seed: 0x5AFE_4747)

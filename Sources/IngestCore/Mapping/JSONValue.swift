@@ -85,7 +85,7 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Writes `text` as a JSON string literal.
     public static func writeString(_ text: String, to out: inout String) {
-        guard text.utf8.contains(where: needsEscape) else {
+        guard needsEscaping(text) else {
             // The common case, as cheap as before: no escapes, no byte buffer.
             out += "\""
             out += text
@@ -100,12 +100,29 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// `"`, `\\` and control characters: what a JSON string literal must escape.
     private static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
 
+    /// Whether `text` has a byte to escape, read eight bytes at a time from its
+    /// storage when it is contiguous (a native string: nearly always).
+    private static func needsEscaping(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            var index = 0
+            while index &+ 8 <= bytes.count {
+                let word = ByteWord.load(base + index)
+                if ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x22) | ByteWord.equal(word, 0x5C) != 0 {
+                    return true
+                }
+                index &+= 8
+            }
+            return bytes[index...].contains(where: needsEscape)
+        } ?? text.utf8.contains(where: needsEscape)
+    }
+
     /// Appends `text` as a JSON string literal in UTF-8. Only `"`, `\\` and control
     /// characters are escaped; they are ASCII, so the UTF-8 can be scanned byte by byte.
     public static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         defer { out.append(UInt8(ascii: "\"")) }
-        if !text.utf8.contains(where: needsEscape) {
+        if !needsEscaping(text) {
             out.append(contentsOf: text.utf8)
             return
         }

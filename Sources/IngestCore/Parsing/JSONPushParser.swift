@@ -423,10 +423,9 @@ public final class JSONPushParser: PushParser {
             // Eight bytes at a time while none is special, then straight to the first
             // that is.
             while p &+ 8 <= e {
-                let word = UInt64(littleEndian: UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self))
-                let special = specialBytes(word)
+                let special = specialBytes(ByteWord.load(buffer + p))
                 if special != 0 {
-                    p &+= special.trailingZeroBitCount &>> 3
+                    p &+= ByteWord.first(in: special)
                     break
                 }
                 p &+= 8
@@ -848,15 +847,9 @@ nonisolated(unsafe) private let stringByteClasses: UnsafePointer<UInt8> = {
     return UnsafePointer(table)
 }()
 
-/// The high bit of each of the eight bytes (read little-endian) that is a quote, a
-/// backslash, a control character or not ASCII, by the classic "has zero byte" bit
-/// trick; bits above the first special byte may be set wrongly, never below it, so
-/// its `trailingZeroBitCount / 8` is the first special byte's place.
+/// The bytes of `word` that are a quote, a backslash, a control character or not
+/// ASCII (see ``ByteWord``).
 @inline(__always)
 private func specialBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    @inline(__always) func zeros(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-    let control = (word &- ones &* 0x20) & ~word & highs
-    return control | zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C)) | (word & highs)
+    ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x22) | ByteWord.equal(word, 0x5C) | ByteWord.nonASCII(word)
 }

@@ -1,3 +1,5 @@
+import IngestCore
+
 /// Recognises HTML that ``SafeHTML/sanitize(_:base:)`` would give back byte for
 /// byte, so that the common description — paragraphs of text with a little
 /// emphasis — is not run through libxml2's HTML parser at all.
@@ -33,6 +35,8 @@ enum AlreadySafeHTML {
         let paragraph = -1
         var index = 0
         while index < bytes.count {
+            index = firstCandidate(bytes, from: index)
+            guard index < bytes.count else { break }
             switch bytes[index] {
             case UInt8(ascii: "<"):
                 guard let close = tagEnd(bytes, from: index) else { return false }
@@ -72,6 +76,26 @@ enum AlreadySafeHTML {
             }
         }
         return open.isEmpty
+    }
+
+    /// The index of the first byte from `start` that the loop above must look at
+    /// (markup, a reference, a control character, DEL, or 0xEF, which may start a
+    /// noncharacter), eight bytes at a time; near the end, where fewer than eight are
+    /// left, `start` or past it, which the loop reads byte by byte.
+    @inline(__always)
+    private static func firstCandidate(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        var index = start
+        while index &+ 8 <= bytes.count {
+            let word = ByteWord.load(base + index)
+            let candidates =
+                ByteWord.equal(word, UInt8(ascii: "<")) | ByteWord.equal(word, UInt8(ascii: "&"))
+                | ByteWord.equal(word, UInt8(ascii: ">")) | ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F)
+                | ByteWord.equal(word, 0xEF)
+            if candidates != 0 { return index &+ ByteWord.first(in: candidates) }
+            index &+= 8
+        }
+        return index
     }
 
     /// The index of the `>` ending a tag named in lowercase letters at `start`, `/`
