@@ -102,7 +102,7 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// Whether `text` has a byte to escape, read from its storage when it is
     /// contiguous (a native string: nearly always), not a byte at a time through its
-    /// view. (Eight bytes at a time, ``ByteWord``, cost more: the strings are short.)
+    /// view.
     private static func needsEscaping(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { $0.contains(where: needsEscape) }
             ?? text.utf8.contains(where: needsEscape)

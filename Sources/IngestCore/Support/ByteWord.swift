@@ -18,9 +18,9 @@
 /// module, and a call per word costs what the trick saves.
 public enum ByteWord {
     /// 0x01 in every byte.
-    @inlinable public static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inlinable static var ones: UInt64 { 0x0101_0101_0101_0101 }
     /// 0x80 in every byte: the bits the tests set.
-    @inlinable public static var highs: UInt64 { 0x8080_8080_8080_8080 }
+    @inlinable static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
     /// The eight bytes at `pointer`, the first in the lowest bits.
     @inlinable @inline(__always)

@@ -7,11 +7,10 @@ import IngestFeeds
 /// archive's own, which lives as long as the records it names.
 final class ArchiveRows {
     private let names = NameTable()
-    private var cache: [String: Name] = [:]
     /// Per table, the names of its last row's columns by place: a row of a table
     /// names its columns in the same order as the one before, so the name at the same
     /// place is checked first, with one comparison of two short strings, before
-    /// `cache` hashes the column's name. A few tables, so found by a walk.
+    /// `names` hashes the column's name. A few tables, so found by a walk.
     private var namesByPlace: [(table: String, names: [Name])] = [("", [])]
     /// The index in `namesByPlace` of the row being filled's table (`record.table`).
     private var current = 0
@@ -21,12 +20,12 @@ final class ArchiveRows {
     /// The interned name of `column`, the next of the row being filled.
     private func name(_ column: String) -> Name {
         let place = record.fields.count
-        if place < namesByPlace[current].names.count, namesByPlace[current].names[place].qualified == column {
+        let count = namesByPlace[current].names.count
+        if place < count, namesByPlace[current].names[place].qualified == column {
             return namesByPlace[current].names[place]
         }
-        let name = cache[column] ?? names.intern(column)
-        cache[column] = name
-        if place < namesByPlace[current].names.count {
+        let name = names.intern(column)
+        if place < count {
             namesByPlace[current].names[place] = name
         } else {
             namesByPlace[current].names.append(name)
