@@ -41,6 +41,12 @@ public struct Importer: RecordReader {
         /// is read in parts on several threads (``Importer/parts(of:atMost:)``).
         /// Default: 4 MiB.
         public var minimumPartSize = 4 << 20
+        /// The size beyond which a regular XML file is mapped on a thread of its own
+        /// while the parser reads on (`EventRelay`), so that the two use two cores;
+        /// `nil` (the default): parse and map on one thread. Worth it only with a core
+        /// to spare: beside a writer's thread on two cores, a third thread takes from
+        /// both. ``/IngestCore/defaultChunkSize`` spares a file of one chunk the thread.
+        public var mappingThreadThreshold: Int?
 
         /// - Parameters:
         ///   - recordPath: with the automatic mapping, where the records are; ignored
@@ -96,7 +102,12 @@ public struct Importer: RecordReader {
                 try sink.flush()
             }
             let stack = try HandlerStack(mapping: mapping, limits: options.limits)
-            try parser(for: input, format: format).parse(input, into: stack, progress: progress)
+            let parser = parser(for: input, format: format)
+            if format == .xml, mapsOnItsOwnThread(input) {
+                try EventRelay.overlap(into: stack) { try parser.parse(input, into: $0, progress: progress) }
+            } else {
+                try parser.parse(input, into: stack, progress: progress)
+            }
             if let piece = input.linesPiece {
                 // A part without records fails only if the others have none either.
                 try mapping.flush()
@@ -144,6 +155,14 @@ public struct Importer: RecordReader {
             let format = try options.format ?? InputFormat.detect(input)
             try parser(for: input, format: format).parse(input, into: DiscardingReceiver(), progress: progress)
         }
+    }
+
+    /// Whether `input` is a regular file larger than ``Options/mappingThreadThreshold``
+    /// (compressed, its content's size is not known: it is taken to be larger). Only a
+    /// regular file: an idle pipe flushes the mapping from the parser's thread.
+    private func mapsOnItsOwnThread(_ input: InputFile) -> Bool {
+        guard let threshold = options.mappingThreadThreshold, input.storedSize != nil else { return false }
+        return (input.size ?? Int.max) > threshold
     }
 
     /// Runs `body`, blaming its errors on `input` unless they name a file already.

@@ -13,10 +13,11 @@ extension ImportCommand {
     /// The reader the options ask for: tree mode, a well-formedness check, or the
     /// streaming import with the automatic mapping or a schema.
     /// The reader of one job; `standardInputName` names the document element of JSON
-    /// read from standard input, which has no file name to take it from.
-    func makeReader(schema: CompiledSchema?, rejects: RecordRejects?, standardInputName: String) throws
-        -> any RecordReader
-    {
+    /// read from standard input, which has no file name to take it from; with
+    /// `mapsOnItsOwnThread`, a big XML file is mapped on a thread beside the parser's.
+    func makeReader(
+        schema: CompiledSchema?, rejects: RecordRejects?, standardInputName: String, mapsOnItsOwnThread: Bool
+    ) throws -> any RecordReader {
         if let selection = try xpathSelection() {
             return XPathReader(selection: selection, limits: limits.limits, format: input.format)
         }
@@ -31,15 +32,16 @@ extension ImportCommand {
         let console = Console(quiet: messages.quiet, verbose: messages.verbose)
         var onWarning: ParseWarningHandler?
         if !messages.quiet { onWarning = { (warning: ParseWarning) in console.warning(warning.description) } }
-        let importer = Importer(
-            options: .init(
-                mapping: recordMapping,
-                limits: limits.limits,
-                format: input.format,
-                documentName: standardInputName,
-                xmlParser: parsing.parser,
-                allowsHugeDocuments: parsing.huge,
-                onWarning: onWarning))
+        var options = Importer.Options(
+            mapping: recordMapping,
+            limits: limits.limits,
+            format: input.format,
+            documentName: standardInputName,
+            xmlParser: parsing.parser,
+            allowsHugeDocuments: parsing.huge,
+            onWarning: onWarning)
+        options.mappingThreadThreshold = mapsOnItsOwnThread ? defaultChunkSize : nil
+        let importer = Importer(options: options)
         return output.parseOnly ? WellFormednessCheck(importer: importer) : importer
     }
 

@@ -113,8 +113,10 @@ struct ImportCommand: ParsableCommand {
         // Standard input has no name: a JSON top-level array's table is named after the output.
         let standardInputName =
             job.output.flatMap { $0 == "-" || output.to == .postgres ? nil : Importer.stem($0) } ?? "stdin"
-        let reader = try makeReader(schema: schema, rejects: rejects, standardInputName: standardInputName)
         let destination = try makeOutput(for: job, schema: schema)
+        let reader = try makeReader(
+            schema: schema, rejects: rejects, standardInputName: standardInputName,
+            mapsOnItsOwnThread: mappingHasACore(inputs: inputs.count, output: destination, rejects: rejects))
         destination.whileWaitingForLock = { [lockTimeout = output.lockTimeout, name = destination.displayName] holder in
             console.notice(LockWaitNotice.text(holder: holder, output: name, timeout: lockTimeout))
         }
@@ -166,6 +168,16 @@ struct ImportCommand: ParsableCommand {
         if mapping.xpath != nil { return 1 }
         if let rejects, rejects.mode != .fail { return 1 }
         return input.inputsAtOnce
+    }
+
+    /// Whether a big XML file's mapping may take a thread of its own: when, beside the
+    /// parser's thread and the writer's (if the output has one), a core of `--jobs`
+    /// (default the cores) is left for it, and no other input is parsed meanwhile.
+    /// On a machine with no core to spare, a third thread only takes from the others.
+    private func mappingHasACore(inputs: Int, output: any Output, rejects: RecordRejects?) -> Bool {
+        let threads = output.prefersWriterThread ? 3 : 2
+        let inputsInParallel = inputs > 1 && output.prefersWriterThread && inputsAtOnce(rejects: rejects) > 1
+        return !inputsInParallel && input.inputsAtOnce >= threads
     }
 
     /// With `--verbose`, the temporary files of killed runs the output removed.

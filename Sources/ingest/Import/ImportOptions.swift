@@ -22,7 +22,7 @@ struct InputOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Threads parsing at once (default: the cores): several inputs into one --out, written in input order; a big JSON Lines file alone, in parts on the threads beside the writer's.",
+            "Threads parsing at once (default: the cores): several inputs into one --out, written in input order; a big JSON Lines file alone, in parts on the threads beside the writer's; a big XML file alone, mapped on a thread of its own when a core is left beside the parser's and the writer's.",
             valueName: "n"))
     var jobs: Int?
 
