@@ -79,7 +79,7 @@ final class FullLog: ParseEventReceiver {
         [String], (any Error)?
     ) {
         do {
-            try EventRelay.overlap(into: log) { try parser.parse(bytes: bytes, into: $0) }
+            try EventRelay.overlap(into: log) { relay, _ in try parser.parse(bytes: bytes, into: relay) }
         } catch { return (log.events, error) }
         return (log.events, nil)
     }
@@ -201,5 +201,31 @@ final class FullLog: ParseEventReceiver {
         #expect(alone.contains("exceeds 100000 bytes"))
         #expect(alone.contains("people.xml:"))
         #expect(try failure(threshold: 0) == alone)
+    }
+
+    @Test func progressIsToldOnTheMappingsThreadAfterTheRecordsBeforeIt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("people.xml")
+        let bytes = Self.document(people: 3_000)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var options = Importer.Options(recordPath: try RecordPath("people/person"))
+        options.mappingThreadThreshold = 0
+        options.chunkSize = 64 << 10
+        let counter = CountingSink()
+        let input = try InputFile(path: path)
+        var reports: [(bytes: Int, stored: Int, records: Int)] = []
+        try Importer(options: options).read(input, into: counter) { consumed in
+            // Read on the thread that counts the records (ThreadSanitizer would tell).
+            reports.append((consumed, input.bytesRead, counter.recordCount))
+        }
+        #expect(reports.count > 10)
+        #expect(reports.map(\.bytes) == reports.map(\.bytes).sorted())
+        #expect(reports.map(\.records) == reports.map(\.records).sorted())
+        #expect(reports.last?.bytes == bytes.count)
+        #expect(reports.last?.stored == bytes.count)
+        // The mapping passes records on in batches, the last when the input ends.
+        #expect(counter.recordCount == 3_000)
+        // Told as the records come, not all at the end.
+        #expect(reports.contains { $0.records > 0 && $0.records < 3_000 })
     }
 }

@@ -56,18 +56,30 @@ package final class EventRelay: ParseEventReceiver, @unchecked Sendable {
     /// Runs `parse` with a receiver that relays its events to `receiver`, played on
     /// a thread of its own, and returns once `receiver` has had them all. Throws the
     /// receiver's error if it failed, else the parse's.
+    ///
+    /// `parse` is also given the closure to report its progress to: `progress`, called
+    /// on the receiving thread once the events before it are received, so that it may
+    /// read what the receiver counts.
     package static func overlap(
-        into receiver: any ParseEventReceiver, _ parse: (any ParseEventReceiver) throws -> Void
+        into receiver: any ParseEventReceiver, progress: ((Int) -> Void)? = nil,
+        _ parse: (_ receiver: any ParseEventReceiver, _ progress: ((Int) -> Void)?) throws -> Void
     ) throws {
         let relay = EventRelay()
         let done = DispatchSemaphore(value: 0)
-        let target = Target(receiver)
+        let target = TargetBox(Target(receiver, progress: progress))
         LargeStackThread.detach {
-            relay.receive(into: target)
+            relay.receive(into: target.value!)
+            // The receiver is let go of here, before the caller goes on, not whenever
+            // this thread ends.
+            target.value = nil
             done.signal()
         }
         var parseError: (any Error)?
-        do { try parse(relay) } catch { parseError = error }
+        do {
+            try parse(relay, progress == nil ? nil : { relay.tape.writeProgress($0) })
+        } catch {
+            parseError = error
+        }
         relay.close()
         done.wait()
         if let failure = relay.failure { throw failure }
@@ -184,31 +196,41 @@ package final class EventRelay: ParseEventReceiver, @unchecked Sendable {
             }
             next.clear()
             condition.lock()
-            empty.append(next)
+            // A tape grown for one large event is not kept for the next ones.
+            if next.capacity > 2 * Self.tapeBytes { next.deallocate() } else { empty.append(next) }
             condition.unlock()
         }
     }
 
     /// The receiver, played to directly when it is a ``/IngestCore/HandlerStack``
     /// (the usual case) rather than through the protocol.
-    private final class Target: @unchecked Sendable {
-        // Safety: used by the receiving thread alone, once the parsing thread has made it.
+    private final class Target {
         let receiver: any ParseEventReceiver
         let stack: HandlerStack?
+        let progress: ((Int) -> Void)?
         /// Scratch for the attributes of each element played.
         var attributes: [Attribute] = []
 
-        init(_ receiver: any ParseEventReceiver) {
+        init(_ receiver: any ParseEventReceiver, progress: ((Int) -> Void)?) {
             self.receiver = receiver
             stack = receiver as? HandlerStack
+            self.progress = progress
         }
 
         func play(_ tape: EventTape) throws {
             if let stack {
-                try tape.play(into: stack, attributes: &attributes)
+                try tape.play(into: stack, progress: progress, attributes: &attributes)
             } else {
-                try tape.play(into: receiver, attributes: &attributes)
+                try tape.play(into: receiver, progress: progress, attributes: &attributes)
             }
         }
+    }
+
+    /// Hands the ``Target`` to the receiving thread.
+    private final class TargetBox: @unchecked Sendable {
+        // Safety: made by the parsing thread before the receiving thread starts, then
+        // used by the receiving thread alone.
+        var value: Target?
+        init(_ value: Target) { self.value = value }
     }
 }

@@ -17,11 +17,12 @@ import IngestCore
 /// place at a time).
 struct EventTape {
     private enum Tag: UInt8 {
-        case start = 1, startKind, text, end, scalar
+        case start = 1, startKind, text, end, scalar, progress
     }
 
     private var base: UnsafeMutableRawPointer
-    private var capacity: Int
+    /// The bytes the tape can hold before it grows.
+    private(set) var capacity: Int
     /// The bytes written so far.
     private(set) var count = 0
 
@@ -92,6 +93,14 @@ struct EventTape {
         put(bytes: text)
     }
 
+    /// Notes that the parser has consumed `bytes` of its input: played back as a call
+    /// of the progress closure, after the events before it.
+    mutating func writeProgress(_ bytes: Int) {
+        reserve(1 + Self.positionSize)
+        put(Tag.progress.rawValue)
+        put(SourcePosition(line: 0, column: 0, byteOffset: bytes))
+    }
+
     private static let positionSize = 24
 
     private mutating func reserve(_ bytes: Int) {
@@ -133,11 +142,13 @@ struct EventTape {
 
     // MARK: Playing back
 
-    /// Sends every event, in the order written, to `receiver`, rebuilding attributes
-    /// in `attributes` (scratch, kept between calls). When the receiver throws, the
-    /// error carries the position of the event it threw at (if it had none) and the
-    /// events after it are not sent.
-    func play<Receiver: ParseEventReceiver>(into receiver: Receiver, attributes: inout [Attribute]) throws {
+    /// Sends every event, in the order written, to `receiver`, and each progress note
+    /// to `progress`, rebuilding attributes in `attributes` (scratch, kept between
+    /// calls). When the receiver throws, the error carries the position of the event
+    /// it threw at (if it had none) and the events after it are not sent.
+    func play<Receiver: ParseEventReceiver>(
+        into receiver: Receiver, progress: ((Int) -> Void)?, attributes: inout [Attribute]
+    ) throws {
         var offset = 0
         var position = SourcePosition.start
         do {
@@ -174,6 +185,8 @@ struct EventTape {
                     try receiver.text(takeBytes(&offset), at: position)
                 case .end:
                     try takeName(&offset)._withUnsafeGuaranteedRef { try receiver.endElement($0, at: position) }
+                case .progress:
+                    progress?(position.byteOffset)
                 case .scalar:
                     let name = takeName(&offset)
                     let kind = ContentKind(rawValue: take(&offset))!

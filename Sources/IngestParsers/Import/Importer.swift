@@ -104,7 +104,10 @@ public struct Importer: RecordReader {
             let stack = try HandlerStack(mapping: mapping, limits: options.limits)
             let parser = parser(for: input, format: format)
             if format == .xml, mapsOnItsOwnThread(input) {
-                try EventRelay.overlap(into: stack) { try parser.parse(input, into: $0, progress: progress) }
+                // Progress is told on the mapping's thread, which counts the records.
+                try EventRelay.overlap(into: stack, progress: progress) { relay, progress in
+                    try parser.parse(input, into: relay, progress: progress)
+                }
             } else {
                 try parser.parse(input, into: stack, progress: progress)
             }

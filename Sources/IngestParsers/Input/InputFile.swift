@@ -1,3 +1,4 @@
+import Foundation  // NSLock
 import IngestCore
 import IngestPOSIX
 #if canImport(Glibc)
@@ -24,9 +25,12 @@ public final class InputFile: ByteSource {
     /// The size of the stored input (the file's size, compressed or not), when it is a
     /// regular file: what progress is measured against.
     public let storedSize: Int?
-    /// Bytes of the stored input read so far (peeked bytes included).
-    public var bytesRead: Int { stored?.bytesRead ?? descriptorBytesRead }
+    /// Bytes of the stored input read so far (peeked bytes included). May be read on
+    /// another thread than the reading one: a progress report can come from the
+    /// thread that maps what is read.
+    public var bytesRead: Int { stored?.bytesRead ?? countLock.withLock { descriptorBytesRead } }
     private var descriptorBytesRead = 0
+    private let countLock = NSLock()
     private let descriptor: Int32
     /// The source of the content and the file it decodes, for an input made with
     /// ``init(decoding:from:)``.
@@ -207,7 +211,7 @@ public final class InputFile: ByteSource {
         while true {
             let count = POSIX.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 {
-                descriptorBytesRead += count
+                countLock.withLock { descriptorBytesRead += count }
                 return count
             }
             if errno == EINTR {
