@@ -11,7 +11,8 @@ final class ProgressTracker: @unchecked Sendable {
         self.enabled = enabled
     }
 
-    /// Called on the parsing thread after each chunk.
+    /// Called after each chunk, on the thread that maps the input (the parser's, or
+    /// the mapping's own), never at the same time as ``finish()``.
     func update(_ progress: ImportProgress) {
         if meter == nil || progress.input != input {
             meter?.finish()
