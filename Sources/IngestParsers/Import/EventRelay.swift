@@ -22,9 +22,10 @@ import IngestPOSIX
 /// the receiver meanwhile.
 package final class EventRelay: ParseEventReceiver, @unchecked Sendable {
     // Safety (`@unchecked Sendable`, `@exclusivity(unchecked)`): `tape` and the kept
-    // names belong to the parsing thread, and no access to one overlaps another; `full`, `empty`, `closed` and `failure` are read and written under
-    // `condition`; a tape in `full` is played only by the receiving thread, which
-    // puts it in `empty` when done, so no tape is used by two threads at once.
+    // names belong to the parsing thread, and no access to one overlaps another;
+    // `full`, `empty`, `closed` and `failure` are read and written under `condition`;
+    // a tape in `full` is played only by the receiving thread, which puts it in
+    // `empty` when done, so no tape is used by two threads at once.
 
     /// The bytes a tape holds before it is handed over: small enough to stay in the
     /// cores' caches, large enough that handing over is rare.

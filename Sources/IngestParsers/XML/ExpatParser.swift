@@ -87,8 +87,7 @@ public final class ExpatPushParser: PushParser {
     //   from inside `XML_Parse`/`XML_ParseBuffer`, which this object calls on itself,
     //   and `deinit` frees the Expat parser, so `self` outlives every callback and
     //   `with(_:_:)` may borrow it (`_withUnsafeGuaranteedRef`) without a retain.
-    // - `stack` and `relay` are `receiver` (held strongly just above) seen as a
-    //   HandlerStack or an EventRelay.
+    // - `stack` is `receiver` (held strongly just above) seen as a HandlerStack.
     // - `openNames`, `recentNames` hold names of `names`, this parser's own table,
     //   which holds them while the parser lives.
     // - `@exclusivity(unchecked)`: one thread drives a parser, and a receiver must not
@@ -103,8 +102,6 @@ public final class ExpatPushParser: PushParser {
     /// The receiver when it is a ``/IngestCore/HandlerStack`` — the usual case — called directly
     /// rather than through the protocol, and without reference counting.
     private let stack: Unmanaged<HandlerStack>?
-    /// The receiver when it is an ``EventRelay``, called directly, as ``stack`` is.
-    private let relay: Unmanaged<EventRelay>?
     /// The names of this document, interned as they were met.
     public let names = NameTable()
     /// The input's name in error messages.
@@ -149,7 +146,6 @@ public final class ExpatPushParser: PushParser {
         self.receiver = receiver
         self.limits = limits
         stack = (receiver as? HandlerStack).map { Unmanaged.passUnretained($0) }
-        relay = (receiver as? EventRelay).map { Unmanaged.passUnretained($0) }
         self.displayName = displayName
         parser = XML_ParserCreateNS(encoding, XML_Char(bitPattern: Self.namespaceSeparator))
         XML_SetReturnNSTriplet(parser, 1)
@@ -352,10 +348,6 @@ public final class ExpatPushParser: PushParser {
                 try stack._withUnsafeGuaranteedRef {
                     try $0.startElement(element, attributes: attributes, at: position)
                 }
-            } else if let relay {
-                try relay._withUnsafeGuaranteedRef {
-                    try $0.startElement(element, attributes: attributes, at: position)
-                }
             } else {
                 try receiver.startElement(element, attributes: attributes, at: position)
             }
@@ -369,8 +361,6 @@ public final class ExpatPushParser: PushParser {
             try element._withUnsafeGuaranteedRef { element in
                 if let stack {
                     try stack._withUnsafeGuaranteedRef { try $0.endElement(element, at: position) }
-                } else if let relay {
-                    try relay._withUnsafeGuaranteedRef { try $0.endElement(element, at: position) }
                 } else {
                     try receiver.endElement(element, at: position)
                 }
@@ -401,8 +391,6 @@ public final class ExpatPushParser: PushParser {
                 // for the bound on bytes without an event (see `ExpatParser.limits`).
                 lastEventOffset = max(lastEventOffset, Int(XML_GetCurrentByteIndex(parser)))
                 try stack._withUnsafeGuaranteedRef { try $0.text(bytes, at: { position }) }
-            } else if let relay {
-                try relay._withUnsafeGuaranteedRef { try $0.text(bytes, at: position) }
             } else {
                 try receiver.text(bytes, at: position)
             }
