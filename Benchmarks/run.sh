@@ -16,7 +16,8 @@
 #                            Expat as ingest drives it (expat-floor.c); plist =
 #                            binary/XML plist and keyed archive beside Python's
 #                            plistlib; json = JSON into SQLite beside json_verify,
-#                            the ijson peer and sqlite-utils; schema = --schema runs
+#                            SQLite storing the rows alone (sqlite-floor.c), the
+#                            ijson peer and sqlite-utils; schema = --schema runs
 #                            beside the automatic mapping on the same inputs; gz =
 #                            people.xml.gz beside people.xml and gzip -dc; multi = 8
 #                            files of N/5 records into one database, --jobs 1 beside
@@ -229,6 +230,7 @@ fresh_flat_db()   { rm -f "$WORK/ingest-flat.db"; }
 fresh_json_db()   { rm -f "$WORK/ingest-json.db"; }
 fresh_ndjson_db() { rm -f "$WORK/ingest-ndjson.db"; }
 fresh_ijson_db()  { rm -f "$WORK/ijson.db"; }
+fresh_floor_db()  { rm -f "$WORK/sqlite-floor.db"; }
 fresh_utils_db()  { rm -f "$WORK/sqlite-utils.db"; }
 fresh_jflat_db()  { rm -f "$WORK/ingest-json-flat.db"; }
 fresh_plists()    { rm -f "$WORK"/*.plist "$WORK"/*.archive; }
@@ -428,12 +430,22 @@ run_json_measurements() {
     # 5. Parse + map, no SQLite.
     measure ingest-json-dry "$json" : -- "$INGEST" "$json" --dry-run --quiet
 
-    # 6. Peer: ijson (yajl2_c backend) + sqlite3 executemany.
+    # 6. SQLite alone storing the same rows as ingest stores them (Benchmarks/sqlite-floor.c,
+    # from people.csv): the floor under every --to db of them, which no parser can go below.
+    if command -v cc >/dev/null && cc -O2 "$ROOT/Benchmarks/sqlite-floor.c" -lsqlite3 -o "$WORK/sqlite-floor" 2>/dev/null; then
+        measure sqlite-insert-floor "$data/people.csv" fresh_floor_db -- \
+            "$WORK/sqlite-floor" "$data/people.csv" "$WORK/sqlite-floor.db"
+        expect_count sqlite-insert-floor "$WORK/sqlite-floor.db" people "$N"
+    else
+        echo "  (no C compiler or no sqlite3.h: SQLite's own insert of the rows is not measured)"
+    fi
+
+    # 7. Peer: ijson (yajl2_c backend) + sqlite3 executemany.
     measure ijson-peer "$json" fresh_ijson_db -- \
         python3 "$BENCH/peers/ijson_to_sqlite.py" "$json" "$WORK/ijson.db"
     expect_count ijson-peer "$WORK/ijson.db" person "$N"
 
-    # 7. Peer: sqlite-utils insert --nl, the common JSON-to-SQLite command.
+    # 8. Peer: sqlite-utils insert --nl, the common JSON-to-SQLite command.
     measure sqlite-utils "$ndjson" fresh_utils_db -- \
         sqlite-utils insert "$WORK/sqlite-utils.db" people "$ndjson" --nl
     expect_count sqlite-utils "$WORK/sqlite-utils.db" people "$N"
@@ -853,6 +865,12 @@ print_targets() {
         r=$(divide "${SECS[ingest-json]}" "${SECS[ijson-peer]}" 2)
         printf "$row" "people.json --to db <= ${TARGET_JSON_PEER_RATIO}x the ijson peer" \
             "${SECS[ingest-json]} / ${SECS[ijson-peer]} s = ${r}x" "$(verdict "$r <= $TARGET_JSON_PEER_RATIO")"
+        if have sqlite-insert-floor; then
+            # No bar: what SQLite alone takes to store these rows, beside the same peer.
+            printf "$row" "  SQLite's own insert of the rows (sqlite-floor.c)" \
+                "${SECS[sqlite-insert-floor]} / ${SECS[ijson-peer]} s = $(divide "${SECS[sqlite-insert-floor]}" "${SECS[ijson-peer]}" 2)x" \
+                "reported"
+        fi
     fi
     if have ingest-json-parse json-verify; then
         r=$(divide "${SECS[ingest-json-parse]}" "${SECS[json-verify]}" 2)
