@@ -436,4 +436,6 @@ final class SQLiteSink: RecordSink {
 }
 
 /// SQLite's `SQLITE_STATIC`: the bound bytes stay valid until the statement is reset.
-private let sqliteStatic = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+/// Computed, not stored: a global constant is initialised lazily, behind a check on
+/// every value bound.
+private var sqliteStatic: sqlite3_destructor_type { unsafeBitCast(0, to: sqlite3_destructor_type.self) }
