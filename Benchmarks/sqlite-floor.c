@@ -7,13 +7,13 @@
  *
  * It does what ingest's SQLite writer does, with nothing around it: a new file,
  * opened without the connection's mutex (as GRDB opens ingest's), with ingest's
- * pragmas (16 KiB pages, no journal, no syncs, an exclusive lock); the table ingest
- * makes of people.json (the same columns and types); one prepared INSERT, values
- * bound in place (SQLITE_STATIC) as integers, reals and text; and a commit every
- * 50,000 rows. Reading the rows costs what `fgets` and splitting each line at its
- * eight commas cost (the generator's rows have no comma inside a field; a quoted
- * field is stored with its quotes, which changes no length that matters here). It
- * prints the rows stored.
+ * pragmas (no journal, no syncs, an exclusive lock); the table ingest makes of
+ * people.json (the same columns and types); one prepared INSERT, values bound in
+ * place (SQLITE_STATIC) as integers, reals and text; and a commit every 50,000
+ * rows. Reading the rows costs what `fgets` and splitting each line at its eight
+ * commas cost (the generator's rows have no comma inside a field; a quoted field
+ * is stored with its quotes, which changes no length that matters here). It prints
+ * the rows stored.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -46,8 +46,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "sqlite-floor: cannot open %s\n", argv[2]);
         return 73;
     }
-    check(db, sqlite3_exec(db, "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-        "PRAGMA locking_mode = EXCLUSIVE",
+    check(db, sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE",
         NULL, NULL, NULL), "pragmas");
     check(db, sqlite3_exec(db, "CREATE TABLE people (id INTEGER, active INTEGER, firstName TEXT, lastName TEXT, "
         "email TEXT, born TEXT, score REAL, bio TEXT, tags TEXT)", NULL, NULL, NULL), "create");

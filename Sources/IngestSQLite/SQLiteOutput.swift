@@ -163,12 +163,8 @@ public final class SQLiteOutput: Output {
             try queue.inDatabase { db in
                 if file != nil {
                     // A private file being built: no journal is needed, the rename is the commit.
-                    // Its pages are 16 KiB, not 4: a bulk load writes a quarter as many,
-                    // each holding four times the rows.
                     try db.execute(
-                        sql:
-                            "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE"
-                    )
+                        sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
                 }
                 let sink = SQLiteSink(
                     database: db, batchSize: file == nil ? nil : 50_000,
