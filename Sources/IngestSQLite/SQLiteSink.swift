@@ -39,6 +39,10 @@ final class SQLiteSink: RecordSink {
     /// Per row: the column index of each field, and what number each field is.
     @exclusivity(unchecked) private var columnOfField: [Int] = []
     @exclusivity(unchecked) private var numberKinds: [FieldValue.Number.Kind?] = []
+    /// Rows waiting to go in together (see ``SQLiteRowGroup``); empty between batches.
+    @exclusivity(unchecked) private var group = SQLiteRowGroup()
+    /// How many parameters a statement may have on this connection.
+    private let parameterLimit: Int
     /// The batch ``write(_:)-(IngestRecord)`` writes a single record through.
     private let single = RecordBatch(reservingBytes: 4096)
     /// How long a text or blob value may be on this connection.
@@ -68,6 +72,7 @@ final class SQLiteSink: RecordSink {
         self.keys = design == nil ? keys : nil
         db = database
         valueLength = SQLiteValueLength(connection: database.sqliteConnection)
+        parameterLimit = Int(sqlite3_limit(database.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
         self.batchSize = batchSize
         self.altersExistingTables = altersExistingTables
         self.afterBatch = afterBatch
@@ -130,27 +135,35 @@ final class SQLiteSink: RecordSink {
 
     func write(_ batch: RecordBatch) throws {
         var tableOfBatch = tableCache(for: batch)
-        for record in 0..<batch.count {
-            let entry = batch.entries[record]
-            if inTransaction, let batchSize, rowsInBatch >= batchSize, !isChildTable(batch.tables[entry.table]) {
-                // A batch ends before a record, never between a parent row and its children.
-                try db.commit()
-                inTransaction = false
-                rowsInBatch = 0
-                afterBatch?()
+        do {
+            for record in 0..<batch.count {
+                let entry = batch.entries[record]
+                if inTransaction, let batchSize, rowsInBatch >= batchSize, !isChildTable(batch.tables[entry.table]) {
+                    // A batch ends before a record, never between a parent row and its children.
+                    try insertGroup(of: batch)
+                    try db.commit()
+                    inTransaction = false
+                    rowsInBatch = 0
+                    afterBatch?()
+                }
+                if !inTransaction {
+                    try db.beginTransaction(.immediate)
+                    inTransaction = true
+                }
+                let table: SQLiteTable
+                if let known = tableOfBatch[entry.table] {
+                    table = known
+                } else {
+                    table = try self.table(named: batch.tables[entry.table])
+                    tableOfBatch[entry.table] = table
+                }
+                try insert(record, of: batch, into: table)
             }
-            if !inTransaction {
-                try db.beginTransaction(.immediate)
-                inTransaction = true
-            }
-            let table: SQLiteTable
-            if let known = tableOfBatch[entry.table] {
-                table = known
-            } else {
-                table = try self.table(named: batch.tables[entry.table])
-                tableOfBatch[entry.table] = table
-            }
-            try insert(record, of: batch, into: table)
+            // The group's values are the batch's bytes: they go in before the batch does.
+            try insertGroup(of: batch)
+        } catch {
+            group.removeAll()
+            throw error
         }
     }
 
@@ -161,8 +174,10 @@ final class SQLiteSink: RecordSink {
 
     /// Finds each field's column — the table widening where a value needs it (which
     /// can rebuild the table and its statement) — then binds the values to the final
-    /// statement and runs it.
+    /// statement and runs it, or, for a table that takes them, adds the row to the
+    /// ``SQLiteRowGroup``, which goes in once full.
     private func insert(_ record: Int, of batch: RecordBatch, into table: SQLiteTable) throws {
+        if let waiting = group.table, waiting !== table { try insertGroup(of: batch) }
         let fields = batch.fields(of: record)
         let position = batch.entries[record].position
         columnOfField.removeAll(keepingCapacity: true)
@@ -170,9 +185,13 @@ final class SQLiteSink: RecordSink {
         for field in fields {
             let number = Self.numberKind(of: field, in: batch)
             let held = Self.columnType(of: field, number: number)
-            let index = try field.unmanagedName._withUnsafeGuaranteedRef {
-                try table.columnIndex(for: $0, holding: held, at: position, in: db)
+            let index = try field.unmanagedName._withUnsafeGuaranteedRef { name in
+                if let known = table.knownColumn(for: name) { return known }
+                // A new column changes the statement the waiting rows need.
+                try insertGroup(of: batch)
+                return try table.columnIndex(for: name, holding: held, at: position, in: db)
             }
+            if table.rebuilds(toHold: held, inColumn: index) { try insertGroup(of: batch) }
             try table.accommodate(held, shape: Self.jsonShape(of: field), inColumn: index, db: db)
             columnOfField.append(index)
             numberKinds.append(number)
@@ -191,15 +210,60 @@ final class SQLiteSink: RecordSink {
                 return
             }
         }
-        let statement = try table.insertStatement(in: db, carrying: columnOfField)
-        do {
-            try bind(fields, of: batch, to: statement, in: table, at: position)
-        } catch {
-            // The values bound before the refused one point into the batch: the
-            // statement must not keep them for a later row.
-            sqlite3_clear_bindings(statement)
-            throw error
+        if design == nil, table.takesRowGroups {
+            group.append(record: record, of: table, columnOfField: columnOfField, numberKinds: numberKinds)
+            table.didInsertRow()
+            rowsInBatch += 1
+            if group.count >= table.rowsPerGroup(parameterLimit: parameterLimit) { try insertGroup(of: batch) }
+            return
         }
+        let statement = try table.insertStatement(in: db, carrying: columnOfField)
+        try bind(
+            fields, of: batch, columns: columnOfField[...], numbers: numberKinds[...], firstSlot: 1, to: statement,
+            in: table, at: position)
+        try run(statement, inserting: fields, of: batch, into: table, at: position)
+        table.didInsertRow()
+        rowsInBatch += 1
+    }
+
+    /// Inserts the rows waiting in the group, all in one statement when the group is
+    /// full, one by one when it is not (the end of a batch, a new column).
+    private func insertGroup(of batch: RecordBatch) throws {
+        guard let table = group.table else { return }
+        defer { group.removeAll() }
+        let columns = table.columns.count
+        if group.count == table.rowsPerGroup(parameterLimit: parameterLimit) {
+            let statement = try table.groupInsertStatement(rows: group.count, in: db)
+            for (row, record) in group.records.enumerated() {
+                let range = group.fields(ofRow: row)
+                try bind(
+                    batch.fields(of: record), of: batch, columns: group.columnOfField[range],
+                    numbers: group.numberKinds[range], firstSlot: row * columns + 1, to: statement, in: table,
+                    at: batch.entries[record].position)
+            }
+            let first = group.records[0]
+            try run(
+                statement, inserting: batch.fields(of: first), of: batch, into: table, at: batch.entries[first].position
+            )
+            return
+        }
+        let statement = try table.insertStatement(in: db, carrying: [])
+        for (row, record) in group.records.enumerated() {
+            let range = group.fields(ofRow: row)
+            let position = batch.entries[record].position
+            try bind(
+                batch.fields(of: record), of: batch, columns: group.columnOfField[range],
+                numbers: group.numberKinds[range], firstSlot: 1, to: statement, in: table, at: position)
+            try run(statement, inserting: batch.fields(of: record), of: batch, into: table, at: position)
+        }
+    }
+
+    /// Runs an INSERT whose values are bound, and clears them for the next. A refusal
+    /// is the record's at `position`, whose `fields` name its key in the message.
+    private func run(
+        _ statement: SQLiteStatement, inserting fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch,
+        into table: SQLiteTable, at position: SourcePosition?
+    ) throws {
         let status = sqlite3_step(statement)
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
@@ -212,8 +276,6 @@ final class SQLiteSink: RecordSink {
                 kind == .data ? keyDescription(of: fields, in: batch, table: table).map { " (key \($0))" } ?? "" : ""
             throw IngestError(kind, "cannot insert into \(table.name): \(message)\(key)", position: position)
         }
-        table.didInsertRow()
-        rowsInBatch += 1
     }
 
     /// `id=7`: the values the record gives the table's key columns, for a message.
@@ -240,17 +302,35 @@ final class SQLiteSink: RecordSink {
     }
 
     /// Binds the values straight from the batch's bytes (`SQLITE_STATIC`: they stay
-    /// put until the statement has run and its bindings are cleared). Numbers are
-    /// bound as numbers unless their column is TEXT; numbers in a BLOB column are
-    /// bound as numbers too, as in an untyped one: BLOB affinity stores every value
-    /// as given. A text or blob longer than SQLite takes is refused (``SQLiteValueLength``).
+    /// put until the statement has run and its bindings are cleared), field `n` to
+    /// parameter `firstSlot + columns[n]`. Numbers are bound as numbers unless their
+    /// column is TEXT; numbers in a BLOB column are bound as numbers too, as in an
+    /// untyped one: BLOB affinity stores every value as given. A text or blob longer
+    /// than SQLite takes is refused (``SQLiteValueLength``); the values bound before
+    /// it are cleared, as they point into the batch.
     private func bind(
-        _ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, to statement: SQLiteStatement,
+        _ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, columns: ArraySlice<Int>,
+        numbers: ArraySlice<FieldValue.Number.Kind?>, firstSlot: Int, to statement: SQLiteStatement,
+        in table: SQLiteTable, at position: SourcePosition?
+    ) throws {
+        do {
+            try bindValues(
+                fields, of: batch, columns: columns, numbers: numbers, firstSlot: firstSlot, to: statement, in: table,
+                at: position)
+        } catch {
+            sqlite3_clear_bindings(statement)
+            throw error
+        }
+    }
+
+    private func bindValues(
+        _ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, columns: ArraySlice<Int>,
+        numbers: ArraySlice<FieldValue.Number.Kind?>, firstSlot: Int, to statement: SQLiteStatement,
         in table: SQLiteTable, at position: SourcePosition?
     ) throws {
         for (offset, field) in fields.enumerated() {
-            let column = columnOfField[offset]
-            let slot = Int32(column + 1)
+            let column = columns[columns.startIndex + offset]
+            let slot = Int32(truncatingIfNeeded: firstSlot + column)
             let bytes = batch.bytes(of: field)
             // Within the limit (every value but a hostile one) the count is exact as an Int32.
             let length =
@@ -265,7 +345,7 @@ final class SQLiteSink: RecordSink {
             case .false, .true:
                 status = sqlite3_bind_int64(statement, slot, field.kind == .true ? 1 : 0)
             case .inferred, .number, .integer, .real:
-                switch (numberKinds[offset], table.columns[column].type) {
+                switch (numbers[numbers.startIndex + offset], table.columns[column].type) {
                 case (.integer?, .integer), (.integer?, .untyped), (.integer?, .blob):
                     status = sqlite3_bind_int64(
                         statement, slot, NumberSyntax.int64(bytes.assumingMemoryBound(to: UInt8.self))!)

@@ -30,6 +30,8 @@ final class SQLiteTable {
     /// The fields given a column, in the order met, for ``absorb(_:in:)``.
     private var fields: [(name: Name, column: Int)] = []
     @exclusivity(unchecked) private var insert: Statement?
+    /// The INSERT of a full ``SQLiteRowGroup``, and how many rows it takes.
+    @exclusivity(unchecked) private var groupInsert: (statement: Statement, rows: Int)?
     @exclusivity(unchecked) private(set) var rowCount = 0
     /// Appended to the INSERT (a declared keyless child table's upsert).
     var conflictClause: String?
@@ -98,6 +100,23 @@ final class SQLiteTable {
         guard !primaryKey.isEmpty else { return definitions.joined(separator: ", ") }
         return (definitions + ["PRIMARY KEY (\(primaryKey.map(\.quotedSQLIdentifier).joined(separator: ", ")))"])
             .joined(separator: ", ")
+    }
+
+    /// Whether rows may go in a ``SQLiteRowGroup``: the table is this run's and has no
+    /// key, so no constraint can refuse one of them (a design's tables, with their
+    /// constraints, are the sink's to leave out).
+    var takesRowGroups: Bool {
+        !preexisting && primaryKey.isEmpty && upsertKey == nil && conflictClause == nil
+    }
+
+    /// The column field `name` has been given, if it has one already: then
+    /// ``columnIndex(for:holding:at:in:)`` changes nothing.
+    func knownColumn(for name: Name) -> Int? { fieldColumns.column(for: name) }
+
+    /// Whether ``accommodate(_:shape:inColumn:db:)`` would rebuild the table to hold `needed`.
+    func rebuilds(toHold needed: SQLiteAffinity?, inColumn index: Int) -> Bool {
+        guard let needed else { return false }
+        return needed > columns[index].type && !preexisting && isCreated
     }
 
     /// The index of the column called `name` (as SQLite compares names), if any.
@@ -208,6 +227,7 @@ final class SQLiteTable {
     /// Forgets the prepared INSERTs, which name the columns as they were.
     private func dropStatements() {
         insert = nil
+        groupInsert = nil
         if !upserts.isEmpty { upserts.removeAll() }
     }
 
@@ -228,7 +248,7 @@ final class SQLiteTable {
         guard let upsertKey else {
             if let insert { return insert.sqliteStatement }
             let conflict = conflictClause.map { " " + $0 } ?? ""
-            let statement = try db.makeStatement(sql: insertHead + conflict)
+            let statement = try db.makeStatement(sql: insertHead() + conflict)
             insert = statement
             return statement.sqliteStatement
         }
@@ -236,7 +256,7 @@ final class SQLiteTable {
             if let insert { return insert.sqliteStatement }
             let clause = UpsertSQL.onConflict(
                 key: upsertKey, updating: columns.map(\.name), quote: \.quotedSQLIdentifier)
-            let statement = try db.makeStatement(sql: insertHead + " " + clause)
+            let statement = try db.makeStatement(sql: insertHead() + " " + clause)
             insert = statement
             return statement.sqliteStatement
         }
@@ -247,16 +267,35 @@ final class SQLiteTable {
         if let statement = upserts[carried] { return statement.sqliteStatement }
         let updated = present.sorted().map { columns[$0].name }
         let clause = UpsertSQL.onConflict(key: upsertKey, updating: updated, quote: \.quotedSQLIdentifier)
-        let statement = try db.makeStatement(sql: insertHead + " " + clause)
+        let statement = try db.makeStatement(sql: insertHead() + " " + clause)
         upserts[carried] = statement
         return statement.sqliteStatement
     }
 
-    /// `INSERT INTO t (every column) VALUES (?, …)`: a column no field fills is NULL.
-    private var insertHead: String {
+    /// How many rows a full ``SQLiteRowGroup`` of this table has: as many as
+    /// ``SQLiteRowGroup/rowsPerStatement`` as long as their values fit in one statement's
+    /// `limit` of parameters; 1 when two rows do not.
+    func rowsPerGroup(parameterLimit limit: Int) -> Int {
+        min(SQLiteRowGroup.rowsPerStatement, max(1, limit / max(1, columns.count)))
+    }
+
+    /// The INSERT of `rows` rows at once (`VALUES (…), (…)`), row `n`'s values in
+    /// parameters `n × columns.count + 1` on; prepared once and reused until the
+    /// columns change. Only for a table that ``takesRowGroups``.
+    func groupInsertStatement(rows: Int, in db: Database) throws -> SQLiteStatement {
+        if let groupInsert, groupInsert.rows == rows { return groupInsert.statement.sqliteStatement }
+        let statement = try db.makeStatement(sql: insertHead(rows: rows))
+        groupInsert = (statement, rows)
+        return statement.sqliteStatement
+    }
+
+    /// `INSERT INTO t (every column) VALUES (?, …)`, with `rows` lists of values: a
+    /// column no field fills is NULL.
+    private func insertHead(rows: Int = 1) -> String {
         let names = columns.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
-        let slots = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        return "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) VALUES (\(slots))"
+        let slots = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let values = Array(repeating: slots, count: rows).joined(separator: ", ")
+        return "INSERT INTO \(name.quotedSQLIdentifier) (\(names)) VALUES \(values)"
     }
 
     func didInsertRow() { rowCount += 1 }
