@@ -134,37 +134,35 @@ final class SQLiteSink: RecordSink {
     }
 
     func write(_ batch: RecordBatch) throws {
+        // After an error, the rows waiting in the group go with the batch they point into;
+        // after a batch that went in, the group is empty already.
+        defer { group.removeAll() }
         var tableOfBatch = tableCache(for: batch)
-        do {
-            for record in 0..<batch.count {
-                let entry = batch.entries[record]
-                if inTransaction, let batchSize, rowsInBatch >= batchSize, !isChildTable(batch.tables[entry.table]) {
-                    // A batch ends before a record, never between a parent row and its children.
-                    try insertGroup(of: batch)
-                    try db.commit()
-                    inTransaction = false
-                    rowsInBatch = 0
-                    afterBatch?()
-                }
-                if !inTransaction {
-                    try db.beginTransaction(.immediate)
-                    inTransaction = true
-                }
-                let table: SQLiteTable
-                if let known = tableOfBatch[entry.table] {
-                    table = known
-                } else {
-                    table = try self.table(named: batch.tables[entry.table])
-                    tableOfBatch[entry.table] = table
-                }
-                try insert(record, of: batch, into: table)
+        for record in 0..<batch.count {
+            let entry = batch.entries[record]
+            if inTransaction, let batchSize, rowsInBatch >= batchSize, !isChildTable(batch.tables[entry.table]) {
+                // A batch ends before a record, never between a parent row and its children.
+                try insertGroup(of: batch)
+                try db.commit()
+                inTransaction = false
+                rowsInBatch = 0
+                afterBatch?()
             }
-            // The group's values are the batch's bytes: they go in before the batch does.
-            try insertGroup(of: batch)
-        } catch {
-            group.removeAll()
-            throw error
+            if !inTransaction {
+                try db.beginTransaction(.immediate)
+                inTransaction = true
+            }
+            let table: SQLiteTable
+            if let known = tableOfBatch[entry.table] {
+                table = known
+            } else {
+                table = try self.table(named: batch.tables[entry.table])
+                tableOfBatch[entry.table] = table
+            }
+            try insert(record, of: batch, into: table)
         }
+        // The group's values are the batch's bytes: they go in before the batch does.
+        try insertGroup(of: batch)
     }
 
     /// The tables of `batch`'s table names, resolved as records meet them.
@@ -314,62 +312,52 @@ final class SQLiteSink: RecordSink {
         in table: SQLiteTable, at position: SourcePosition?
     ) throws {
         do {
-            try bindValues(
-                fields, of: batch, columns: columns, numbers: numbers, firstSlot: firstSlot, to: statement, in: table,
-                at: position)
-        } catch {
-            sqlite3_clear_bindings(statement)
-            throw error
-        }
-    }
-
-    private func bindValues(
-        _ fields: ArraySlice<RecordBatch.Field>, of batch: RecordBatch, columns: ArraySlice<Int>,
-        numbers: ArraySlice<FieldValue.Number.Kind?>, firstSlot: Int, to statement: SQLiteStatement,
-        in table: SQLiteTable, at position: SourcePosition?
-    ) throws {
-        for (offset, field) in fields.enumerated() {
-            let column = columns[columns.startIndex + offset]
-            let slot = Int32(truncatingIfNeeded: firstSlot + column)
-            let bytes = batch.bytes(of: field)
-            // Within the limit (every value but a hostile one) the count is exact as an Int32.
-            let length =
-                bytes.count <= valueLength.limit
-                ? Int32(truncatingIfNeeded: bytes.count)
-                : try valueLength.checked(
-                    bytes.count, field: field.name.qualified, table: table.name, position: position)
-            let status: Int32
-            switch field.kind {
-            case .null:
-                status = sqlite3_bind_null(statement, slot)
-            case .false, .true:
-                status = sqlite3_bind_int64(statement, slot, field.kind == .true ? 1 : 0)
-            case .inferred, .number, .integer, .real:
-                switch (numbers[numbers.startIndex + offset], table.columns[column].type) {
-                case (.integer?, .integer), (.integer?, .untyped), (.integer?, .blob):
-                    status = sqlite3_bind_int64(
-                        statement, slot, NumberSyntax.int64(bytes.assumingMemoryBound(to: UInt8.self))!)
-                case (.integer?, .real), (.real?, .real), (.real?, .untyped), (.real?, .blob), (.real?, .integer):
-                    status = sqlite3_bind_double(statement, slot, NumberSyntax.double(bytes))
-                default:
+            for (offset, field) in fields.enumerated() {
+                let column = columns[columns.startIndex + offset]
+                let slot = Int32(truncatingIfNeeded: firstSlot + column)
+                let bytes = batch.bytes(of: field)
+                // Within the limit (every value but a hostile one) the count is exact as an Int32.
+                let length =
+                    bytes.count <= valueLength.limit
+                    ? Int32(truncatingIfNeeded: bytes.count)
+                    : try valueLength.checked(
+                        bytes.count, field: field.name.qualified, table: table.name, position: position)
+                let status: Int32
+                switch field.kind {
+                case .null:
+                    status = sqlite3_bind_null(statement, slot)
+                case .false, .true:
+                    status = sqlite3_bind_int64(statement, slot, field.kind == .true ? 1 : 0)
+                case .inferred, .number, .integer, .real:
+                    switch (numbers[numbers.startIndex + offset], table.columns[column].type) {
+                    case (.integer?, .integer), (.integer?, .untyped), (.integer?, .blob):
+                        status = sqlite3_bind_int64(
+                            statement, slot, NumberSyntax.int64(bytes.assumingMemoryBound(to: UInt8.self))!)
+                    case (.integer?, .real), (.real?, .real), (.real?, .untyped), (.real?, .blob), (.real?, .integer):
+                        status = sqlite3_bind_double(statement, slot, NumberSyntax.double(bytes))
+                    default:
+                        if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
+                        status = sqlite3_bind_text(
+                            statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                            length, sqliteStatic)
+                    }
+                case .text:
                     if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
                     status = sqlite3_bind_text(
                         statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
                         length, sqliteStatic)
+                case .jsonArray, .jsonObject:
+                    status = sqlite3_bind_text(
+                        statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        length, sqliteStatic)
+                case .data:
+                    status = sqlite3_bind_blob(statement, slot, bytes.baseAddress!, length, sqliteStatic)
                 }
-            case .text:
-                if bytes.isEmpty { table.didStoreEmptyText(inColumn: column) }
-                status = sqlite3_bind_text(
-                    statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                    length, sqliteStatic)
-            case .jsonArray, .jsonObject:
-                status = sqlite3_bind_text(
-                    statement, slot, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
-                    length, sqliteStatic)
-            case .data:
-                status = sqlite3_bind_blob(statement, slot, bytes.baseAddress!, length, sqliteStatic)
+                try check(status, "cannot bind a value")
             }
-            try check(status, "cannot bind a value")
+        } catch {
+            sqlite3_clear_bindings(statement)
+            throw error
         }
     }
 
