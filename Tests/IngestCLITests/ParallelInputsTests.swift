@@ -103,6 +103,54 @@ struct ParallelInputsTests {
         #expect(try box.temporaryLeftovers().isEmpty)
     }
 
+    /// An XML file of 9 MiB, split between records with --jobs 3 beside the writer's
+    /// thread, or --jobs 2 for a dry run (4 MiB at least each part).
+    private func bigXML(_ box: Sandbox, breakingRecord broken: Int? = nil) throws {
+        var text = "<?xml version=\"1.0\"?>\n<people source=\"test\">\n"
+        for index in 0..<70_000 {
+            let late = index == 60_000 ? "<late>only here</late>" : ""
+            let close = index == broken ? "</nam>" : "</name>"
+            text +=
+                "  <person id=\"\(index)\">\n    <name>n\(index)\(close)\(late)<pad>\(String(repeating: "x", count: 60))</pad>\n  </person>\n"
+        }
+        _ = try box.write("big.xml", text + "</people>\n")
+    }
+
+    @Test("One big XML file in parts (--jobs 3, a dry run with --jobs 2): the same database and count as --jobs 1")
+    func oneBigXMLFileInParts() throws {
+        let box = try box()
+        try bigXML(box)
+        let one = try box.run(["big.xml", "--out", "one.db", "--jobs", "1"])
+        let parts = try box.run(["big.xml", "--out", "parts.db", "--jobs", "3"])
+        #expect(one.status == 0 && parts.status == 0 && parts.stderr.isEmpty, "\(parts)")
+        #expect(try box.rows("parts.db", "SELECT count(*), count(late) FROM people") == [["70000", "1"]])
+        #expect(try dump(box, "parts.db") == dump(box, "one.db"))
+        let dry = try box.run(["big.xml", "--dry-run", "--jobs", "2", "-v"])
+        #expect(dry.status == 0, "\(dry)")
+        #expect(
+            dry.stderrLines.last?.hasPrefix("ingest: 70000 records in 1 table (people), dry run: nothing written")
+                == true,
+            "\(dry)")
+        #expect(try box.temporaryLeftovers().isEmpty)
+    }
+
+    @Test("A bad tag in a later part of an XML file: exit 65 at the file's line and column, the database as it was")
+    func aBadTagInALaterXMLPart() throws {
+        let box = try box()
+        try bigXML(box)
+        #expect(try box.run(["big.xml", "--out", "big.db"]).status == 0)
+        try bigXML(box, breakingRecord: 50_000)
+        let whole = try box.run(["big.xml", "--out", "big.db", "--replace", "--jobs", "1"])
+        let parts = try box.run(["big.xml", "--out", "big.db", "--replace", "--jobs", "3"])
+        let dry = try box.run(["big.xml", "--dry-run", "--jobs", "2"])
+        #expect(parts.status == 65 && dry.status == 65, "\(parts)")
+        #expect(parts.stderrLines.first?.hasPrefix("ingest: big.xml:150004:") == true, "\(parts)")
+        #expect(parts.stderrLines == whole.stderrLines)
+        #expect(dry.stderrLines == whole.stderrLines)
+        #expect(try box.rows("big.db", "SELECT count(*) FROM people") == [["70000"]])
+        #expect(try box.temporaryLeftovers().isEmpty)
+    }
+
     @Test("--jobs takes 1 to 256")
     func jobsBounds() throws {
         let box = try box()

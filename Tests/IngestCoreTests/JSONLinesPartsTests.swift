@@ -5,7 +5,7 @@ import Testing
 import IngestTesting
 import IngestTestSupport
 
-/// One big JSON Lines file read in parts on several threads (`JSONLinesPiece`,
+/// One big JSON Lines file read in parts on several threads (`FilePiece`,
 /// `Importer.parts(of:atMost:)`): the same records, in the same order, at the same
 /// lines as read whole — also when a value spans the line end a part was to stop at.
 @Suite struct JSONLinesPartsTests {
@@ -66,14 +66,14 @@ import IngestTestSupport
         let parts = try #require(try Self.importer().parts(of: InputFile(path: path), atMost: 4))
         #expect(parts.count == 4)
         let bytes = Array(lines.joined().utf8)
-        let starts = parts.map { $0.linesPiece!.start }
+        let starts = parts.map { $0.piece!.start }
         #expect(starts[0] == 0)
         for (index, start) in starts.enumerated().dropFirst() {
             #expect(bytes[start - 1] == 0x0A && bytes[start] == UInt8(ascii: "{"))
             #expect(abs(start - bytes.count / 4 * index) < 100)
-            #expect(parts[index - 1].linesPiece!.endsNear == start)
+            #expect(parts[index - 1].piece!.endsNear == start)
         }
-        #expect(parts.last!.linesPiece!.endsNear == nil)
+        #expect(parts.last!.piece!.endsNear == nil)
     }
 
     @Test(
@@ -209,7 +209,7 @@ import IngestTestSupport
         let path = try Self.file("p.ndjson", in: directory, [text])
         // From the second value, to stop at the first line end at or past offset 12
         // (inside the second value, whose line ends at 20).
-        let piece = JSONLinesPiece(start: 9, endsNear: 12)
+        let piece = FilePiece(start: 9, endsNear: 12)
         let collector = RecordCollector()
         try Self.importer().read(InputFile(piece: piece, of: InputFile(path: path)), into: collector)
         #expect(collector.records.map(\.order) == [["b"]])

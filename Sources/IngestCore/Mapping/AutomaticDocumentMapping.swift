@@ -203,6 +203,17 @@ public final class AutomaticDocumentMapping: DocumentMapping {
         if recordPath != nil, !foundRecord { throw unmatched() }
     }
 
+    /// Whether a fresh mapping would go on as this one does from a record named `name`:
+    /// no record is being built, and all it has met is one pure collection (its
+    /// records' parent) holding nothing but records named `name`, if any, in a table
+    /// of their own.
+    public func mayBeginPart(withRecord name: Name) -> Bool {
+        guard !buildingRecord, documentMismatch == nil, collections.count == 1,
+            let state = collections.values.first, state.isPure, state.kinds.isEmpty || state.kinds == [name]
+        else { return false }
+        return tableOwners.count <= state.kinds.count
+    }
+
     /// The error of a record path that matched no record.
     private func unmatched() -> IngestError {
         let path = "\(recordPath!)"

@@ -14,13 +14,23 @@ public protocol RecordMapping: Sendable {
 
     /// Whether each value of a JSON Lines input maps to the same records whatever
     /// values come before it, so that the parts of one big file may be mapped each on
-    /// its own, on several threads at once (``JSONLinesPiece``). Default: `false`.
+    /// its own, on several threads at once (``FilePiece``). Default: `false`.
     var mapsEachLineAlone: Bool { get }
+
+    /// The depth of the XML records (the document element's is 1) that a big XML
+    /// file may be split between and its parts mapped each on its own, on several
+    /// threads at once (``FilePiece/XMLContext``), when the mapping can begin afresh
+    /// at such a record (``DocumentMapping/mayBeginPart(withRecord:)``); `nil` to
+    /// read XML whole. Default: `nil`.
+    var xmlPartRecordDepth: Int? { get }
 }
 
 extension RecordMapping {
     /// Not known to map each line alone: a big JSON Lines file is read whole.
     public var mapsEachLineAlone: Bool { false }
+
+    /// Not known to map XML records on their own: an XML file is read whole.
+    public var xmlPartRecordDepth: Int? { nil }
 
     /// Starts mapping one input with the default limits.
     public func mapping(for format: InputFormat, inputName: String, into sink: any RecordSink) throws
@@ -47,6 +57,13 @@ public protocol DocumentMapping: AnyObject {
     /// Hands the finished records it gathers into a batch to its sink now: the input
     /// has nothing more for the moment. Default: nothing (records go on one by one).
     func flush() throws
+
+    /// Whether, at the start of an XML record named `name` (at the depth
+    /// ``RecordMapping/xmlPartRecordDepth`` gives, with no element above it begun or
+    /// ended but its ancestors), a fresh mapping of the rest of the document under the
+    /// same ancestors would map it as this one goes on to: where a part of the file
+    /// read on another thread may begin. Default: never.
+    func mayBeginPart(withRecord name: Name) -> Bool
 }
 
 extension DocumentMapping {
@@ -55,6 +72,9 @@ extension DocumentMapping {
 
     /// Gathers nothing: nothing to do.
     public func flush() throws {}
+
+    /// Never: a part of an XML file is read to the end of the file.
+    public func mayBeginPart(withRecord name: Name) -> Bool { false }
 }
 
 /// The automatic mapping as a ``RecordMapping``: records at `recordPath`, or the
@@ -89,6 +109,10 @@ public struct AutomaticRecordMapping: RecordMapping {
     /// Each line's value is one record of the one table when no record path is
     /// given; records found by a path name their tables by what was met before.
     public var mapsEachLineAlone: Bool { recordPath == nil }
+
+    /// The records' depth: the document element's children (2), or the record
+    /// path's last step.
+    public var xmlPartRecordDepth: Int? { recordPath.map { max($0.steps.count, 2) } ?? 2 }
 }
 
 extension RecordMapping where Self == AutomaticRecordMapping {

@@ -31,9 +31,9 @@ public struct JSONParser: StreamingParser {
     /// token cut by a chunk's end. Default: ``defaultChunkSize`` (256 KiB).
     public var chunkSize: Int
     /// With ``lines``: the part of a file the input is, read from the part's start
-    /// up to its end, whose ``JSONLinesPiece/end`` and ``JSONLinesPiece/lineEnds``
+    /// up to its end, whose ``FilePiece/end`` and ``FilePiece/lineEnds``
     /// the parse notes; `nil`: the input is read whole.
-    public var piece: JSONLinesPiece?
+    public var piece: FilePiece?
 
     /// A JSON parser whose top-level value is the element `documentName`; with
     /// `lines`, the input is a sequence of values.

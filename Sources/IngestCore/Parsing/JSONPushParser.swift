@@ -118,7 +118,7 @@ public final class JSONPushParser: PushParser {
     ///     byte offsets count from the file's start (lines still count from 1).
     ///   - stopsAtLineEndFrom: with `lines`, stop after the line end before the first
     ///     line starting at or past this offset outside any value, and ignore what
-    ///     follows (``stoppedAtLineEnd``): how a ``JSONLinesPiece`` ends.
+    ///     follows (``stoppedAtLineEnd``): how a ``FilePiece`` ends.
     public init(
         receiver: any ParseEventReceiver, documentName: String, lines: Bool = false,
         limits: ParseLimits = .default, names: NameTable = NameTable(),

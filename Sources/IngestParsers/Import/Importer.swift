@@ -37,8 +37,9 @@ public struct Importer: RecordReader {
         /// Hears what an XML parser read past rather than refused — an entity
         /// reference kept as written (see `UndeclaredEntity`); `nil`: nobody.
         public var onWarning: ParseWarningHandler?
-        /// The fewest bytes of each share a big JSON Lines file is split near when it
-        /// is read in parts on several threads (``Importer/parts(of:atMost:)``).
+        /// The fewest bytes of each share a big JSON Lines or XML file is split near
+        /// when it is read in parts on several threads (``Importer/parts(of:atMost:)``,
+        /// ``Importer/parts(of:threads:threadsBesideWriter:)``).
         /// Default: 4 MiB.
         public var minimumPartSize = 4 << 20
         /// The size beyond which a regular XML file is mapped on a thread of its own
@@ -94,16 +95,20 @@ public struct Importer: RecordReader {
     public func read(_ input: InputFile, into sink: any RecordSink, progress: ((Int) -> Void)? = nil) throws {
         defer { input.whenIdle = nil }
         try naming(input) {
-            let format = try input.linesPiece != nil ? .jsonLines : options.format ?? InputFormat.detect(input)
+            let format =
+                try input.piece.map { $0.xml == nil ? .jsonLines : .xml } ?? options.format
+                ?? InputFormat.detect(input)
             let mapping = try options.mapping.mapping(
                 for: format, inputName: input.displayName, limits: options.limits, into: sink)
+            input.piece?.mayEndBefore = { [mapping] in mapping.mayBeginPart(withRecord: $0) }
+            defer { input.piece?.mayEndBefore = nil }
             input.whenIdle = {
                 try mapping.flush()
                 try sink.flush()
             }
             let stack = try HandlerStack(mapping: mapping, limits: options.limits)
             let parser = parser(for: input, format: format)
-            if format == .xml, mapsOnItsOwnThread(input) {
+            if format == .xml, input.piece == nil, mapsOnItsOwnThread(input) {
                 // Progress is told on the mapping's thread, which counts the records.
                 try EventRelay.overlap(into: stack, progress: progress) { relay, progress in
                     try parser.parse(input, into: relay, progress: progress)
@@ -111,7 +116,7 @@ public struct Importer: RecordReader {
             } else {
                 try parser.parse(input, into: stack, progress: progress)
             }
-            if let piece = input.linesPiece {
+            if let piece = input.piece {
                 // A part without records fails only if the others have none either.
                 try mapping.flush()
                 do { try mapping.checkMatched() } catch { piece.unmatched = error }
@@ -129,6 +134,26 @@ public struct Importer: RecordReader {
             try options.format ?? InputFormat.detect(input) == .jsonLines
         else { return nil }
         return try input.lineParts(atMost: count, minimumSize: options.minimumPartSize)
+    }
+
+    /// An XML file read by Expat, of at least two ``Options/minimumPartSize``s, whose
+    /// mapping can map its records in parts (``/IngestCore/RecordMapping/xmlPartRecordDepth``), in
+    /// up to `threadsBesideWriter` parts split between records, or `threads` without a
+    /// writer's thread; otherwise as ``parts(of:atMost:)`` has it.
+    ///
+    /// Beside a writer on two cores, each part's parser keeps its batches and the
+    /// part read ahead sets its records aside on disk: more memory for less time than
+    /// the writer's overlap already buys, so the writer keeps its thread.
+    public func parts(of input: InputFile, threads: Int, threadsBesideWriter: Int?) throws -> [InputFile]? {
+        let count = threadsBesideWriter ?? threads
+        guard count > 1, input.size != nil, options.xmlParser == .expat,
+            let depth = options.mapping.xmlPartRecordDepth,
+            try options.format ?? InputFormat.detect(input) == .xml
+        else {
+            guard let threadsBesideWriter, threadsBesideWriter > 1 else { return nil }
+            return try parts(of: input, atMost: threadsBesideWriter)
+        }
+        return try input.recordParts(atMost: count, minimumSize: options.minimumPartSize, recordDepth: depth)
     }
 
     /// Parses `input` and hands over each element at `path` whole, as a tree with
@@ -183,7 +208,10 @@ public struct Importer: RecordReader {
         case .xml:
             switch options.xmlParser {
             case .expat:
-                return ExpatParser(limits: options.limits, chunkSize: options.chunkSize, onWarning: options.onWarning)
+                var parser = ExpatParser(
+                    limits: options.limits, chunkSize: options.chunkSize, onWarning: options.onWarning)
+                parser.piece = input.piece
+                return parser
             case .libxml2:
                 return LibXML2Parser(
                     allowsHugeDocuments: options.allowsHugeDocuments, limits: options.limits,
@@ -194,7 +222,7 @@ public struct Importer: RecordReader {
             var parser = JSONParser(
                 documentName: name, lines: format == .jsonLines, limits: options.limits,
                 chunkSize: options.chunkSize)
-            parser.piece = input.linesPiece
+            parser.piece = input.piece
             return parser
         }
     }

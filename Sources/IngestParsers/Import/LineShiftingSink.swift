@@ -1,7 +1,7 @@
 import IngestCore
 
 /// Forwards records to `sink` with their positions moved `lines` lines down: how the
-/// records of a part of a JSON Lines file (``/IngestCore/JSONLinesPiece``), which
+/// records of a part of a JSON Lines file (``/IngestCore/FilePiece``), which
 /// was read as if it began the file, get the lines they have in it. It remembers
 /// whether `sink` failed, so that only the part's own errors are moved too.
 final class LineShiftingSink: RecordSink {

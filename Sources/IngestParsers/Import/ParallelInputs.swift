@@ -15,7 +15,7 @@ extension RecordReader {
     /// inputs' sizes, and disk by `jobs × spillLimit`. The first failure in input
     /// order is thrown, naming its input; the inputs after it are stopped.
     ///
-    /// An input may be a part of a JSON Lines file (``InputFile/linesPiece``), right
+    /// An input may be a part of a JSON Lines or XML file (``InputFile/piece``), right
     /// after the file's part before it: its records' lines are moved down by the
     /// lines of the parts before it, it is read again on this thread from where the
     /// part before really ended when that is not where it started, and the file fails
@@ -58,23 +58,24 @@ extension RecordReader {
         for index in inputs.indices {
             let input = inputs[index]
             let pipe = lanes.startWriting(index, recordsBefore: sink.recordCount)
-            if input.linesPiece.map({ $0.start == 0 }) ?? true { file = FileParts() }
-            let target = LineShiftingSink(sink, lines: file.lineEnds)
+            if input.piece.map({ $0.start == 0 }) ?? true { file = FileParts() }
+            // A part of an XML file is read after a line of its records' ancestors.
+            let target = LineShiftingSink(sink, lines: file.lineEnds - (input.piece?.xml?.prefixLines ?? 0))
             do {
-                if let piece = input.linesPiece, piece.start != file.end {
+                if let piece = input.piece, piece.start != file.end {
                     // The part before ran past this one's start (a value spanned the
                     // line end it was to stop at): read this one again from its end.
                     pipe.stop()
                     file.add(try readAgain(piece, from: file.end, of: input, into: target))
                 } else {
                     try pipe.drain(into: target)
-                    if let piece = input.linesPiece { file.add(piece) }
+                    if let piece = input.piece { file.add(piece) }
                 }
-                if let piece = input.linesPiece {
+                if let piece = input.piece {
                     // A part's reader is done long before its records are written:
                     // the writer tells how far the file has got.
                     progress?(index, file.end - piece.start, sink.recordCount)
-                    let isLastPart = index + 1 == inputs.count || inputs[index + 1].linesPiece?.start ?? 0 == 0
+                    let isLastPart = index + 1 == inputs.count || inputs[index + 1].piece?.start ?? 0 == 0
                     if isLastPart, let unmatched = file.unmatchedEverywhere {
                         try failAsWhole(input, else: unmatched)
                     }
@@ -94,11 +95,12 @@ extension RecordReader {
     /// Reads on this thread the part of `input` that `piece` was meant to be, from
     /// `start` (where the part before it really ended), into `sink`; the part as read.
     private func readAgain(
-        _ piece: JSONLinesPiece, from start: Int, of input: InputFile, into sink: any RecordSink
-    ) throws -> JSONLinesPiece {
-        let again = JSONLinesPiece(start: start, endsNear: piece.endsNear)
+        _ piece: FilePiece, from start: Int, of input: InputFile, into sink: any RecordSink
+    ) throws -> FilePiece {
+        let again = FilePiece(start: start, endsNear: piece.endsNear, xml: piece.xml)
         // The part before covered this one too: nothing is left of it.
         if let endsNear = piece.endsNear, start >= endsNear { return again }
+        if let size = input.storedSize, start >= size { return again }
         let part = try InputFile(piece: again, of: input)
         try read(part, into: sink, progress: nil)
         return again
@@ -123,7 +125,7 @@ private struct FileParts {
     var unmatched: (any Error)?
     var matched = false
 
-    mutating func add(_ piece: JSONLinesPiece) {
+    mutating func add(_ piece: FilePiece) {
         guard let pieceEnd = piece.end, pieceEnd > piece.start else { return }
         end = pieceEnd
         lineEnds += piece.lineEnds

@@ -12,13 +12,26 @@ public protocol RecordReader: Sendable {
 
     /// The parts `input` may be read in at once, up to `count`, each on a thread of
     /// its own, that give together what reading it whole gives (a big JSON Lines
-    /// file, see ``/IngestCore/JSONLinesPiece``); `nil` to read it whole. Default: `nil`.
+    /// file, see ``/IngestCore/FilePiece``); `nil` to read it whole. Default: `nil`.
     func parts(of input: InputFile, atMost count: Int) throws -> [InputFile]?
+
+    /// The parts `input` may be read in at once, given `threads` for it, of which
+    /// `threadsBesideWriter` when a writer's thread shares the cores (`nil`: none
+    /// does): a reader whose parse is slower than the writer may use them all (a big
+    /// XML file). Default: ``parts(of:atMost:)`` with the threads beside a writer,
+    /// and none without one.
+    func parts(of input: InputFile, threads: Int, threadsBesideWriter: Int?) throws -> [InputFile]?
 }
 
 extension RecordReader {
     /// Every input is read whole.
     public func parts(of input: InputFile, atMost count: Int) throws -> [InputFile]? { nil }
+
+    /// The parts ``parts(of:atMost:)`` gives for the threads beside a writer.
+    public func parts(of input: InputFile, threads: Int, threadsBesideWriter: Int?) throws -> [InputFile]? {
+        guard let threadsBesideWriter, threadsBesideWriter > 1 else { return nil }
+        return try parts(of: input, atMost: threadsBesideWriter)
+    }
 }
 
 /// How far an import has got, as ``RecordReader/run(_:into:inputsAtOnce:progress:)`` reports it
@@ -87,11 +100,12 @@ extension RecordReader {
     /// mapping that reports into something shared in input order (a rejects file)
     /// should read one at a time.
     ///
-    /// When `inputsAtOnce` − 1 (the threads beside the writer's) is at least twice the
-    /// inputs, an input this reader splits (``parts(of:atMost:)``: a big JSON Lines
-    /// file) is read in parts the same way, up to that many divided by the inputs
-    /// each, with the same records, in the same order and at the same lines as read
-    /// whole.
+    /// When `inputsAtOnce` is at least twice the inputs, an input this reader splits
+    /// (``parts(of:threads:threadsBesideWriter:)``: a big XML or JSON Lines file) is
+    /// read in parts the same way, up to `inputsAtOnce` divided by the inputs each
+    /// (one fewer beside a writer's thread), with the same records, in
+    /// the same order and at the same lines as read whole — also into an output
+    /// without a writer's thread.
     @discardableResult
     public func run(
         _ inputs: [InputFile], into output: any Output, inputsAtOnce: Int = 1,
@@ -104,20 +118,23 @@ extension RecordReader {
                 summary.inputs.append(.init(name: input.displayName, bytes: bytes))
                 summary.bytesRead += bytes
             }
-            // Several at once: the inputs, a big JSON Lines file in parts when each
-            // input has two threads or more. A file's parts take one thread fewer,
-            // which the writer keeps: a JSON Lines parse is quicker than most
-            // writers, so parsing parts on every core would make the writer wait
-            // for the cores it shares with them.
+            // Several at once: the inputs, and a big file in parts when each input has
+            // two threads or more. A file's parts take one thread fewer, which the
+            // writer keeps: parsing parts on every core would make the writer wait
+            // for the cores it shares with them. Without a writer's thread, inputs
+            // are read one at a time, and only a file split in parts on several.
             var units: [InputFile] = []
             var owners: [Int] = []
-            if inputsAtOnce > 1, output.prefersWriterThread {
-                let partsEach = (inputsAtOnce - 1) / max(inputs.count, 1)
+            if inputsAtOnce > 1 {
+                let threadsEach = inputsAtOnce / max(inputs.count, 1)
+                let besideWriter = output.prefersWriterThread ? (inputsAtOnce - 1) / max(inputs.count, 1) : nil
                 for (owner, input) in inputs.enumerated() {
-                    let parts = partsEach > 1 ? try parts(of: input, atMost: partsEach) ?? [input] : [input]
+                    let parts =
+                        try parts(of: input, threads: threadsEach, threadsBesideWriter: besideWriter) ?? [input]
                     units += parts
                     owners += Array(repeating: owner, count: parts.count)
                 }
+                if !output.prefersWriterThread, units.count == inputs.count { units = [] }
             }
             if units.count > 1 {
                 let report: ((Int, Int, Int) -> Void)? = progress.map { progress in
@@ -125,7 +142,7 @@ extension RecordReader {
                         let input = inputs[owners[index]]
                         progress(
                             ImportProgress(
-                                input: input.displayName, bytesRead: (units[index].linesPiece?.start ?? 0) + bytes,
+                                input: input.displayName, bytesRead: (units[index].piece?.start ?? 0) + bytes,
                                 totalBytes: input.storedSize, records: records))
                     }
                 }
@@ -136,7 +153,7 @@ extension RecordReader {
                     let owner = owners[index]
                     guard index + 1 == units.count || owners[index + 1] != owner else { return }
                     let input = inputs[owner]
-                    written(input, bytes: units[index].linesPiece == nil ? input.bytesRead : input.storedSize ?? 0)
+                    written(input, bytes: units[index].piece == nil ? input.bytesRead : input.storedSize ?? 0)
                 }
             } else {
                 for input in inputs {

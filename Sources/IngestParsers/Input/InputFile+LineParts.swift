@@ -14,7 +14,7 @@ extension InputFile {
     /// a file replaced since).
     ///
     /// The parts are where reading should start; a part's real end is found when it
-    /// is read (``/IngestCore/JSONLinesPiece``).
+    /// is read (``/IngestCore/FilePiece``).
     public func lineParts(atMost count: Int, minimumSize: Int) throws -> [InputFile]? {
         guard let size, path != nil, count > 1 else { return nil }
         let shares = min(count, size / max(minimumSize, 1))
@@ -27,13 +27,19 @@ extension InputFile {
             else { continue }
             starts.append(start)
         }
+        return opened(startingAt: starts) { _ in nil }
+    }
+
+    /// This file opened again at each of `starts` (more than one), each part ending
+    /// near where the next starts and read as `xml` says for its index; `nil` when a
+    /// part cannot be opened, or its path no longer opens this file.
+    func opened(startingAt starts: [Int], xml: (Int) -> FilePiece.XMLContext?) -> [InputFile]? {
         guard starts.count > 1, let identity = fileIdentity else { return nil }
         var parts: [InputFile] = []
         for index in starts.indices {
             let endsNear = index + 1 < starts.count ? starts[index + 1] : nil
-            guard let part = try? InputFile(piece: JSONLinesPiece(start: starts[index], endsNear: endsNear), of: self),
-                part.fileIdentity == identity
-            else { return nil }
+            let piece = FilePiece(start: starts[index], endsNear: endsNear, xml: xml(index))
+            guard let part = try? InputFile(piece: piece, of: self), part.fileIdentity == identity else { return nil }
             parts.append(part)
         }
         return parts

@@ -44,7 +44,7 @@ public final class InputFile: ByteSource {
     private var lookaheadEnded = false
     /// The part of a JSON Lines file this input is (see ``init(piece:of:)``), or `nil`
     /// for a whole input.
-    public let linesPiece: JSONLinesPiece?
+    public let piece: FilePiece?
 
     /// Called on the reading thread before a read would wait on a pipe, a terminal
     /// or a socket that has nothing ready: the moment to pass on what was read so
@@ -82,13 +82,13 @@ public final class InputFile: ByteSource {
         storedSize = size
         decoded = nil
         stored = nil
-        linesPiece = nil
+        piece = nil
     }
 
     /// The part `piece` of the JSON Lines file `file`, opened again for it: read from
     /// the part's start, named as the file is. Its progress counts from that start;
     /// its parser stops at the part's end.
-    public init(piece: JSONLinesPiece, of file: InputFile) throws {
+    public init(piece: FilePiece, of file: InputFile) throws {
         guard let path = file.path else {
             throw IngestError(.input, "only a file can be read in parts", file: file.displayName)
         }
@@ -102,7 +102,7 @@ public final class InputFile: ByteSource {
         storedSize = file.storedSize
         decoded = nil
         stored = nil
-        linesPiece = piece
+        self.piece = piece
         // Fully made: a throw from here on closes the descriptor in deinit.
         guard lseek(descriptor, off_t(piece.start), SEEK_SET) == off_t(piece.start) else {
             throw IngestError(.io, "cannot seek to byte \(piece.start): \(POSIX.lastError)", file: path)
@@ -127,7 +127,7 @@ public final class InputFile: ByteSource {
         descriptor = -1
         decoded = source
         stored = file
-        linesPiece = nil
+        piece = nil
     }
 
     /// Takes over `descriptor`, already open for reading (closed with the input), as
@@ -141,7 +141,7 @@ public final class InputFile: ByteSource {
         storedSize = size
         decoded = nil
         stored = nil
-        linesPiece = nil
+        piece = nil
     }
 
     deinit { closeFile() }

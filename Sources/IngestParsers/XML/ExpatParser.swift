@@ -29,6 +29,10 @@ public struct ExpatParser: StreamingParser {
     public var encoding: String?
     /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
     public var onWarning: ParseWarningHandler?
+    /// The part of an XML file the input is, read after its ``FilePiece/XMLContext/prefix``
+    /// up to its end, whose ``FilePiece/end`` and ``FilePiece/lineEnds`` it notes;
+    /// `nil`: a whole document.
+    public var piece: FilePiece?
 
     /// An Expat parser reading `chunkSize` bytes at a time, bounded by `limits`,
     /// telling `onWarning` what it reads past. The arguments after the parser's own
@@ -54,7 +58,14 @@ public struct ExpatParser: StreamingParser {
     ) throws {
         let session = ExpatPushParser(receiver: receiver, encoding: encoding, displayName: input.displayName)
         session.onWarning = onWarning
+        if let piece, let context = piece.xml {
+            session.part = ExpatPushParser.Part(piece: piece, context: context)
+            try context.prefix.withUnsafeBytes { prefix in
+                try session.parse(prefix, isFinal: false).mapError { $0.inFile(input.displayName) }.get()
+            }
+        }
         var consumed = 0
+        defer { session.part?.noteEnd(consumed: consumed, line: Int(XML_GetCurrentLineNumber(session.parser))) }
         while true {
             guard let buffer = XML_GetBuffer(session.parser, Int32(chunkSize)) else {
                 throw IngestError(.io, "out of memory for a \(chunkSize)-byte parse buffer", file: input.displayName)
@@ -63,6 +74,10 @@ public struct ExpatParser: StreamingParser {
             session.sniff(UnsafeRawBufferPointer(start: buffer, count: count))
             consumed += count
             try session.parseBuffer(count: count, isFinal: count == 0).mapError { $0.inFile(input.displayName) }.get()
+            if session.part?.ended == true {
+                progress?(consumed)
+                return
+            }
             try session.checkTokenLimit(limits.maxTextBytes, consumed: consumed, slack: chunkSize)
             progress?(consumed)
             if count == 0 { return }
@@ -209,7 +224,77 @@ public final class ExpatPushParser: PushParser {
         return SourcePosition(
             line: Int(XML_GetCurrentLineNumber(parser)),
             column: Int(XML_GetCurrentColumnNumber(parser)) + 1,
-            byteOffset: offset)
+            byteOffset: offset + partOffset)
+    }
+
+    /// The part of a file being read (``ExpatParser/piece``), when it is one.
+    var part: Part? {
+        didSet { partOffset = part.map { $0.piece.start - $0.context.prefix.count } ?? 0 }
+    }
+    /// What makes the offsets of a part's parse the file's: its start, less its prefix.
+    private var partOffset = 0
+
+    /// Where a part of an XML file stands: the elements above its records begun or
+    /// ended so far, and whether it has ended.
+    struct Part {
+        let piece: FilePiece
+        let context: FilePiece.XMLContext
+        /// Starts and ends of elements above the records (the prefix's included). A
+        /// part may end only while these are just the starts of the records'
+        /// ancestors: then the ancestors are the ones it began under.
+        var shallowEvents = 0
+        var ended = false
+
+        init(piece: FilePiece, context: FilePiece.XMLContext) {
+            self.piece = piece
+            self.context = context
+        }
+
+        /// The part was read to the end of the file: it ends there.
+        func noteEnd(consumed: Int, line: Int) {
+            guard !ended else { return }
+            piece.end = piece.start + consumed
+            piece.lineEnds = line - 1 - context.prefixLines
+        }
+    }
+
+    /// Whether the record `element` starting now, at `depth`, ends the part being
+    /// read: it is past the part's ``FilePiece/endsNear``, under the ancestors the
+    /// part began under, alone on its line but for blanks before it, and the mapping
+    /// may begin a part with it. The part then ends at the start of its line, and
+    /// the parse stops.
+    private func endsPart(before element: Unmanaged<Name>, depth: Int) -> Bool {
+        let recordDepth = part!.context.recordDepth
+        if depth < recordDepth { part!.shallowEvents += 1 }
+        guard depth == recordDepth, part!.shallowEvents == recordDepth - 1, let endsNear = part!.piece.endsNear
+        else { return false }
+        let piece = part!.piece
+        let offset = Int(XML_GetCurrentByteIndex(parser)) + partOffset
+        guard offset >= endsNear, let blanks = blanksBeforeOnItsLine(),
+            let mayEnd = piece.mayEndBefore, element._withUnsafeGuaranteedRef(mayEnd)
+        else { return false }
+        piece.end = offset - blanks
+        piece.lineEnds = Int(XML_GetCurrentLineNumber(parser)) - 1 - part!.context.prefixLines
+        part!.ended = true
+        XML_StopParser(parser, 0)
+        return true
+    }
+
+    /// How many spaces and tabs come before the current event on its line, when
+    /// nothing else does and Expat still holds the bytes back to the line end.
+    private func blanksBeforeOnItsLine() -> Int? {
+        var offset: Int32 = 0
+        var size: Int32 = 0
+        guard let context = XML_GetInputContext(parser, &offset, &size) else { return nil }
+        var index = Int(offset) - 1
+        while index >= 0 {
+            switch UInt8(bitPattern: context[index]) {
+            case 0x0A: return Int(offset) - 1 - index
+            case 0x20, 0x09: index -= 1
+            default: return nil
+            }
+        }
+        return nil
     }
 
     /// The byte offset of the last event delivered: how far the document has been read
@@ -259,6 +344,7 @@ public final class ExpatPushParser: PushParser {
 
     private func check(_ status: XML_Status) -> Result<Void, IngestError> {
         if let failure { return .failure(failure) }
+        if part?.ended == true { return .success(()) }
         guard status == XML_STATUS_ERROR else { return .success(()) }
         let code = XML_GetErrorCode(parser)
         var message = XML_ErrorString(code).map { String(cString: $0) } ?? "XML error \(code.rawValue)"
@@ -327,6 +413,7 @@ public final class ExpatPushParser: PushParser {
             index += 2
         }
         let element = intern(name, slot: slot)
+        if part != nil, endsPart(before: element, depth: depth + 1) { return }
         openNames.append(element)
         guard checkStartTagReferences() else { return }
         do {
@@ -357,6 +444,7 @@ public final class ExpatPushParser: PushParser {
     private func endElement(_ name: UnsafePointer<XML_Char>) {
         guard failure == nil else { return }
         let element = openNames.removeLast()
+        if part != nil, openNames.count + 1 < part!.context.recordDepth { part!.shallowEvents += 1 }
         do {
             try element._withUnsafeGuaranteedRef { element in
                 if let stack {
