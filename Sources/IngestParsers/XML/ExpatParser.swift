@@ -29,8 +29,9 @@ public struct ExpatParser: StreamingParser {
     public var encoding: String?
     /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
     public var onWarning: ParseWarningHandler?
-    /// The part of an XML file the input is, read after its ``FilePiece/XMLContext/prefix``
-    /// up to its end, whose ``FilePiece/end`` and ``FilePiece/lineEnds`` it notes;
+    /// The part of an XML file the input is, read after its
+    /// ``/IngestCore/FilePiece/XMLContext/prefix`` up to its end, whose
+    /// ``/IngestCore/FilePiece/end`` and ``/IngestCore/FilePiece/lineEnds`` it notes;
     /// `nil`: a whole document.
     public var piece: FilePiece?
 
@@ -259,7 +260,7 @@ public final class ExpatPushParser: PushParser {
     }
 
     /// Whether the record `element` starting now, at `depth`, ends the part being
-    /// read: it is past the part's ``FilePiece/endsNear``, under the ancestors the
+    /// read: it is past the part's ``/IngestCore/FilePiece/endsNear``, under the ancestors the
     /// part began under, alone on its line but for blanks before it, and the mapping
     /// may begin a part with it. The part then ends at the start of its line, and
     /// the parse stops.
