@@ -21,11 +21,14 @@ struct FeedFetcherTests {
     func url(_ path: String) -> URL { URL(string: server.url(path))! }
 
     /// `body` with a fetcher configured by `configure`, shut down after.
+    ///
+    /// It waits a minute for an answer: the loopback server answers at once, but under
+    /// ThreadSanitizer, with every suite at once on two cores, answers took over 5 s.
     func withFetcher<T>(
         _ configure: (inout FeedFetcher.Configuration) -> Void = { _ in },
         _ body: (FeedFetcher) async throws -> T
     ) async throws -> T {
-        var configuration = FeedFetcher.Configuration(timeout: .seconds(5))
+        var configuration = FeedFetcher.Configuration(timeout: .seconds(60))
         configure(&configuration)
         let fetcher = FeedFetcher(configuration: configuration)
         do {
