@@ -51,6 +51,9 @@ extension InputFile {
         -> Int?
     {
         let window = 64 << 10
+        // Each window after the first starts this far before the last one's end, so
+        // that a record's start tag across the two is whole in one of them.
+        let overlap = name.count + 2 + 256
         var position = offset
         while position < limit {
             guard let block = try bytes(at: position, count: window, of: path), block.count > name.count + 2 else {
@@ -68,8 +71,7 @@ extension InputFile {
                 let start = position + lineStart
                 return start < limit ? start : nil
             }
-            // On from a little before the block's end, so that a name across it is seen.
-            position += block.count - name.count - 2 - 256 > 0 ? block.count - name.count - 2 - 256 : block.count
+            position += block.count > overlap ? block.count - overlap : block.count
         }
         return nil
     }

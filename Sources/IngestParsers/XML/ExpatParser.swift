@@ -236,8 +236,9 @@ public final class ExpatPushParser: PushParser {
     private var partOffset = 0
 
     /// Where a part of an XML file stands: the elements above its records begun or
-    /// ended so far, and whether it has ended.
-    struct Part {
+    /// ended so far, and whether it has ended. A class, so that counting an event
+    /// does not set ``part`` again.
+    final class Part {
         let piece: FilePiece
         let context: FilePiece.XMLContext
         /// Starts and ends of elements above the records (the prefix's included). A
@@ -264,19 +265,19 @@ public final class ExpatPushParser: PushParser {
     /// part began under, alone on its line but for blanks before it, and the mapping
     /// may begin a part with it. The part then ends at the start of its line, and
     /// the parse stops.
-    private func endsPart(before element: Unmanaged<Name>, depth: Int) -> Bool {
-        let recordDepth = part!.context.recordDepth
-        if depth < recordDepth { part!.shallowEvents += 1 }
-        guard depth == recordDepth, part!.shallowEvents == recordDepth - 1, let endsNear = part!.piece.endsNear
+    private func endsPart(_ part: Part, before element: Unmanaged<Name>, depth: Int) -> Bool {
+        let recordDepth = part.context.recordDepth
+        if depth < recordDepth { part.shallowEvents += 1 }
+        guard depth == recordDepth, part.shallowEvents == recordDepth - 1, let endsNear = part.piece.endsNear
         else { return false }
-        let piece = part!.piece
+        let piece = part.piece
         let offset = Int(XML_GetCurrentByteIndex(parser)) + partOffset
         guard offset >= endsNear, let blanks = blanksBeforeOnItsLine(),
             let mayEnd = piece.mayEndBefore, element._withUnsafeGuaranteedRef(mayEnd)
         else { return false }
         piece.end = offset - blanks
-        piece.lineEnds = Int(XML_GetCurrentLineNumber(parser)) - 1 - part!.context.prefixLines
-        part!.ended = true
+        piece.lineEnds = Int(XML_GetCurrentLineNumber(parser)) - 1 - part.context.prefixLines
+        part.ended = true
         XML_StopParser(parser, 0)
         return true
     }
@@ -414,7 +415,7 @@ public final class ExpatPushParser: PushParser {
             index += 2
         }
         let element = intern(name, slot: slot)
-        if part != nil, endsPart(before: element, depth: depth + 1) { return }
+        if let part, endsPart(part, before: element, depth: depth + 1) { return }
         openNames.append(element)
         guard checkStartTagReferences() else { return }
         do {
@@ -445,7 +446,7 @@ public final class ExpatPushParser: PushParser {
     private func endElement(_ name: UnsafePointer<XML_Char>) {
         guard failure == nil else { return }
         let element = openNames.removeLast()
-        if part != nil, openNames.count + 1 < part!.context.recordDepth { part!.shallowEvents += 1 }
+        if let part, openNames.count + 1 < part.context.recordDepth { part.shallowEvents += 1 }
         do {
             try element._withUnsafeGuaranteedRef { element in
                 if let stack {
