@@ -6,7 +6,8 @@
 #
 # Environment:
 #   INGEST=/path/to/ingest   use this binary instead of building one
-#   REPEAT=3                 run every measurement 3 times, keep the fastest
+#   REPEAT=3                 run the suites 3 times over, in rounds, and keep each
+#                            measurement's median (postgres runs once)
 #   FLAT=1                   also ingest a 4×N data set and compare peak RSS
 #   SUITES="db parse plist json schema gz multi feeds postgres"  which groups to measure
 #                            (default: all): db =
@@ -78,6 +79,9 @@ TARGET_SCHEMA_RATIO=1.2
 
 # Results, keyed by measurement name.
 declare -A SECS=() CPU=() RSS_KB=() BYTES=() STATUS=()
+# Every round's wall and CPU seconds so far, space-separated, keyed by measurement name.
+declare -A WALLS=() CPUS=()
+ROUND=1
 ORDER=()          # measurement names in the order they ran
 FAILURES=()       # one line per thing that went wrong
 
@@ -184,39 +188,44 @@ drop_cached_binary() {
 # -------------------------------------------------------------- measuring --
 
 # measure NAME INPUT SETUP -- COMMAND...
-#   Runs COMMAND REPEAT times under GNU time, after calling SETUP (a function
-#   name, or ":" for none) before each run. Keeps the fastest wall time and the
-#   highest peak RSS seen (conservative against the RSS target), plus the CPU
-#   seconds (user + system) of the fastest run. INPUT is the file whose size
-#   gives MB/s. The command's stdout goes to WORK/NAME.out and its stderr to
-#   WORK/NAME.err, so checks can look at them afterwards.
+#   Runs COMMAND once under GNU time, after calling SETUP (a function name, or ":"
+#   for none). Each round of REPEAT calls it again, so a tool's runs alternate with
+#   its floors' and peers' across the whole run rather than coming back to back, and
+#   a slow minute of this shared machine falls on all of them alike. Keeps the
+#   median wall and CPU seconds (user + system) of the rounds so far and the highest
+#   peak RSS seen (conservative against the RSS target). A measurement that failed
+#   in an earlier round is not run again. INPUT is the file whose size gives MB/s.
+#   The command's stdout goes to WORK/NAME.out and its stderr to WORK/NAME.err, so
+#   checks can look at them afterwards.
 measure() {
     local name="$1" input="$2" setup="$3"; shift 4
-    local timing="$WORK/$name.time" best="" cpu="" peak=0 i secs kb user sys rc
-    ORDER+=("$name")
+    local timing="$WORK/$name.time" secs kb user sys rc
+    if [[ -z "${STATUS[$name]:-}" ]]; then ORDER+=("$name"); fi
+    [[ "${STATUS[$name]:-ok}" == ok ]] || return 0
     BYTES[$name]=$(file_size "$input")
-    note "$name: $*"
-    for ((i = 1; i <= REPEAT; i++)); do
-        "$setup"
-        rc=0
-        /usr/bin/time -f '%e %M %U %S' -o "$timing" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" || rc=$?
-        if ((rc != 0)); then
-            STATUS[$name]="exit $rc"
-            fail "$name exited with status $rc: $*"
-            sed 's/^/     /' "$WORK/$name.err" | tail -n 20 >&2
-            return 0
-        fi
-        read -r secs kb user sys < <(tail -n 1 "$timing")
-        if [[ -z "$best" ]] || (($(calc "$secs < $best"))); then
-            best="$secs"
-            cpu=$(calc "sprintf(\"%.2f\", $user + $sys)")
-        fi
-        if ((kb > peak)); then peak=$kb; fi
-    done
-    SECS[$name]=$best
-    CPU[$name]=$cpu
-    RSS_KB[$name]=$peak
+    note "$name (round $ROUND of $REPEAT): $*"
+    "$setup"
+    rc=0
+    /usr/bin/time -f '%e %M %U %S' -o "$timing" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" || rc=$?
+    if ((rc != 0)); then
+        STATUS[$name]="exit $rc"
+        fail "$name exited with status $rc: $*"
+        sed 's/^/     /' "$WORK/$name.err" | tail -n 20 >&2
+        return 0
+    fi
+    read -r secs kb user sys < <(tail -n 1 "$timing")
+    WALLS[$name]+=" $secs"
+    CPUS[$name]+=" $(calc "sprintf(\"%.2f\", $user + $sys)")"
+    SECS[$name]=$(median ${WALLS[$name]})
+    CPU[$name]=$(median ${CPUS[$name]})
+    if ((kb > ${RSS_KB[$name]:-0})); then RSS_KB[$name]=$kb; fi
     STATUS[$name]=ok
+}
+
+# median X...: the middle value, or the mean of the two middle ones.
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR % 2) printf "%.2f", v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # Fresh outputs before each run, so every repeat does the same work.
@@ -924,14 +933,17 @@ main() {
     drop_cached_binary
     mkdir -p "$WORK"
 
-    if suite db; then run_db_measurements; fi
-    if suite parse; then run_parse_measurements; fi
-    if suite plist; then run_plist_measurements; fi
-    if suite json; then run_json_measurements; fi
-    if suite schema; then run_schema_measurements; fi
-    if suite gz; then run_gz_measurements; fi
-    if suite multi; then run_multi_measurements; fi
-    if suite feeds; then run_feed_measurements; fi
+    for ((ROUND = 1; ROUND <= REPEAT; ROUND++)); do
+        if suite db; then run_db_measurements; fi
+        if suite parse; then run_parse_measurements; fi
+        if suite plist; then run_plist_measurements; fi
+        if suite json; then run_json_measurements; fi
+        if suite schema; then run_schema_measurements; fi
+        if suite gz; then run_gz_measurements; fi
+        if suite multi; then run_multi_measurements; fi
+        if suite feeds; then run_feed_measurements; fi
+    done
+    # postgres.sh starts a server of its own and takes its figures once.
     if suite postgres; then run_postgres_measurements; fi
 
     echo
