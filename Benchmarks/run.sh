@@ -81,7 +81,6 @@ TARGET_SCHEMA_RATIO=1.2
 declare -A SECS=() CPU=() RSS_KB=() BYTES=() STATUS=()
 # Every round's wall and CPU seconds so far, space-separated, keyed by measurement name.
 declare -A WALLS=() CPUS=()
-ROUND=1
 ORDER=()          # measurement names in the order they ran
 FAILURES=()       # one line per thing that went wrong
 
