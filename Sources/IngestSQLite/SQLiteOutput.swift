@@ -69,6 +69,16 @@ public final class SQLiteOutput: Output {
     /// How long ``open()`` waits for another run's lock on the file, and a write for
     /// another connection's transaction, in seconds. Default: 60.
     public var lockTimeout: Double = 60
+    /// The most memory SQLite's page cache may take while writing, in bytes; `nil`
+    /// for SQLite's own default (2 MB). For a ``design`` with hashed keys
+    /// (``/IngestCore/TableDesign/Table/randomKey``, a feed archive's), 16 MiB: their
+    /// rows, and the rows of their child tables, land at random places in the keys'
+    /// unique indexes, and with a cache smaller than those indexes every insert
+    /// writes out and reads back index pages it has just written. Rows added in
+    /// key order gain nothing from a larger cache, which would only hold more
+    /// memory. Either way memory is bounded: the cache does not grow past it
+    /// however large the input.
+    public var pageCacheBytes: Int?
     /// The temporary files of killed runs that ``open()`` removed from beside the target.
     public private(set) var removedTemporaryFiles: [String] = []
     private var file: AtomicFile?
@@ -105,6 +115,7 @@ public final class SQLiteOutput: Output {
         self.mode = mode
         self.altersExistingTables = altersExistingTables
         self.design = design
+        if design?.tables.contains(where: \.randomKey) == true { pageCacheBytes = 16 << 20 }
     }
 
     /// The path, or `<stdout>` for `-`.
@@ -165,6 +176,9 @@ public final class SQLiteOutput: Output {
                     // A private file being built: no journal is needed, the rename is the commit.
                     try db.execute(
                         sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+                }
+                if let pageCacheBytes {
+                    try db.execute(sql: "PRAGMA cache_size = -\(max(pageCacheBytes / 1024, 1))")
                 }
                 let sink = SQLiteSink(
                     database: db, batchSize: file == nil ? nil : 50_000,
