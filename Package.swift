@@ -143,7 +143,7 @@ let package = Package(
         .target(
             name: "IngestFeedArchive",
             dependencies: [
-                "IngestCore", "IngestParsers", "IngestFeeds",
+                "IngestCore", "IngestPOSIX", "IngestParsers", "IngestFeeds",
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["FeedArchive"]))
             ]),
         // Feeds fetched over HTTP: conditional GET, redirects told apart, gzip, the

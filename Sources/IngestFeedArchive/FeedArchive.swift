@@ -210,8 +210,9 @@ public final class FeedArchive: @unchecked Sendable {
     ///   - fetch: where it was read from and the validators to keep.
     ///   - read: reads the feed, calling `deliver` with each item and the feed read
     ///     so far (``/IngestFeeds/FeedReader/read(_:reopen:_:)`` is such a function),
-    ///     and returns the whole feed. It runs on a second thread while this one
-    ///     writes the rows it makes, and has returned before `archive` does.
+    ///     and returns the whole feed. It runs on a thread of its own, the items'
+    ///     rows are made on a second and written on this one, and it has returned
+    ///     before `archive` does.
     /// - Returns: how many items were new, changed, unchanged.
     @discardableResult
     public func archive(
@@ -230,10 +231,10 @@ public final class FeedArchive: @unchecked Sendable {
         var counts = FeedArchiveCounts()
         let output = try makeOutput(Self.design)
         try output.writeAndCommit { sink in
-            // Reading, hashing and making rows on a second thread; the output's own
-            // work on this one.
+            // Reading on one thread, hashing and making rows on a second, the output's
+            // own work on this one.
             try RecordPipe.overlap(into: sink) { sink in
-                let feed = try read { item, feed in
+                let feed = try ItemPipe.overlap(read: read) { item, feed in
                     if run == nil { run = try begin(source, feed: feed, fetch: fetch, sink: sink) }
                     try add(item, to: &run!, counts: &counts, now: now, sink: sink)
                 }
