@@ -100,6 +100,31 @@ struct ItemPipeTests {
         #expect(delivered.value <= 40)
     }
 
+    @Test("a read that carries on past the consumer's error still ends the call, with the consumer's error")
+    func readThatIgnoresTheStop() {
+        var refusals = 0
+        var consumed = 0
+        #expect(throws: ConsumeFailed.self) {
+            try ItemPipe.overlap(batchSize: 4, depth: 1) { deliver in
+                for index in 0..<10_000 {
+                    do { try deliver(Self.item(index), Feed(format: FeedFormat(.rss, version: "2.0"))) } catch {
+                        refusals += 1
+                    }
+                }
+                return Feed(format: FeedFormat(.rss, version: "2.0"))
+            } consume: { _, _ in
+                consumed += 1
+                throw ConsumeFailed()
+            }
+        }
+        #expect(consumed == 1)
+        // Every batch after the error is refused, and none waits for a consumer that is
+        // gone; each refused batch is dropped, so the next is refused only when full
+        // again (a batch kept would refuse every item from then on, and grow).
+        #expect(refusals >= 10_000 / 4 - 3)
+        #expect(refusals <= 10_000 / 4)
+    }
+
     @Test("a slow consumer holds the reader back: it runs at most depth + 1 batches ahead")
     func bounded() throws {
         let delivered = Counter()

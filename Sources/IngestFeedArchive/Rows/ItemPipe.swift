@@ -65,7 +65,11 @@ package final class ItemPipe: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while queue.count >= depth && !consumerGone { condition.wait() }
-        if consumerGone { throw CancellationError() }
+        if consumerGone {
+            // Nothing more is taken: a read that goes on after the error holds no more.
+            batch.removeAll(keepingCapacity: true)
+            throw CancellationError()
+        }
         queue.append(batch)
         condition.broadcast()
         batch = []
@@ -85,12 +89,17 @@ package final class ItemPipe: @unchecked Sendable {
 
     // MARK: Consuming side
 
+    private static func failed(_ result: Result<Feed, any Error>) -> Bool {
+        if case .failure = result { return true }
+        return false
+    }
+
     private func drain(into consume: (FeedItem, Feed) throws -> Void) throws -> Feed {
         while true {
             condition.lock()
             while queue.isEmpty && result == nil { condition.wait() }
             // A failed read fails at once: its items would be rolled back with it.
-            if let result, queue.isEmpty || (try? result.get()) == nil {
+            if let result, queue.isEmpty || Self.failed(result) {
                 condition.unlock()
                 return try result.get()
             }
