@@ -26,25 +26,45 @@ package enum LargeStackThread {
     /// Runs `body` on a new thread with ``stackBytes`` of stack and waits for it;
     /// returns what it returns, throws what it throws.
     package static func run<T>(_ body: () throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            let job = Job(body)
+        var result: Result<T, any Error>?
+        alongside({ result = Result { try body() } }, while: {})
+        return try result!.get()
+    }
+
+    /// Runs `background` on a new thread with ``stackBytes`` of stack while
+    /// `foreground` runs on this one, and returns what `foreground` returns, or throws
+    /// what it throws, once `background` has ended too.
+    ///
+    /// This is how a stage of the library runs beside the next: one side parses or
+    /// reads into something both share (a pipe, which must be safe across threads),
+    /// the other drains it. `background` is let go of on its thread before this
+    /// returns, so nothing it captured outlives the call, whichever side fails; it
+    /// reports its own outcome through what it shares, since it cannot throw.
+    package static func alongside<T>(
+        _ background: () -> Void, while foreground: () throws -> T
+    ) rethrows -> T {
+        try withoutActuallyEscaping(background) { background in
+            let job = Job(background)
             let done = DispatchSemaphore(value: 0)
             detach {
-                job.result = Result { try job.body!() }
-                // Let go of the closure before the caller goes on: it must not
-                // outlive the call (withoutActuallyEscaping checks).
-                job.body = nil
+                job.run()
                 done.signal()
             }
-            done.wait()
-            return try job.result!.get()
+            defer { done.wait() }
+            return try foreground()
         }
     }
 
-    /// A closure handed to the thread that runs it, and what it gave.
-    private final class Job<T>: @unchecked Sendable {
-        var body: (() throws -> T)?
-        var result: Result<T, any Error>?
-        init(_ body: @escaping () throws -> T) { self.body = body }
+    /// A closure handed to the thread that runs it, which lets go of it as it runs
+    /// it: the thread's block outlives the call by a moment, the closure must not.
+    private final class Job: @unchecked Sendable {
+        private var body: (() -> Void)?
+        init(_ body: @escaping () -> Void) { self.body = body }
+
+        func run() {
+            let body = self.body!
+            self.body = nil
+            body()
+        }
     }
 }

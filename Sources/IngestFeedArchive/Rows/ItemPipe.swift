@@ -11,7 +11,7 @@ import IngestPOSIX
 /// Items go over in batches of `batchSize`, and at most `depth` batches wait, so
 /// memory stays bounded: a slow consumer makes the reader wait.
 package final class ItemPipe: @unchecked Sendable {
-    package typealias Element = (item: FeedItem, feed: Feed)
+    private typealias Element = (item: FeedItem, feed: Feed)
 
     private let condition = NSCondition()
     private var queue: [[Element]] = []
@@ -40,16 +40,8 @@ package final class ItemPipe: @unchecked Sendable {
         consume: (FeedItem, Feed) throws -> Void
     ) throws -> Feed {
         let pipe = ItemPipe(batchSize: max(batchSize, 1), depth: max(depth, 1))
-        return try withoutActuallyEscaping(read) { read in
-            let job = ReadJob(read)
-            let done = DispatchSemaphore(value: 0)
-            LargeStackThread.detach {
-                pipe.end(Result { try job.run(delivering: pipe.send) })
-                done.signal()
-            }
-            // `read` does not outlive this call, whichever side fails.
-            defer { done.wait() }
-            return try pipe.drain(into: consume)
+        return try LargeStackThread.alongside({ pipe.end(Result { try read(pipe.send) }) }) {
+            try pipe.drain(into: consume)
         }
     }
 
@@ -117,19 +109,5 @@ package final class ItemPipe: @unchecked Sendable {
                 throw error
             }
         }
-    }
-}
-
-/// `read` for the other thread, which lets go of it as soon as it has run: the
-/// thread's block outlives the call by a moment, the closure must not.
-private final class ReadJob: @unchecked Sendable {
-    private var read: (((FeedItem, Feed) throws -> Void) throws -> Feed)?
-
-    init(_ read: @escaping ((FeedItem, Feed) throws -> Void) throws -> Feed) { self.read = read }
-
-    func run(delivering deliver: (FeedItem, Feed) throws -> Void) throws -> Feed {
-        let body = read!
-        read = nil
-        return try body(deliver)
     }
 }

@@ -66,23 +66,16 @@ package final class EventRelay: ParseEventReceiver, @unchecked Sendable {
         _ parse: (_ receiver: any ParseEventReceiver, _ progress: ((Int) -> Void)?) throws -> Void
     ) throws {
         let relay = EventRelay()
-        let done = DispatchSemaphore(value: 0)
-        let target = TargetBox(Target(receiver, progress: progress))
-        LargeStackThread.detach {
-            relay.receive(into: target.value!)
-            // The receiver is let go of here, before the caller goes on, not whenever
-            // this thread ends.
-            target.value = nil
-            done.signal()
-        }
         var parseError: (any Error)?
-        do {
-            try parse(relay, progress == nil ? nil : { relay.tape.writeProgress($0) })
-        } catch {
-            parseError = error
+        // The receiver is let go of on its thread, before the caller goes on.
+        LargeStackThread.alongside({ relay.receive(into: Target(receiver, progress: progress)) }) {
+            do {
+                try parse(relay, progress == nil ? nil : { relay.tape.writeProgress($0) })
+            } catch {
+                parseError = error
+            }
+            relay.close()
         }
-        relay.close()
-        done.wait()
         if let failure = relay.failure { throw failure }
         if let parseError { throw parseError }
     }
@@ -225,13 +218,5 @@ package final class EventRelay: ParseEventReceiver, @unchecked Sendable {
                 try tape.play(into: receiver, progress: progress, attributes: &attributes)
             }
         }
-    }
-
-    /// Hands the ``Target`` to the receiving thread.
-    private final class TargetBox: @unchecked Sendable {
-        // Safety: made by the parsing thread before the receiving thread starts, then
-        // used by the receiving thread alone.
-        var value: Target?
-        init(_ value: Target) { self.value = value }
     }
 }

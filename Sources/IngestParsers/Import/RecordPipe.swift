@@ -205,35 +205,15 @@ extension RecordPipe {
     /// it); `produce` must not touch it.
     package static func overlap(into sink: any RecordSink, _ produce: (any RecordSink) throws -> Void) throws {
         let pipe = RecordPipe()
-        try withoutActuallyEscaping(produce) { produce in
-            let job = ProducerJob(produce)
-            let done = DispatchSemaphore(value: 0)
-            LargeStackThread.detach {
-                do {
-                    try job.run(into: pipe)
-                    try pipe.finish()
-                } catch {
-                    pipe.fail(error)
-                }
-                done.signal()
+        try LargeStackThread.alongside({
+            do {
+                try produce(pipe)
+                try pipe.finish()
+            } catch {
+                pipe.fail(error)
             }
-            // `produce` does not outlive this call, whichever side fails.
-            defer { done.wait() }
+        }) {
             try pipe.drain(into: sink)
         }
-    }
-}
-
-/// `produce` for the other thread, which lets go of it as soon as it has run: the
-/// thread's block outlives the call by a moment, the closure must not.
-private final class ProducerJob: @unchecked Sendable {
-    private var produce: ((any RecordSink) throws -> Void)?
-
-    init(_ produce: @escaping (any RecordSink) throws -> Void) { self.produce = produce }
-
-    func run(into sink: any RecordSink) throws {
-        let body = produce!
-        produce = nil
-        try body(sink)
     }
 }
