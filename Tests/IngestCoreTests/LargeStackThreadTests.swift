@@ -18,18 +18,27 @@ import Testing
 
     @Test("alongside: both sides run at once, and the call returns the foreground's value after the background ends")
     func bothSidesOverlap() {
-        let handOver = DispatchSemaphore(value: 0)
+        // A handshake each way: run one after the other, in either order, one side
+        // would wait out its timeout.
+        let backgroundStarted = DispatchSemaphore(value: 0)
+        let foregroundStarted = DispatchSemaphore(value: 0)
         let finished = NSLock()
         var backgroundEnded = false
+        var backgroundSawForeground = false
         let value = LargeStackThread.alongside({
-            // The foreground waits for this: the two sides must run at the same time.
-            handOver.signal()
+            backgroundStarted.signal()
+            let saw = foregroundStarted.wait(timeout: .now() + 60) == .success
             Thread.sleep(forTimeInterval: 0.05)
-            finished.withLock { backgroundEnded = true }
+            finished.withLock {
+                backgroundSawForeground = saw
+                backgroundEnded = true
+            }
         }) { () -> Int in
-            #expect(handOver.wait(timeout: .now() + 60) == .success)
+            foregroundStarted.signal()
+            #expect(backgroundStarted.wait(timeout: .now() + 60) == .success)
             return 42
         }
+        #expect(finished.withLock { backgroundSawForeground }, "the background side ran after the foreground's")
         #expect(value == 42)
         #expect(finished.withLock { backgroundEnded }, "returned before the background side ended")
     }
