@@ -49,6 +49,30 @@ struct FeedSafeHTMLCLITests {
         #expect(try sandbox.rows("original.db", "SELECT description FROM feeds") == [[Self.feedHTML]])
     }
 
+    @Test("--to db stores an Atom text of type text escaped: the column holds HTML, and plain text shows as written")
+    func atomPlainText() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(
+            "text.atom",
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><id>urn:f</id>
+            <entry><id>urn:1</id><title>one</title>
+            <summary type="text">&lt;img src=x onerror=alert(1)&gt; 1 &lt; 2</summary>
+            <content type="text/plain">&lt;script&gt;alert(2)&lt;/script&gt;</content></entry>
+            </feed>
+            """)
+        let run = try sandbox.run(["feed", "text.atom", "--out", "text.db"])
+        #expect(run.status == 0, "\(run)")
+        #expect(
+            try sandbox.rows("text.db", "SELECT summary, content FROM items")
+                == [["&lt;img src=x onerror=alert(1)&gt; 1 &lt; 2", "&lt;script&gt;alert(2)&lt;/script&gt;"]])
+        let original = try sandbox.run(["feed", "text.atom", "--out", "original.db", "--html", "original"])
+        #expect(original.status == 0, "\(original)")
+        #expect(
+            try sandbox.rows("original.db", "SELECT summary FROM items")
+                == [["<img src=x onerror=alert(1)> 1 < 2"]])
+    }
+
     @Test("--to json and ndjson write gofeed's JSON as given by default, sanitized with --html safe")
     func json() throws {
         let sandbox = try Sandbox()

@@ -171,7 +171,7 @@ struct SafeHTMLTests {
         #expect(!SafeHTML.sanitize(attributes).contains("<p on"))
     }
 
-    @Test("the feed model's texts: HTML and XHTML sanitized, plain text as it is")
+    @Test("the feed model's texts: HTML and XHTML sanitized, plain text escaped, titles as they are")
     func model() {
         var item = FeedItem()
         item.description = FeedText(#"<p onclick="x()">d</p>"#, type: .html)
@@ -187,7 +187,33 @@ struct SafeHTMLTests {
         #expect(feed.items[0].description == FeedText("<p>d</p>", type: .html))
         #expect(feed.items[0].content == FeedText("<div><b>c</b></div>", type: .html))
         #expect(feed.items[0].title == FeedText("<script>title</script>", type: .text))
-        #expect(FeedText("a <b>", type: .text).sanitizingHTML() == FeedText("a <b>", type: .text))
+        #expect(FeedText("a <b>", type: .text).sanitizingHTML() == FeedText("a &lt;b&gt;", type: .html))
+        #expect(
+            FeedText(#"<img src=x onerror="alert('1')"> & co"#, type: .text).sanitizingHTML()
+                == FeedText("&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; &amp; co", type: .html))
+        #expect(FeedText("plain, nothing to escape", type: .text).sanitizingHTML().value == "plain, nothing to escape")
+        #expect(FeedText("", type: .text).sanitizingHTML() == FeedText("", type: .html))
+    }
+
+    @Test("RSS summaries the specification calls plain text are HTML when they look like it, and safe either way")
+    func rssPlainTextSummaries() throws {
+        let xml = """
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" \
+            xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>t</title>
+            <itunes:summary>&lt;img src=x onerror=alert('channel')&gt;</itunes:summary>
+            <item><guid>1</guid><itunes:summary>&lt;p onclick="x()"&gt;Show &lt;b&gt;notes&lt;/b&gt;&lt;/p&gt;</itunes:summary></item>
+            <item><guid>2</guid><dc:description>&lt;script&gt;alert('dc')&lt;/script&gt;Fish</dc:description></item>
+            <item><guid>3</guid><itunes:summary>1 &lt; 2 and 3 &gt; 2</itunes:summary></item>
+            </channel></rss>
+            """
+        var feed = try Feed(data: Data(xml.utf8))
+        #expect(feed.items[0].description?.type == .html)
+        #expect(feed.items[2].description?.type == .text)
+        feed.sanitizeHTML()
+        #expect(feed.description == FeedText(#"<img src="x">"#, type: .html))
+        #expect(feed.items[0].description == FeedText("<p>Show <b>notes</b></p>", type: .html))
+        #expect(feed.items[1].description == FeedText("Fish", type: .html))
+        #expect(feed.items[2].description == FeedText("1 &lt; 2 and 3 &gt; 2", type: .html))
     }
 
     @Test("the plain-text summary: tags and script gone, references decoded, cut at a word")

@@ -1,10 +1,11 @@
 extension FeedText {
-    /// The text with its HTML sanitized (``SafeHTML/sanitize(_:base:)``): HTML and
-    /// XHTML become safe HTML (typed `.html`, as the output is no longer XHTML);
-    /// plain text is returned as it is, for it holds no markup to run.
+    /// The text as safe HTML, typed `.html`: HTML and XHTML sanitized
+    /// (``SafeHTML/sanitize(_:base:)``), plain text escaped (`<`, `>`, `&`, `"`,
+    /// `'`), so that a page showing any of them as HTML shows plain text as written
+    /// and runs no markup, whatever a feed declared its text to be.
     public func sanitizingHTML() -> FeedText {
         switch type {
-        case .text: self
+        case .text: FeedText(HTMLText.escaping(value), type: .html)
         case .html, .xhtml: FeedText(SafeHTML.sanitize(value), type: .html)
         }
     }

@@ -33,6 +33,26 @@ enum HTMLText {
         }
     }
 
+    /// `text` as HTML that shows it as written: `&`, `<`, `>`, `"` and `'` as
+    /// references, so it is safe as element content and in a quoted attribute.
+    static func escaping(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 })
+        else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 16)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+
     /// `text` with its white space collapsed and trimmed.
     static func collapsingWhiteSpace(_ text: String) -> String {
         var text = text

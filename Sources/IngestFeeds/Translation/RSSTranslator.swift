@@ -23,7 +23,7 @@ struct RSSTranslator {
         if let description = channel.description {
             feed.description = FeedText(description, type: .html)
         } else if let summary = iTunes?.summary {
-            feed.description = FeedText(summary, type: .text)
+            feed.description = FeedText(summary, type: HTMLText.looksLikeHTML(summary) ? .html : .text)
         }
         feed.language = channel.language ?? dc?.language.first.nonEmpty
         feed.copyright = channel.copyright ?? dc?.rights.first.nonEmpty
@@ -76,9 +76,9 @@ struct RSSTranslator {
         if let description = data.description {
             item.description = FeedText(description, type: .html)
         } else if let description = dc?.description.first.nonEmpty {
-            item.description = FeedText(description, type: .text)
+            item.description = FeedText(description, type: HTMLText.looksLikeHTML(description) ? .html : .text)
         } else if let summary = iTunes?.summary {
-            item.description = FeedText(summary, type: .text)
+            item.description = FeedText(summary, type: HTMLText.looksLikeHTML(summary) ? .html : .text)
         } else if let summary = atom.value("summary") {
             item.description = FeedText(summary, type: .html)
         }
