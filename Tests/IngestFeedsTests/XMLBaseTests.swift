@@ -92,7 +92,7 @@ struct XMLBaseTests {
     /// the bytes of the values it rewrites, plus 4 MiB, in one document.
     @Test(
         "Links resolved against a long base may not amplify the document: a data error, at once",
-        arguments: ["html", "link", "json"])
+        arguments: ["html", "link", "json", "nested"])
     func amplificationRefused(shape: String) throws {
         let base = "http://example.com/" + String(repeating: "a/", count: 50_000)
         let text: String
@@ -104,6 +104,14 @@ struct XMLBaseTests {
         case "link":
             let items = String(repeating: "<item><title>i</title><link>x</link></item>", count: 20_000)
             text = #"<rss version="2.0"><channel xml:base="\#(base)"><title>t</title>\#(items)</channel></rss>"#
+        case "nested":
+            // Each relative base repeats the one around it: 900 levels of 1 KB would
+            // be 400 MB of bases.
+            let segment = String(repeating: "a", count: 1000) + "/"
+            text =
+                #"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:x="urn:x"><title>t</title><entry><id>1</id>"#
+                + String(repeating: #"<x:e xml:base="\#(segment)">"#, count: 900)
+                + String(repeating: "</x:e>", count: 900) + "</entry></feed>"
         default:
             let items = Array(repeating: #"{"id":"1","url":"x"}"#, count: 20_000).joined(separator: ",")
             text = #"{"version":"https://jsonfeed.org/version/1.1","title":"t","items":[\#(items)]}"#

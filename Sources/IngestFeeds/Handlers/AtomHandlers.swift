@@ -62,8 +62,8 @@ final class AtomFeedHandler: FeedLevelHandler {
         self.session = session
     }
 
-    func didStart(_ element: ElementStart) {
-        session.enter(element)
+    func didStart(_ element: ElementStart) throws {
+        try session.enter(element)
         for attribute in element.attributes where attribute.name.local == "lang" {
             session.atomFeed.language = attribute.string.nonEmptyString
         }

@@ -25,7 +25,7 @@ final class ExtensionHandler: ElementHandler {
     }
 
     func didStart(_ element: ElementStart) throws {
-        session.enter(element)
+        try session.enter(element)
         name = session.vocabulary.local(element.name)
         attributes = [:]
         children = [:]

@@ -43,9 +43,9 @@ final class FeedEntryHandler<Format: FeedEntryFormat>: FeedSectionHandler {
         format = Format(session: session)
     }
 
-    func didStart(_ element: ElementStart) {
+    func didStart(_ element: ElementStart) throws {
         entry = Format.Entry()
-        session.enter(element)
+        try session.enter(element)
     }
 
     func handler(forChild element: ElementStart) throws -> (any ElementHandler)? {

@@ -86,16 +86,19 @@ final class FeedParseSession {
 
     var base: URIReference? { bases.last?.base }
 
-    /// An element starts: its `xml:base`, if any, applies inside it.
+    /// An element starts: its `xml:base`, if any, applies inside it. A relative one
+    /// is resolved against the base in scope within the document's bound on what
+    /// resolving adds, since nested relative bases each repeat the one around them;
+    /// beyond it, throws (`.data`).
     @inline(__always)
-    func enter(_ element: ElementStart) {
+    func enter(_ element: ElementStart) throws {
         guard !element.attributes.isEmpty else { return }
         for attribute in element.attributes
         where attribute.name.local == "base"
             && attribute.name.namespaceURI == FeedNamespaces.xml
         {
             let value = attribute.string.trimmingASCIIWhiteSpace()
-            let resolved = base.map { URIReference(URIReference.resolve(value, against: $0)) } ?? URIReference(value)
+            let resolved = try base.map { URIReference(try resolve(value, against: $0)) } ?? URIReference(value)
             if resolved.isAbsolute { bases.append((element.depth, resolved)) }
         }
     }
@@ -114,7 +117,7 @@ final class FeedParseSession {
     /// `reference`, an attribute of `element`, resolved against the base in scope
     /// inside that element (its own xml:base included).
     func resolve(_ reference: String, inside element: ElementStart) throws -> String {
-        enter(element)
+        try enter(element)
         defer { leave(depth: element.depth) }
         return try resolve(reference)
     }

@@ -20,7 +20,7 @@ extension FeedSectionHandler {
     var accumulatesText: Bool { false }
 
     /// The element's `xml:base`, if any, applies inside it.
-    func didStart(_ element: ElementStart) { session.enter(element) }
+    func didStart(_ element: ElementStart) throws { try session.enter(element) }
 
     /// A base the element set goes out of scope.
     func didEnd(_ element: ElementEnd) { session.leave(depth: element.depth) }

@@ -34,10 +34,10 @@ final class FieldGroupHandler<Value>: FeedSectionHandler {
         value = empty
     }
 
-    func didStart(_ element: ElementStart) {
+    func didStart(_ element: ElementStart) throws {
         value = empty
         elementKind = session.vocabulary.term(element.name).kind
-        session.enter(element)
+        try session.enter(element)
     }
 
     func handler(forChild element: ElementStart) -> (any ElementHandler)? {

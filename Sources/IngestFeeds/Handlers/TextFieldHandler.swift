@@ -44,13 +44,13 @@ final class TextFieldHandler: ElementHandler {
     /// Whether child elements were read (as markup).
     var hadMarkup: Bool { topLevelElements > 0 }
 
-    func didStart(_ element: ElementStart) {
+    func didStart(_ element: ElementStart) throws {
         buffer.removeAll(keepingCapacity: true)
         depth = element.depth
         topLevelElements = 0
         topLevelText = false
         firstIsDiv = false
-        session.enter(element)
+        try session.enter(element)
     }
 
     func didReceive(text: UnsafeBufferPointer<UInt8>) throws {
@@ -125,8 +125,8 @@ final class TextFieldHandler: ElementHandler {
         }
     }
 
-    func openTag(_ element: ElementStart, level: Int) {
-        session.enter(element)
+    func openTag(_ element: ElementStart, level: Int) throws {
+        try session.enter(element)
         let name = tagName(element.name)
         if level == 1 {
             topLevelElements += 1
@@ -194,7 +194,7 @@ final class MarkupHandler: ElementHandler {
 
     var accumulatesText: Bool { false }
 
-    func didStart(_ element: ElementStart) { field.openTag(element, level: level) }
+    func didStart(_ element: ElementStart) throws { try field.openTag(element, level: level) }
     func didReceive(text: UnsafeBufferPointer<UInt8>) throws { try field.appendText(text) }
     func handler(forChild element: ElementStart) -> (any ElementHandler)? { field.markupHandler(level: level + 1) }
     func didEnd(_ element: ElementEnd) { field.closeTag(element, level: level) }
