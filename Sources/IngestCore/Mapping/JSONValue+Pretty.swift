@@ -3,6 +3,10 @@ extension JSONValue {
     /// The value indented by two spaces a level, members as `"key": value`. An array
     /// or object holding only scalars stays on one line when that line fits in
     /// `width` columns: a schema's field reads as `{"name": "id", "type": "integer"}`.
+    /// What is nested deeper than ``deepestPrettyIndent`` spaces is written on one
+    /// line, compact: indentation grows with depth, so deeply nested input (a feed's
+    /// extensions a thousand levels down) would otherwise come out quadratically
+    /// larger than it went in.
     public func prettyText(width: Int = 100) -> String {
         prettyText(width: width, indent: 0, column: 0)
     }
@@ -36,7 +40,12 @@ extension JSONValue {
         value.writePretty(to: &out, indent: indent + 2, column: out.utf8.count - start, width: width)
     }
 
+    /// The deepest indentation ``prettyText(width:)`` writes, in spaces; values
+    /// nested deeper are written compact.
+    public static let deepestPrettyIndent = 128
+
     private func writePretty(to out: inout String, indent: Int, column: Int, width: Int) {
+        guard indent <= Self.deepestPrettyIndent else { return write(to: &out) }
         switch self {
         case .array(let items):
             guard !items.isEmpty else { return out += "[]" }
