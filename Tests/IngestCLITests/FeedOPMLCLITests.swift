@@ -85,6 +85,39 @@ struct FeedOPMLCLITests {
         #expect(try folders("feeds.db").first?.last == #"["News/Gadgets"]"#)
     }
 
+    @Test("a URL with a space is one feed, under the address it is fetched at, with its folder; listed twice, merged")
+    func spaceInURL() throws {
+        server.route("/sp%20ace.xml", .feed(feedText([("s1", "s one", "")], title: "Spaced")))
+        try sandbox.write(
+            "space.opml",
+            """
+            <opml version="2.0"><body><outline text="News">
+              <outline type="rss" text="S" xmlUrl="\(server.url("/sp ace.xml"))"/>
+            </outline>
+            <outline type="rss" text="S" xmlUrl="\(server.url("/sp%20ace.xml"))" category="Later"/>
+            </body></opml>
+            """)
+        let run = try sandbox.run(["feed", "--opml", "space.opml", "--export-opml", "out.opml"])
+        #expect(run.status == 0, "\(run)")
+        #expect(try folders("feeds.db") == [[server.url("/sp%20ace.xml"), #"["News","Later"]"#]])
+        #expect(try sandbox.rows("feeds.db", "SELECT count(*) FROM items") == [["1"]])
+        let exported = try OPMLDocument(data: try sandbox.contents("out.opml"))
+        #expect(exported.subscriptions.map(\.url) == [server.url("/sp%20ace.xml")])
+    }
+
+    @Test("an OPML file nested too deep names the fixed limit of ingest feed, not an import option")
+    func tooDeep() throws {
+        let depth = 1001
+        try sandbox.write(
+            "deep.opml",
+            "<opml version=\"2.0\"><body>" + String(repeating: "<outline text=\"f\">", count: depth)
+                + String(repeating: "</outline>", count: depth) + "</body></opml>")
+        let run = try sandbox.run(["feed", "--opml", "deep.opml"])
+        #expect(run.status == 65, "\(run)")
+        #expect(run.stderr.contains("deep.opml:1:") && run.stderr.contains("(a fixed limit of ingest feed)"), "\(run)")
+        #expect(!run.stderr.contains("--max-depth"), "\(run)")
+    }
+
     @Test(
         "usage and input errors: no such list (66), not OPML (65), --export-opml without an archive (66) or with ndjson (64)"
     )

@@ -124,6 +124,35 @@ struct OPMLTests {
         #expect(document.subscriptions.map(\.categories) == [[], ["News/World"], ["News"]])
     }
 
+    @Test("a feed listed again merges its categories once each, in order, among many")
+    func mergedCategories() throws {
+        let many = (0..<5000).map { "c\($0)" }
+        let outline = #"<outline type="rss" text="x" xmlUrl="https://x.example/feed" category="\#(many.joined(separator: ","))"/>"#
+        let document = try opml(
+            "<opml version=\"2.0\"><body>" + outline + #"<outline text="F">"# + outline + "</outline>" + outline
+                + "</body></opml>")
+        #expect(document.subscriptions.count == 1)
+        #expect(document.subscriptions[0].categories == many + ["F"])
+    }
+
+    @Test("a folder path or category longer than 4 KiB is refused: it would be copied into every feed under it")
+    func longCategoriesRefused() throws {
+        let long = String(repeating: "F", count: 4097)
+        let folder = Data(
+            #"<opml version="2.0"><body><outline text="\#(long)"><outline xmlUrl="https://x.example/a"/></outline></body></opml>"#
+                .utf8)
+        let error = try #require(opmlError(folder))
+        #expect(error.kind == .data && error.message.contains("longer than 4096 bytes"), "\(error)")
+        #expect(error.position?.line == 1, "\(error)")
+        let category = Data(
+            #"<opml version="2.0"><body><outline xmlUrl="https://x.example/a" category="a,\#(long)"/></body></opml>"#.utf8)
+        #expect(opmlError(category)?.message.contains("a category of <outline> is longer than 4096 bytes") == true)
+        let fits = String(repeating: "F", count: 4096)
+        let document = try opml(
+            #"<opml version="2.0"><body><outline text="\#(fits)"><outline xmlUrl="https://x.example/a"/></outline></body></opml>"#)
+        #expect(document.subscriptions.first?.categories == [fits])
+    }
+
     @Test("the category attribute, and folders, as Inoreader exports them")
     func inoreader() throws {
         let document = try opml("""

@@ -83,6 +83,13 @@ final class OPMLReceiver: ParseEventReceiver {
     private var sawRoot = false
     private var subscriptions: [OPMLSubscription] = []
     private var indexByURL: [String: Int] = [:]
+    /// Each subscription's categories as a set, for merging in constant time.
+    private var categorySets: [Set<String>] = []
+
+    /// The longest folder path or category a subscription may have, in bytes: each
+    /// is copied into every subscription under it, so a long one would make a small
+    /// document a large archive.
+    static let maxCategoryBytes = 4096
 
     init(limits: ParseLimits) {
         self.limits = limits
@@ -139,7 +146,7 @@ final class OPMLReceiver: ParseEventReceiver {
         case (_, .head), (_, .title):
             open.append(.other)
         case ("outline", _):
-            open.append(outline(attributes))
+            open.append(try outline(attributes, at: position))
         default:
             open.append(.other)
         }
@@ -177,7 +184,7 @@ final class OPMLReceiver: ParseEventReceiver {
     }
 
     /// Reads an outline: a feed (added, or merged into the one with its URL) or a folder.
-    private func outline(_ attributes: Attributes) -> Open {
+    private func outline(_ attributes: Attributes, at position: SourcePosition) throws -> Open {
         var xmlURL: String?, htmlURL: String?, title: String?, text: String?, category: String?
         for attribute in attributes {
             switch attribute.name.local.lowercased() {
@@ -195,17 +202,35 @@ final class OPMLReceiver: ParseEventReceiver {
             return .folder(named: name != nil)
         }
         var categories: [String] = []
-        if !folders.isEmpty { categories.append(folders.joined(separator: "/")) }
+        var seen: Set<String> = []
+        if !folders.isEmpty {
+            let path = folders.joined(separator: "/")
+            guard path.utf8.count <= Self.maxCategoryBytes else {
+                throw refuse(
+                    IngestError(
+                        .data, "the folder path of <outline> is longer than \(Self.maxCategoryBytes) bytes",
+                        position: position, reason: .textLimit(Self.maxCategoryBytes)))
+            }
+            categories.append(path)
+            seen.insert(path)
+        }
         for entry in (category ?? "").split(separator: ",") {
             let path = entry.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: ["/"])
-            if !path.isEmpty && !categories.contains(path) { categories.append(path) }
+            guard path.utf8.count <= Self.maxCategoryBytes else {
+                throw refuse(
+                    IngestError(
+                        .data, "a category of <outline> is longer than \(Self.maxCategoryBytes) bytes",
+                        position: position, reason: .textLimit(Self.maxCategoryBytes)))
+            }
+            if !path.isEmpty && seen.insert(path).inserted { categories.append(path) }
         }
         if let index = indexByURL[url] {
-            for category in categories where !subscriptions[index].categories.contains(category) {
+            for category in categories where categorySets[index].insert(category).inserted {
                 subscriptions[index].categories.append(category)
             }
         } else {
             indexByURL[url] = subscriptions.count
+            categorySets.append(seen)
             subscriptions.append(
                 OPMLSubscription(
                     url: url, title: name,

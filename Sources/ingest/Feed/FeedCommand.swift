@@ -274,7 +274,7 @@ struct FeedCommand: ParsableCommand {
             }
         runReport.set("output", .string(destination.displayName))
         if !subscriptions.isEmpty, let archive = destination as? ArchiveDestination {
-            try archive.archive.recordSubscriptions(subscriptions.map { ($0.url, $0.categories) })
+            try archive.archive.recordSubscriptions(Self.archived(subscriptions))
         }
         var notDue: [(source: FeedSource, next: Date)] = []
         if due, let archive = destination as? ArchiveDestination {
@@ -340,9 +340,15 @@ struct FeedCommand: ParsableCommand {
         let document: OPMLDocument
         do {
             document = try OPMLDocument(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as IngestError {
-            throw error.file == nil
-                ? IngestError(error.kind, error.message, file: path, position: error.position) : error
+        } catch var error as IngestError {
+            if error.file == nil { error.file = path }
+            // The import command's options lift these limits; `ingest feed` reads
+            // with fixed ones, so its words say which limit, not an option it lacks.
+            if let code = error.reason?.code, [.depthLimit, .textLimit].contains(code) {
+                error.reason = nil
+                error.message += " (a fixed limit of ingest feed)"
+            }
+            throw error
         } catch {
             throw IngestError(.input, "cannot read: \(error.localizedDescription)", file: path)
         }
@@ -353,6 +359,30 @@ struct FeedCommand: ParsableCommand {
             }
             return true
         }
+    }
+
+    /// The subscriptions under the names the archive keeps their feeds by: the URL
+    /// as it is fetched (percent-encoded where the OPML wrote a space or a letter
+    /// outside ASCII), those that come to one name merged, categories in order.
+    private static func archived(_ subscriptions: [OPMLSubscription]) throws -> [(
+        source: String, categories: [String]
+    )] {
+        var merged: [(source: String, categories: [String])] = []
+        var indexBySource: [String: Int] = [:]
+        var seen: [Set<String>] = []
+        for subscription in subscriptions {
+            let source = try FeedSource(argument: subscription.url).archiveName ?? subscription.url
+            guard let index = indexBySource[source] else {
+                indexBySource[source] = merged.count
+                merged.append((source, subscription.categories))
+                seen.append(Set(subscription.categories))
+                continue
+            }
+            for category in subscription.categories where seen[index].insert(category).inserted {
+                merged[index].categories.append(category)
+            }
+        }
+        return merged
     }
 
     /// Whether `address` is an http(s) URL: what a subscription list holds.
