@@ -528,8 +528,12 @@ public final class LibXML2PushParser: PushParser {
             return failOrRecover(IngestError(.data, refusal, position: position(of: error)))
         }
         guard Self.isFailure(error) else { return }
+        let isLimit = !huge && Self.isLimit(error)
+        // Recovering past the first error, only a limit still matters: a document of
+        // errors (a megabyte of control characters) costs no message per error.
+        if recovers, recoveredError != nil, !isLimit { return }
         var diagnostic = diagnostic(error)
-        if !huge && Self.isLimit(error, message: diagnostic.message) {
+        if isLimit {
             // A document libxml2 gave up on for its size is not one it recovered:
             // reading on would silently drop the rest.
             diagnostic.message += " (a limit of libxml2's)"
@@ -542,14 +546,26 @@ public final class LibXML2PushParser: PushParser {
     /// Whether `error` is libxml2 refusing a document for one of its own limits (a
     /// name, a value, a text node or a lookahead too long, entities expanding too
     /// much, nesting too deep) rather than for a syntax error.
-    private static func isLimit(_ error: xmlError, message: String) -> Bool {
+    private static func isLimit(_ error: xmlError) -> Bool {
         if error.code == Int32(XML_ERR_NAME_TOO_LONG.rawValue) || error.code == Int32(XML_ERR_ENTITY_LOOP.rawValue) {
             return true
         }
-        let words = message.lowercased()
-        return ["huge input lookup", "huge text node", "too big", "too long", "excessive depth", "amplification"]
-            .contains { words.contains($0) }
+        guard let message = error.message else { return false }
+        let words = UnsafeRawBufferPointer(start: message, count: strlen(message)).map { byte in
+            (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+        }
+        return limitWords.contains { phrase in
+            phrase.count <= words.count
+                && (0...(words.count - phrase.count)).contains { start in
+                    words[start] == phrase[0] && words[start..<start + phrase.count].elementsEqual(phrase)
+                }
+        }
     }
+
+    /// What libxml2's messages for its own limits say, in lower case.
+    private static let limitWords = [
+        "huge input lookup", "huge text node", "too big", "too long", "excessive depth", "amplification"
+    ].map { Array($0.utf8) }
 
     /// Stops the parse with `error` — or, recovering, keeps it (the first such) and
     /// lets libxml2 read on.
