@@ -36,7 +36,7 @@ public final class AutomaticDocumentMapping: DocumentMapping {
     // these properties (the only closures passed while one is accessed build bytes
     // or compare names), so no two accesses overlap.
     /// The records built and not yet handed to the sink: handed over every
-    /// ``batchSize`` records, before a rename, at ``checkMatched()``, and at
+    /// ``batchSize`` records or ``batchBytes`` bytes, before a rename, at ``checkMatched()``, and at
     /// ``flush()`` between records.
     @exclusivity(unchecked) private(set) var batch = RecordBatch()
     /// Whether a record is being built in ``batch`` (taken by ``batchForRecord()``,
@@ -44,6 +44,10 @@ public final class AutomaticDocumentMapping: DocumentMapping {
     @exclusivity(unchecked) private var buildingRecord = false
     /// Records per batch: 1 024 keeps a batch's arena in the cache of a core.
     let batchSize: Int
+    /// The bytes of field values a batch is handed over at, however few records it
+    /// holds: large records (a megabyte each) would otherwise make each batch, and
+    /// the memory of an import, grow with them.
+    static let batchBytes = 1 << 20
     /// What is known of each collection, by the names of the elements from the
     /// document element down to it: every element at that place shares it, so the
     /// records of `r/p/*` under several `p`s go to the same tables.
@@ -147,7 +151,7 @@ public final class AutomaticDocumentMapping: DocumentMapping {
     func emit(table: String, position: SourcePosition) throws {
         batch.endRecord(table: table, position: position)
         buildingRecord = false
-        if batch.count >= batchSize { try handOver() }
+        if batch.count >= batchSize || batch.byteCount >= Self.batchBytes { try handOver() }
     }
 
     /// The record being built in ``batch`` is dropped.
@@ -417,7 +421,7 @@ final class RecordHandler: ElementHandler {
     /// finding a repeated field costs the same however many fields a record has.
     /// (Names are held by their table for the parse.)
     /// Names are compared by identity only, so they are kept as identifiers.
-    @exclusivity(unchecked) private var seen: [(name: ObjectIdentifier?, record: Int, field: Int)] = []
+    @exclusivity(unchecked) private var seen: [(name: ObjectIdentifier?, record: Int, field: Int, repeat: Int)] = []
     /// The mapping's batch, taken when the record starts: a batch is handed over only
     /// between records. Unmanaged, so that a field costs no reference counting.
     @exclusivity(unchecked) private var unmanagedBatch: Unmanaged<RecordBatch>
@@ -516,20 +520,25 @@ final class RecordHandler: ElementHandler {
     ) {
         let id = name.id
         if id < seen.count, seen[id].name == ObjectIdentifier(name), seen[id].record == recordSerial {
-            addRepeat(of: seen[id].field, JSONValue(kind, bytes))
+            addRepeat(of: id, JSONValue(kind, bytes))
             return
         }
-        if id >= seen.count { seen += Array(repeating: (nil, 0, 0), count: id + 1 - seen.count) }
+        if id >= seen.count { seen += Array(repeating: (nil, 0, 0, -1), count: id + 1 - seen.count) }
         unmanagedBatch._withUnsafeGuaranteedRef { batch in
-            seen[id] = (ObjectIdentifier(name), recordSerial, batch.pendingFieldCount)
+            seen[id] = (ObjectIdentifier(name), recordSerial, batch.pendingFieldCount, -1)
             batch.append(name, kind, origin: origin, bytes: bytes)
         }
     }
 
-    private func addRepeat(of field: Int, _ value: JSONValue) {
-        if let index = repeats.firstIndex(where: { $0.field == field }) {
-            repeats[index].items.append(value)
+    /// Adds a value to the list of the name with id `id`, met before in this record;
+    /// `seen` keeps where its list is, so many repeated names cost no search.
+    private func addRepeat(of id: Int, _ value: JSONValue) {
+        let slot = seen[id].repeat
+        if slot >= 0 {
+            repeats[slot].items.append(value)
         } else {
+            let field = seen[id].field
+            seen[id].repeat = repeats.count
             repeats.append((field, [batch.pendingJSONValue(field), value]))
         }
     }
