@@ -97,6 +97,27 @@ struct InputResemblanceTests {
                 && !json.stderr.contains("looks like"), "\(json)")
     }
 
+    @Test("White space past the sample, UTF-16 XML and a broken compressed stream keep the real error")
+    func notMistakenForSomethingElse() throws {
+        let box = try Sandbox()
+        _ = try box.write("padded.json", Data((String(repeating: " ", count: 5000) + #"[{"a":1},{"a":}]"#).utf8))
+        let padded = try box.run(["padded.json", "--out", "p.db"])
+        #expect(padded.status == 65 && padded.stderr.contains("padded.json:1:"), "\(padded)")
+        #expect(!padded.stderr.contains("white space"), "\(padded)")
+
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in "<r><a>1</b></r>".utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        _ = try box.write("wide.xml", Data(utf16))
+        let wide = try box.run(["wide.xml", "--out", "w.db"])
+        #expect(wide.status == 65 && wide.stderr.contains("mismatched tag"), "\(wide)")
+        #expect(!wide.stderr.contains("binary"), "\(wide)")
+
+        let corrupt = Data([0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03] + Array("garbage garbage".utf8))
+        let piped = try box.run(["-", "--out", "c.db"], stdin: corrupt)
+        #expect(piped.status == 65 && piped.stderr.contains("corrupt gzip stream"), "\(piped)")
+        #expect(!piped.stderr.contains("empty"), "\(piped)")
+    }
+
     @Test("--records naming a JSON array takes its items as the records, in a table named after the array")
     func recordsNamingAnArray() throws {
         let box = try Sandbox()

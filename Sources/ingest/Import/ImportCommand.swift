@@ -200,10 +200,11 @@ struct ImportCommand: ParsableCommand {
         return explained(error, file: file, sample: sample)
     }
 
-    /// A data error on input `file`, whose first bytes are `sample`, said as what it
-    /// looks like when that is not XML or JSON; other errors as they are.
+    /// A parser's error on input `file`, whose first bytes are `sample`, said as what
+    /// it looks like when that is not XML or JSON; other errors as they are (a
+    /// decompressor's, which has no position, says what is wrong already).
     private func explained(_ error: any Error, file: String, sample: [UInt8]) -> any Error {
-        guard let error = error as? IngestError, error.kind == .data, error.file == file,
+        guard let error = error as? IngestError, error.kind == .data, error.file == file, error.position != nil,
             let resemblance = InputResemblance.describe(sample)
         else { return error }
         let message =

@@ -15,13 +15,19 @@ enum InputResemblance {
 
     /// What `bytes`, the start of an input, look like when it is not XML or JSON
     /// ("a SQLite database", "CSV text"); `nil` when they could be either (they start
-    /// with `<` — but for an HTML page — `{`, `[` or another JSON value).
+    /// with `<` — but for an HTML page — `{`, `[` or another JSON value, or are
+    /// UTF-16), or when they are white space that fills the sample: the input goes on
+    /// past it, and the parser's own error says more.
     static func describe(_ bytes: some Collection<UInt8>) -> String? {
         let bytes = Array(bytes.prefix(sampleSize))
         if let kind = binaryFormat(bytes) { return kind }
+        if isUTF16(bytes) { return nil }
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
-        guard start < bytes.count else { return bytes.isEmpty ? "empty" : "nothing but white space" }
+        guard start < bytes.count else {
+            guard bytes.count < sampleSize else { return nil }
+            return bytes.isEmpty ? "empty" : "nothing but white space"
+        }
         let text = bytes[start...]
         if isHTML(text) { return "an HTML page" }
         if text.first == UInt8(ascii: "<") || startsJSONValue(text) { return nil }
@@ -54,6 +60,13 @@ enum InputResemblance {
             (Array("PAR1".utf8), "a Parquet file")
         ]
         return magics.first { bytes.starts(with: $0.prefix) }?.name
+    }
+
+    /// A UTF-16 byte order mark, or `<` as the first UTF-16 character: XML the
+    /// parsers read, whose zero bytes are no sign of binary data.
+    private static func isUTF16(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0x3C, 0x00])
+            || bytes.starts(with: [0x00, 0x3C])
     }
 
     /// `<!DOCTYPE html` or `<html`, in any case.
