@@ -38,7 +38,13 @@ struct EntityAmplificationTests {
             text: document("", references: 0).replacingOccurrences(
                 of: "<people>\n",
                 with: "<people><person><firstName>" + String(repeating: "&f;", count: 60_000)
-                    + "</firstName><lastName>b</lastName></person>\n"))
+                    + "</firstName><lastName>b</lastName></person>\n")),
+        // No entity: 300 attribute defaults given to each of 30,000 empty elements.
+        Shape(
+            name: "attribute defaults",
+            text: "<!DOCTYPE people [\n"
+                + (0..<300).map { #"<!ATTLIST person a\#($0) CDATA "\#($0)">"# + "\n" }.joined()
+                + "]>\n<people>\n" + String(repeating: "<person/>\n", count: 30_000) + "</people>\n")
     ]
 
     static let xsd = Locations.packageRoot.appendingPathComponent("Schemas/folks.xsd").path
@@ -51,11 +57,16 @@ struct EntityAmplificationTests {
         ("validate", ["--validate", xsd])
     ]
 
-    /// Every mode and shape; but the validator never expands attribute values (and
-    /// Schemas/folks.xsd declares none).
+    /// Every mode and shape; but the validator never expands attribute values nor
+    /// adds defaults (and Schemas/folks.xsd declares no attribute).
     static var runs: [(String, [String], Shape)] {
         modes.flatMap { mode in
-            shapes.compactMap { mode.0 == "validate" && $0.name == "in attributes" ? nil : (mode.0, mode.1, $0) }
+            shapes.compactMap {
+                if mode.0 == "validate" && ["in attributes", "attribute defaults"].contains($0.name) { return nil }
+                // XPath sees no defaults (libxml2 adds none to the tree): only records get them.
+                if mode.0 == "xpath predicate" && $0.name == "attribute defaults" { return nil }
+                return (mode.0, mode.1, $0)
+            }
         }
     }
 
@@ -119,5 +130,24 @@ struct EntityAmplificationTests {
         #expect(record?["firstName"] as? String == "Matt", "\(result)")
         #expect(record?["lastName"] as? String == "Smith & Sons", "\(result)")
         if !attribute.isEmpty { #expect(record?["id"] as? String == "Matt-1", "\(result)") }
+    }
+
+    @Test(
+        "Attribute defaults a DTD declares are still given, in every streaming and tree mode",
+        arguments: [["--parser", "expat"], ["--parser", "libxml2"], ["--xpath", "/people/person"]])
+    func ordinaryDefaultsStillWork(_ options: [String]) throws {
+        let box = try Sandbox()
+        try box.write(
+            "folks.xml",
+            """
+            <!DOCTYPE people [<!ATTLIST person kind CDATA "friend" id CDATA #IMPLIED>]>
+            <people><person id="1"><firstName>Matt</firstName></person><person id="2" kind="foe"/></people>
+            """)
+        let result = try box.run(["folks.xml", "--to", "ndjson", "--out", "-", "-q"] + options)
+        #expect(result.status == 0, "\(result)")
+        let kinds = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["kind"] as? String
+        }
+        #expect(kinds == ["friend", "foe"], "\(result)")
     }
 }

@@ -31,6 +31,12 @@ package struct EntityExpansionBudget {
     /// What the refusal says.
     package static let message =
         "entity expansion exceeds \(maximumAmplification) times the document's size (refused as a possible \"billion laughs\" attack)"
+
+    /// What the refusal of attributes the DTD gives by default says, counted by a
+    /// budget of their own: K declarations and K elements would otherwise deliver K²
+    /// attributes.
+    package static let defaultsMessage =
+        "attributes the DTD gives by default exceed \(maximumAmplification) times the document's size (refused as an amplification)"
 }
 
 /// The length in bytes of the text each internal entity of a document expands to,

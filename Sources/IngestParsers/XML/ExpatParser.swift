@@ -133,6 +133,12 @@ public final class ExpatPushParser: PushParser {
     /// What the document declares, for refusing entities declared only where ingest
     /// does not read (see ``ExpatUndeclaredEntities``).
     @exclusivity(unchecked) var entities = ExpatUndeclaredEntities()
+    /// Whether the DTD declares a default value for an attribute: only then are an
+    /// element's defaulted attributes counted (``spendAttributeDefaults(_:)``).
+    @exclusivity(unchecked) var declaresAttributeDefaults = false
+    /// The bytes of the attributes the DTD's defaults added, bounded as entity
+    /// expansions are.
+    private var attributeDefaults = EntityExpansionBudget()
     /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
     public var onWarning: ParseWarningHandler?
     /// The undeclared entities kept as written, warned about once each.
@@ -202,6 +208,9 @@ public final class ExpatPushParser: PushParser {
             let what = systemID.map { String(cString: $0) } ?? "?"
             session.fail(IngestError(.data, ExternalEntity.refusal(what), position: session.position))
             return Int32(XML_STATUS_ERROR.rawValue)
+        }
+        XML_SetAttlistDeclHandler(parser) { data, _, _, _, defaultValue, _ in
+            if defaultValue != nil { ExpatPushParser.from(data).declaresAttributeDefaults = true }
         }
         watchForUndeclaredEntities()
     }
@@ -395,6 +404,7 @@ public final class ExpatPushParser: PushParser {
         _ name: UnsafePointer<XML_Char>, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>
     ) {
         guard failure == nil else { return }
+        if declaresAttributeDefaults, !spendAttributeDefaults(attributes) { return }
         if !attributeScratch.isEmpty { attributeScratch.removeAll(keepingCapacity: true) }
         // The element's slot: its depth and its place among its siblings.
         let depth = openNames.count
@@ -428,6 +438,22 @@ public final class ExpatPushParser: PushParser {
         } catch {
             stop(with: error)
         }
+    }
+
+    /// Counts the attributes the DTD's defaults gave this element (after the ones
+    /// the tag specified) against the input read; false, the parse stopped, past the
+    /// bound.
+    private func spendAttributeDefaults(_ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>) -> Bool {
+        var index = Int(XML_GetSpecifiedAttributeCount(parser))
+        var bytes = 0
+        while let name = attributes[index], let value = attributes[index + 1] {
+            bytes += strlen(name) + strlen(value)
+            index += 2
+        }
+        let read = Int(XML_GetCurrentByteIndex(parser)) + partOffset
+        guard bytes > 0, !attributeDefaults.spend(bytes, inputBytes: read) else { return true }
+        fail(IngestError(.data, EntityExpansionBudget.defaultsMessage, position: position))
+        return false
     }
 
     @inline(__always)

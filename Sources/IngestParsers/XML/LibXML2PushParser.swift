@@ -59,6 +59,8 @@ public final class LibXML2PushParser: PushParser {
     /// What entity references have expanded to, against the bytes pushed so far
     /// (not counted with `huge`, which lifts libxml2's amplification check too).
     private var expansion = EntityExpansionBudget()
+    /// The bytes of the attributes the DTD's defaults added, bounded the same way.
+    private var attributeDefaults = EntityExpansionBudget()
     private var pushedBytes = 0
     /// Hears what the parser read past (an entity kept as written); `nil`: nobody.
     public var onWarning: ParseWarningHandler?
@@ -197,8 +199,10 @@ public final class LibXML2PushParser: PushParser {
 
     private static func makeHandler() -> xmlSAXHandler {
         var handler = LibXML2SAXHandler.secure()
-        handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
+        handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, defaulted, attributes in
             LibXML2PushParser.with(context) {
+                guard defaulted == 0 || $0.spendAttributeDefaults(Int(attributeCount), Int(defaulted), attributes)
+                else { return }
                 $0.startElement(context, localName!, prefix, uri, Int(attributeCount), attributes)
             }
         }
@@ -342,6 +346,23 @@ public final class LibXML2PushParser: PushParser {
     private func spendExpansion(_ count: Int) -> Bool {
         guard !huge, !expansion.spend(count, inputBytes: pushedBytes) else { return true }
         fail(IngestError(.data, EntityExpansionBudget.message, position: currentPosition, reason: .libxml2Limit))
+        return false
+    }
+
+    /// Counts the last `defaulted` of an element's `count` attributes, the ones the
+    /// DTD's defaults gave it, against the input pushed; false, the parse stopped,
+    /// past the bound (as entity expansions are bounded, even with `huge`).
+    private func spendAttributeDefaults(
+        _ count: Int, _ defaulted: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) -> Bool {
+        guard failure == nil, let attributes else { return false }
+        var bytes = 0
+        for index in max(count - defaulted, 0)..<count {
+            let entry = attributes + 5 * index
+            bytes += strlen(entry[0]!) + (entry[4]! - entry[3]!)
+        }
+        guard !attributeDefaults.spend(bytes, inputBytes: pushedBytes) else { return true }
+        fail(IngestError(.data, EntityExpansionBudget.defaultsMessage, position: currentPosition))
         return false
     }
 

@@ -42,6 +42,8 @@ public final class TreeEventWalker {
     /// Text sent from inside entity expansions so far, and the expanded sizes of
     /// the entities attribute values refer to.
     private var expansion = EntityExpansionBudget()
+    /// The bytes of the attributes the DTD's defaults add, bounded the same way.
+    private var attributeDefaults = EntityExpansionBudget()
     private var entitySizes: (tree: XMLTree, sizes: EntityExpansionSizes)?
     /// Attribute defaults of the internal subset, by element name as written, in
     /// declaration order, and the tree they point into (held, so they stay valid).
@@ -133,6 +135,9 @@ public final class TreeEventWalker {
                 ))
             property = attribute.pointee.next
         }
+        // A default gives way to an attribute the tag specified; the declarations
+        // are distinct already, so only the specified ones need looking through.
+        let specified = valueSpans.count
         for declaration in declared {
             let prefix = declaration.pointee.prefix
             // Namespace declarations are not attributes; a default for one that is
@@ -143,10 +148,16 @@ public final class TreeEventWalker {
             let namespace = prefix.flatMap { xmlSearchNs(tree.document, node, $0) }
             if prefix != nil, namespace == nil { continue }
             let attributeName = name(namespace: namespace, local: declaration.pointee.name)
-            if valueSpans.contains(where: { $0.name === attributeName }) { continue }
+            if valueSpans[..<specified].contains(where: { $0.name === attributeName }) { continue }
             let start = valueArena.count
             if let value = declaration.pointee.defaultValue {
                 valueArena.append(contentsOf: UnsafeBufferPointer(start: value, count: Int(xmlStrlen(value))))
+            }
+            guard
+                attributeDefaults.spend(
+                    Int(xmlStrlen(declaration.pointee.name)) + valueArena.count - start, inputBytes: tree.byteCount)
+            else {
+                throw IngestError(.data, EntityExpansionBudget.defaultsMessage, position: position)
             }
             valueSpans.append((attributeName, start, valueArena.count - start))
         }
