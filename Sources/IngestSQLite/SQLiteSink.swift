@@ -187,6 +187,10 @@ final class SQLiteSink: RecordSink {
                 if let known = table.knownColumn(for: name) { return known }
                 // A new column changes the statement the waiting rows need.
                 try insertGroup(of: batch)
+                if table.takesPlans {
+                    try planColumns(from: record, of: batch, for: table)
+                    if let planned = table.knownColumn(for: name) { return planned }
+                }
                 return try table.columnIndex(for: name, holding: held, at: position, in: db)
             }
             if table.rebuilds(toHold: held, inColumn: index) { try insertGroup(of: batch) }
@@ -222,6 +226,27 @@ final class SQLiteSink: RecordSink {
         try run(statement, inserting: fields, of: batch, into: table, at: position)
         table.didInsertRow()
         rowsInBatch += 1
+    }
+
+    /// A table this run created needs a new column for a field of record `first`: the
+    /// new columns of that record and of the rest of the batch's records for the table
+    /// are all made now, at once (``SQLiteTable/applyPlan(in:)``), each typed by its
+    /// first value as it would have been one by one, so records that each bring a new
+    /// field cost one rebuild per batch rather than an `ALTER TABLE` each.
+    private func planColumns(from first: Int, of batch: RecordBatch, for table: SQLiteTable) throws {
+        let tableIndex = batch.entries[first].table
+        table.beginPlan()
+        for record in first..<batch.count where batch.entries[record].table == tableIndex {
+            let position = batch.entries[record].position
+            for field in batch.fields(of: record) {
+                try field.unmanagedName._withUnsafeGuaranteedRef { name in
+                    guard table.knownColumn(for: name) == nil else { return }
+                    let held = Self.columnType(of: field, number: Self.numberKind(of: field, in: batch))
+                    _ = try table.columnIndex(for: name, holding: held, at: position, in: db)
+                }
+            }
+        }
+        try table.applyPlan(in: db)
     }
 
     /// Inserts the rows waiting in the group, all in one statement when the group is

@@ -156,7 +156,7 @@ final class SQLiteTable {
             let column = Column(name: choice.name, type: held ?? .untyped)
             index = fieldColumns.add(choice, for: name)
             columns.append(column)
-            if isCreated {
+            if isCreated, plan == nil {
                 try db.execute(
                     sql:
                         "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)"
@@ -176,16 +176,55 @@ final class SQLiteTable {
         if let shape, columns[index].jsonShape == nil { columns[index].jsonShape = shape }
         guard let needed, needed > columns[index].type, !preexisting else { return }
         columns[index].type = needed
-        if isCreated { try rebuild(in: db) }
+        if isCreated { try rebuild(in: db, copying: columns.count) }
     }
 
-    /// Recreates the table with the current column types, copying its rows. SQLite's
-    /// affinity converts the stored values, losslessly given the number rules.
-    private func rebuild(in db: Database) throws {
+    /// The number of columns the table had when ``beginPlan()`` began gathering new
+    /// ones, which ``applyPlan(in:)`` makes at once.
+    private var plan: Int?
+
+    /// Whether ``beginPlan()`` may gather this table's new columns: it is this run's
+    /// and exists, so adding a column costs DDL (a preexisting table may only gain
+    /// columns one by one).
+    var takesPlans: Bool { isCreated && !preexisting }
+
+    /// From now on, columns added change only this object, until ``applyPlan(in:)``
+    /// makes them in the database.
+    func beginPlan() {
+        plan = columns.count
+    }
+
+    /// Makes the columns gathered since ``beginPlan()``: one `ALTER TABLE … ADD
+    /// COLUMN` for a single one, else one rebuild — rather than an ALTER per column,
+    /// each costing as much as the whole schema.
+    func applyPlan(in db: Database) throws {
+        guard let columnsBefore = plan else { return }
+        plan = nil
+        guard isCreated else { return }
+        let added = columns[columnsBefore...]
+        if added.count > 1 {
+            try rebuild(in: db, copying: columnsBefore)
+        } else if let column = added.first {
+            try db.execute(
+                sql:
+                    "ALTER TABLE \(name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)"
+            )
+            dropStatements()
+        }
+    }
+
+    /// Recreates the table with the current columns and types, copying its rows into
+    /// the first `copying` columns, the ones the table had. SQLite's affinity converts
+    /// the stored values, losslessly given the number rules.
+    private func rebuild(in db: Database, copying: Int) throws {
         dropStatements()
         let scratch = "ingest rebuild of \(name)"
+        let copied = columns[..<copying].map(\.name.quotedSQLIdentifier).joined(separator: ", ")
         try db.execute(sql: "CREATE TABLE \(scratch.quotedSQLIdentifier) (\(columnDefinitions))")
-        try db.execute(sql: "INSERT INTO \(scratch.quotedSQLIdentifier) SELECT * FROM \(name.quotedSQLIdentifier)")
+        try db.execute(
+            sql:
+                "INSERT INTO \(scratch.quotedSQLIdentifier) (\(copied)) SELECT \(copied) FROM \(name.quotedSQLIdentifier)"
+        )
         try db.execute(sql: "DROP TABLE \(name.quotedSQLIdentifier)")
         try db.execute(sql: "ALTER TABLE \(scratch.quotedSQLIdentifier) RENAME TO \(name.quotedSQLIdentifier)")
     }

@@ -131,6 +131,38 @@ struct SQLiteRowGroupTests {
         #expect(stored == expected)
     }
 
+    @Test("records that each bring a new field: the batch's new columns are made at once, the table as one by one")
+    func aColumnPerRecord() throws {
+        var records: [IngestRecord] = []
+        for row in 0..<1200 {
+            let fields = [
+                IngestRecord.Field(name: names.intern("id"), value: number("\(row)")),
+                IngestRecord.Field(
+                    name: names.intern("k\(row)"), value: row % 3 == 0 ? .text("t\(row)") : number("\(row)"))
+            ]
+            records.append(IngestRecord(table: "grow", fields: fields, position: .start))
+        }
+        let batched = try write(records, batchesOf: [1024], commitEvery: nil)
+        let oneByOne = try write(records, batchesOf: [1], commitEvery: nil)
+        #expect(try contents(of: batched) == contents(of: oneByOne))
+        let columns: Int? = try batched.read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM pragma_table_info('grow')")
+        }
+        #expect(columns == 1201)
+        let row: [String?] = try batched.read { db in
+            let sql =
+                "SELECT CAST(k999 AS TEXT), CAST(k1000 AS TEXT), CAST(k1199 AS TEXT), typeof(k1000) FROM grow WHERE id = 1000"
+            let values = try Row.fetchOne(db, sql: sql)!
+            return (0..<4).map { values[$0] as String? }
+        }
+        #expect(row == [nil, "1000", nil, "integer"])
+        // Each ALTER TABLE changes the schema once; a batch's new columns at once, a few times.
+        let changes: Int? = try batched.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
+        let alteredOneByOne: Int? = try oneByOne.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
+        #expect((changes ?? .max) < 20, "\(String(describing: changes))")
+        #expect((alteredOneByOne ?? 0) > 1000)
+    }
+
     @Test("a full group takes sixteen rows, fewer when its values would pass the statement's parameter limit")
     func rowsPerGroup() {
         func table(columns: Int) -> SQLiteTable {
