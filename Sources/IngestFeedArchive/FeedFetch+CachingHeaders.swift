@@ -12,7 +12,8 @@ extension FeedFetch {
     public static func expiry(cacheControl: String?, expires: String?, at date: Date) -> Date? {
         if let cacheControl {
             for directive in cacheControl.split(separator: ",") {
-                let parts = directive.split(separator: "=", maxSplits: 1)
+                // Empty pieces kept: a directive of nothing but `=` is an empty name.
+                let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
                 if name == "no-cache" || name == "no-store" { return date }
                 guard name == "max-age", parts.count == 2 else { continue }

@@ -38,6 +38,10 @@ struct FeedScheduleTests {
         #expect(expires("private", nil) == nil)
         #expect(expires(nil, nil) == nil)
         #expect(expires("max-age=99999999999999999999999", nil)! > 1e20, "a huge number does not trap")
+        for malformed in ["=", "public,=,max-age=60", "==", ",=,", "=60", "max-age=", " = , max-age"] {
+            let expected: TimeInterval? = malformed.contains("max-age=60") ? 60 : nil
+            #expect(expires(malformed, nil) == expected, "a part with no name is passed over: \(malformed)")
+        }
 
         let fresh = FeedFetch(url: "u", date: date, expires: date.addingTimeInterval(600))
         #expect(next(fresh) == 600, "shorter than the default: the server knows")
