@@ -67,6 +67,17 @@ struct EncodingTests {
         #expect(error.message.contains("x-no-such-charset"))
     }
 
+    @Test("an unknown declared encoding is a data error that names it, with its position")
+    func unknownDeclaredEncoding() throws {
+        let xml =
+            #"<?xml version="1.0" encoding="x-bogus-enc"?>"# + "\n"
+            + #"<rss version="2.0"><channel><title>t</title></channel></rss>"#
+        let error = try #require(throws: IngestError.self) { try Feed(data: Data(xml.utf8)) }
+        #expect(error.kind == .data)
+        #expect(error.message.hasPrefix("not a feed: ") && error.message.contains("x-bogus-enc"), "\(error)")
+        #expect(error.position?.line == 1, "\(error)")
+    }
+
     @Test(
         "ISO-8859-1 and US-ASCII are read as windows-1252, as browsers and feedparser read them",
         arguments: ["ISO-8859-1", "latin1", "us-ascii", " iso_8859-1 "], [FeedReader.Recovery.fallback, .always])

@@ -106,6 +106,13 @@ final class FeedParserCore {
             try recoveringReceiver?.closeOpenElements(at: SourcePosition(line: 0, column: 0, byteOffset: consumed))
         }
         guard session.format != nil else {
+            // Read again in recovering mode and still nothing: what stopped the strict
+            // read (an unreadable encoding, the first syntax error) says why, and where.
+            if var priorError {
+                if priorError.file == nil { priorError.file = displayName }
+                priorError.message = "not a feed: \(priorError.message)"
+                throw priorError
+            }
             throw IngestError(.data, "not a feed: the document has no document element", file: displayName)
         }
         var feed = session.header
