@@ -77,6 +77,36 @@ struct NameCollisionTests {
         #expect(fields == [["a\u{FFFD}": 1, "a\u{FFFD}_2": 2], ["a\u{FFFD}": 4, "a\u{FFFD}_2": 3]], "\(text)")
     }
 
+    @Test(
+        "In a nested object too, keys that read back alike, or a repeated JSON member, stay apart",
+        arguments: [("plist", "xml"), ("plist", "binary"), ("archive", "xml"), ("archive", "binary")])
+    func nestedKeysStayApart(output: String, format: String) throws {
+        let box = try Sandbox()
+        try box.write("n.json", #"[{"n":{"a\u0000":1,"a\ufffd":2,"b":3,"b":4}}]"#)
+
+        let result = try box.run(["n.json", "--to", output, "--plist-format", format, "--out", "n.out"])
+
+        #expect(result.status == 0, "\(result)")
+        let written = try box.contents("n.out")
+        let root = try plist(written)
+        let xml = format == "xml"
+        let expected: [String: Int] =
+            xml
+            ? ["a\u{FFFD}": 1, "a\u{FFFD}_2": 2, "b": 3, "b_2": 4] : ["a\u{0}": 1, "a\u{FFFD}": 2, "b": 3, "b_2": 4]
+        var nested: [String: Int] = [:]
+        if output == "plist" {
+            let record = try #require((root as? [[String: Any]])?.first)
+            nested = try #require(record["n"] as? [String: Any]).compactMapValues { $0 as? Int }
+        } else {
+            // The NSDictionary's keys are strings among the archive's objects.
+            let objects = try #require((root as? [String: Any])?["$objects"] as? [Any])
+            let strings = Set(objects.compactMap { $0 as? String })
+            #expect(Set(expected.keys).isSubset(of: strings), "\(strings)")
+            return
+        }
+        #expect(nested == expected, "\(String(decoding: written, as: UTF8.self))")
+    }
+
     @Test("Records named sqlite_x (kept in _sqlite_x) and _sqlite_x get two tables, also on --append")
     func reservedPrefixMeetsItsRename() throws {
         let box = try Sandbox()

@@ -98,6 +98,9 @@ final class BinaryPlistWriter: PlistEventWriter {
         complete(ref)
     }
 
+    /// The binary format carries every character: keys read back as written.
+    func readBack(_ text: String) -> String { text }
+
     func key(_ key: String) throws {
         if let ref = keys[ExactString(key)] {
             complete(ref)

@@ -245,7 +245,9 @@ final class KeyedArchiveSink: FileRecordSink {
                 try writer.beginDictionary()
                 try writer.key("NS.keys")
                 try writer.beginArray()
-                for member in kept { try writer.uid(stringUID(member.key)) }
+                // Keys as a reader gets them back, kept apart as a record's fields are.
+                var keys = DistinctNames(comparing: .bytes)
+                for member in kept { try writer.uid(stringUID(keys.claim(writer.readBack(member.key)))) }
                 try writer.endArray()
                 try writer.key("NS.objects")
                 try writer.beginArray()

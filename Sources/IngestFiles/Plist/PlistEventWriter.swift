@@ -13,6 +13,9 @@ protocol PlistEventWriter: AnyObject {
     func scalar(_ value: PlistScalar) throws
     /// A keyed archive's reference to `$objects[value]` (`CF$UID`).
     func uid(_ value: UInt64) throws
+    /// `text` as a reader of the written property list gets it back (the XML format
+    /// cannot carry every character): two keys of one dictionary must differ so.
+    func readBack(_ text: String) -> String
 }
 
 extension PlistEventWriter {
@@ -33,6 +36,10 @@ private final class PlistJSONForwarder: ParseEventReceiver {
     let dates: Bool
     /// Per open container, whether it is a dictionary (its children need keys).
     private var inDictionary: [Bool] = []
+    /// Per open dictionary, the keys written in it as a reader gets them back: a
+    /// key that would read as one already there (`a\u{0}` after `a\u{FFFD}` in XML,
+    /// a JSON member repeated) gets a suffix, `_2`, as a record's fields do.
+    private var keysTaken: [DistinctNames] = []
 
     init(writer: any PlistEventWriter, dates: Bool) {
         self.writer = writer
@@ -40,12 +47,18 @@ private final class PlistJSONForwarder: ParseEventReceiver {
     }
 
     private func key(_ name: Name) throws {
-        if inDictionary.last == true { try writer.key(name.qualified) }
+        guard inDictionary.last == true else { return }
+        try writer.key(keysTaken[keysTaken.count - 1].claim(writer.readBack(name.qualified)))
     }
 
     func startElement(_ name: Name, kind: ContentKind, at position: SourcePosition) throws {
         try key(name)
-        if kind == .object { try writer.beginDictionary() } else { try writer.beginArray() }
+        if kind == .object {
+            try writer.beginDictionary()
+            keysTaken.append(DistinctNames(comparing: .bytes))
+        } else {
+            try writer.beginArray()
+        }
         inDictionary.append(kind == .object)
     }
 
@@ -58,7 +71,12 @@ private final class PlistJSONForwarder: ParseEventReceiver {
     }
 
     func endElement(_ name: Name, at position: SourcePosition) throws {
-        if inDictionary.removeLast() { try writer.endDictionary() } else { try writer.endArray() }
+        if inDictionary.removeLast() {
+            keysTaken.removeLast()
+            try writer.endDictionary()
+        } else {
+            try writer.endArray()
+        }
     }
 
     // JSON has no XML elements or text.

@@ -33,6 +33,8 @@ final class XMLPlistWriter: PlistEventWriter {
     func beginArray() throws { try open("array") }
     func endArray() throws { try close("</array>\n", empty: "<array/>\n") }
 
+    func readBack(_ text: String) -> String { Self.readBack(text) }
+
     func key(_ key: String) throws {
         try line("<key>")
         try writeEscaped(key)
