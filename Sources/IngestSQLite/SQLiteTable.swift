@@ -156,13 +156,7 @@ final class SQLiteTable {
             let column = Column(name: choice.name, type: held ?? .untyped)
             index = fieldColumns.add(choice, for: name)
             columns.append(column)
-            if isCreated, plan == nil {
-                try db.execute(
-                    sql:
-                        "ALTER TABLE \(self.name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)"
-                )
-                dropStatements()
-            }
+            if isCreated, plan == nil { try add(column, in: db) }
         }
         fields.append((name, index))
         return index
@@ -205,12 +199,18 @@ final class SQLiteTable {
         if added.count > 1 {
             try rebuild(in: db, copying: columnsBefore)
         } else if let column = added.first {
-            try db.execute(
-                sql:
-                    "ALTER TABLE \(name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)"
-            )
-            dropStatements()
+            try add(column, in: db)
         }
+    }
+
+    /// Adds `column` to the table in the database; the prepared INSERTs name the
+    /// columns as they were, so they go.
+    private func add(_ column: Column, in db: Database) throws {
+        try db.execute(
+            sql:
+                "ALTER TABLE \(name.quotedSQLIdentifier) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type.sql)"
+        )
+        dropStatements()
     }
 
     /// Recreates the table with the current columns and types, copying its rows into

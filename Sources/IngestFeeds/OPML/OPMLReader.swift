@@ -205,23 +205,13 @@ final class OPMLReceiver: ParseEventReceiver {
         var seen: Set<String> = []
         if !folders.isEmpty {
             let path = folders.joined(separator: "/")
-            guard path.utf8.count <= Self.maxCategoryBytes else {
-                throw refuse(
-                    IngestError(
-                        .data, "the folder path of <outline> is longer than \(Self.maxCategoryBytes) bytes",
-                        position: position, reason: .textLimit(Self.maxCategoryBytes)))
-            }
+            try checkLength(of: path, "the folder path", at: position)
             categories.append(path)
             seen.insert(path)
         }
         for entry in (category ?? "").split(separator: ",") {
             let path = entry.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: ["/"])
-            guard path.utf8.count <= Self.maxCategoryBytes else {
-                throw refuse(
-                    IngestError(
-                        .data, "a category of <outline> is longer than \(Self.maxCategoryBytes) bytes",
-                        position: position, reason: .textLimit(Self.maxCategoryBytes)))
-            }
+            try checkLength(of: path, "a category", at: position)
             if !path.isEmpty && seen.insert(path).inserted { categories.append(path) }
         }
         if let index = indexByURL[url] {
@@ -238,6 +228,16 @@ final class OPMLReceiver: ParseEventReceiver {
                     categories: categories))
         }
         return .other
+    }
+
+    /// Refuses the document when `category` (`what` of an outline) is longer than
+    /// ``maxCategoryBytes``.
+    private func checkLength(of category: String, _ what: String, at position: SourcePosition) throws {
+        guard category.utf8.count > Self.maxCategoryBytes else { return }
+        throw refuse(
+            IngestError(
+                .data, "\(what) of <outline> is longer than \(Self.maxCategoryBytes) bytes", position: position,
+                reason: .textLimit(Self.maxCategoryBytes)))
     }
 
     private static func nonEmpty(_ string: String?) -> String? {

@@ -196,25 +196,8 @@ final class HTMLSanitizer {
 
     fileprivate func writeText(_ bytes: UnsafeBufferPointer<UInt8>) { writeEscaped(bytes, quotes: false) }
 
-    /// Writes `bytes` with `&`, `<` and `>` escaped, and `"` and `'` too in an
-    /// attribute value.
     private func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool) {
-        var copied = 0
-        for index in bytes.indices {
-            let escape: StaticString
-            switch bytes[index] {
-            case UInt8(ascii: "&"): escape = "&amp;"
-            case UInt8(ascii: "<"): escape = "&lt;"
-            case UInt8(ascii: ">"): escape = "&gt;"
-            case UInt8(ascii: "\"") where quotes: escape = "&quot;"
-            case UInt8(ascii: "'") where quotes: escape = "&#39;"
-            default: continue
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-            escape.withUTF8Buffer { output.append(contentsOf: $0) }
-            copied = index + 1
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+        HTMLText.appendEscaped(bytes, quotes: quotes, to: &output)
     }
 
     // MARK: - libxml2's callbacks

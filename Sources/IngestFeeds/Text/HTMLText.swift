@@ -36,21 +36,34 @@ enum HTMLText {
     /// `text` as HTML that shows it as written: `&`, `<`, `>`, `"` and `'` as
     /// references, so it is safe as element content and in a quoted attribute.
     static func escaping(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 })
-        else { return text }
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count + 16)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(character)
-            }
+        var text = text
+        return text.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 16)
+            appendEscaped(bytes, quotes: true, to: &output)
+            return String(decoding: output, as: UTF8.self)
         }
-        return escaped
+    }
+
+    /// Appends `bytes` to `output` with `&`, `<` and `>` escaped, and `"` and `'`
+    /// too when `quotes` (an attribute value).
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool, to output: inout [UInt8]) {
+        var copied = 0
+        for index in bytes.indices {
+            let escape: StaticString
+            switch bytes[index] {
+            case UInt8(ascii: "&"): escape = "&amp;"
+            case UInt8(ascii: "<"): escape = "&lt;"
+            case UInt8(ascii: ">"): escape = "&gt;"
+            case UInt8(ascii: "\"") where quotes: escape = "&quot;"
+            case UInt8(ascii: "'") where quotes: escape = "&#39;"
+            default: continue
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+            escape.withUTF8Buffer { output.append(contentsOf: $0) }
+            copied = index + 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
     }
 
     /// `text` with its white space collapsed and trimmed.

@@ -340,15 +340,10 @@ struct FeedCommand: ParsableCommand {
         let document: OPMLDocument
         do {
             document = try OPMLDocument(contentsOf: URL(fileURLWithPath: path))
-        } catch var error as IngestError {
-            if error.file == nil { error.file = path }
-            // The import command's options lift these limits; `ingest feed` reads
-            // with fixed ones, so its words say which limit, not an option it lacks.
-            if let code = error.reason?.code, [.depthLimit, .textLimit].contains(code) {
-                error.reason = nil
-                error.message += " (a fixed limit of ingest feed)"
-            }
-            throw error
+        } catch let error as IngestError {
+            var worded = FeedFailure.worded(error)
+            if worded.file == nil { worded.file = path }
+            throw worded
         } catch {
             throw IngestError(.input, "cannot read: \(error.localizedDescription)", file: path)
         }

@@ -70,6 +70,21 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         self.isServerFailure = isServerFailure
     }
 
+    /// `error` as `ingest feed` words it: the import command's options lift the
+    /// limits of text, depth and libxml2, but `ingest feed` reads with fixed ones, so
+    /// its words say which limit rather than hint at an option it does not have.
+    static func worded(_ error: IngestError) -> IngestError {
+        var worded = error
+        switch error.reason?.code {
+        case .textLimit?, .libxml2Limit?: worded.reason = nil
+        case .depthLimit?:
+            worded.reason = nil
+            worded.message += " (a fixed limit of ingest feed)"
+        default: break
+        }
+        return worded
+    }
+
     /// A library error met reading `source`: its message (with the command's hint,
     /// but for a limit `ingest feed` has no option to raise) and status. The file it
     /// names is left out when it is the source, its place kept apart.
@@ -88,14 +103,7 @@ struct FeedFailure: Error, Sendable, CustomStringConvertible {
         } else {
             position = nil
         }
-        let message =
-            switch error.reason?.code {
-            // The import command's options lift these; `ingest feed` reads with fixed
-            // limits, so its words say which limit, not an option it does not have.
-            case .textLimit?, .libxml2Limit?: unnamed.description
-            case .depthLimit?: "\(unnamed.description) (a fixed limit of ingest feed)"
-            default: Diagnostics.describe(unnamed)
-            }
+        let message = Diagnostics.describe(worded(unnamed))
         var failure = FeedFailure(
             message, position: position, status: status, exitCode: error.kind.exitCode,
             isServerFailure: serverFailure)
